@@ -1,0 +1,121 @@
+package dev.racelab.backend;
+
+import dev.racelab.engine.Service;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.zonky.test.db.postgres.util.LinuxUtils;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Starts RaceLab's own PostgreSQL, with zonky's packaged binaries.
+ *
+ * <p>Binaries are unpacked once under {@code <home>/postgres/bin}; the cluster lives in a {@link
+ * Slot} and is kept between starts, so only the first start pays for {@code initdb}. As root,
+ * zonky runs PostgreSQL through {@code unshare} (PostgreSQL refuses to run as root otherwise).
+ */
+final class EmbeddedPostgresServer implements AutoCloseable {
+
+    private static final Map<String, String> CONFIG = Map.of(
+            "max_connections", "300",
+            "fsync", "off",
+            "full_page_writes", "off",
+            "listen_addresses", "127.0.0.1");
+
+    private final EmbeddedPostgres postgres;
+    private final Slot slot;
+
+    private EmbeddedPostgresServer(EmbeddedPostgres postgres, Slot slot) {
+        this.postgres = postgres;
+        this.slot = slot;
+    }
+
+    static Postgres start(Path home, StartupListener listener) throws BackendException {
+        if (isRoot() && !LinuxUtils.isUnshareAvailable()) {
+            throw new BackendException(Service.POSTGRES, "Embedded PostgreSQL cannot run as root here: the unshare "
+                    + "command is missing or not permitted. Run RaceLab as an ordinary user, or set RACELAB_PG_URL "
+                    + "to an existing server.");
+        }
+        Path root = home.resolve("postgres");
+        Slot slot = null;
+        try {
+            slot = Slot.acquire(root);
+            Path data = slot.dir().resolve("data");
+            if (slot.stopLeftover(data.resolve("postmaster.pid"), "postgres")) {
+                listener.progress(Service.POSTGRES, "Stopped a PostgreSQL left running by an earlier RaceLab");
+            }
+            boolean fresh = !Files.exists(data.resolve("PG_VERSION"));
+            listener.progress(Service.POSTGRES, fresh
+                    ? "Setting up embedded PostgreSQL (first start only, a few seconds)…"
+                    : "Starting embedded PostgreSQL…");
+            EmbeddedPostgres postgres = startOnFreePort(root, data, slot.dir().resolve("postgres.log"));
+            EmbeddedPostgresServer server = new EmbeddedPostgresServer(postgres, slot);
+            PgAddress address = new PgAddress("127.0.0.1", postgres.getPort(), "postgres", "postgres", null, Map.of());
+            try {
+                return Postgres.open(address, server, "embedded PostgreSQL %s on 127.0.0.1:" + postgres.getPort());
+            } catch (BackendException e) {
+                server.close();
+                throw e;
+            }
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(slot);
+            throw new BackendException(Service.POSTGRES, "Embedded PostgreSQL could not start in " + root + ": "
+                    + reason(e) + ". Set RACELAB_PG_URL to use an existing server instead.", e);
+        }
+    }
+
+    private static EmbeddedPostgres startOnFreePort(Path root, Path data, Path log) throws IOException {
+        IOException last = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            try {
+                EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                        .setPort(FreePort.find())
+                        .setDataDirectory(data)
+                        .setCleanDataDirectory(false)
+                        .setOverrideWorkingDirectory(root.resolve("bin").toFile())
+                        .setPGStartupWait(Duration.ofSeconds(60))
+                        .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                        .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()));
+                CONFIG.forEach(builder::setServerConfig);
+                return builder.start();
+            } catch (IOException e) {
+                last = e;
+            }
+        }
+        throw last;
+    }
+
+    private static boolean isRoot() {
+        return "root".equals(System.getProperty("user.name"));
+    }
+
+    private static String reason(Exception e) {
+        Throwable cause = e;
+        while (cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage().strip();
+    }
+
+    private static void closeQuietly(Slot slot) {
+        if (slot != null) {
+            try {
+                slot.close();
+            } catch (IOException ignored) {
+                // The process is failing to start a server; the lock goes when it exits.
+            }
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            postgres.close();
+        } finally {
+            slot.close();
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package dev.racelab.backend;
+
+import dev.racelab.engine.Service;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.embedded.core.ExecutableProvider;
+import redis.embedded.model.OsArchitecture;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Starts RaceLab's own Redis from the binary packaged in embedded-redis.
+ *
+ * <p>We run the binary ourselves rather than through the library's wrapper so that we own the
+ * process: its pid goes to the slot's pid file, its output to the slot's log, and it is started
+ * with saving switched off ({@code save ""}, {@code appendonly no}) so it never writes a dump or
+ * hangs on shutdown. The binary is copied out once under {@code <home>/redis/bin}.
+ */
+final class EmbeddedRedisServer implements AutoCloseable {
+
+    private static final long READY_TIMEOUT_MILLIS = 10_000;
+
+    private final Process process;
+    private final Slot slot;
+
+    private EmbeddedRedisServer(Process process, Slot slot) {
+        this.process = process;
+        this.slot = slot;
+    }
+
+    static Redis start(Path home, StartupListener listener) throws BackendException {
+        Path root = home.resolve("redis");
+        Slot slot = null;
+        try {
+            slot = Slot.acquire(root);
+            Path pidFile = slot.dir().resolve("redis.pid");
+            if (slot.stopLeftover(pidFile, "redis-server")) {
+                listener.progress(Service.REDIS, "Stopped a Redis left running by an earlier RaceLab");
+            }
+            listener.progress(Service.REDIS, "Starting embedded Redis…");
+            Path binary = unpack(root.resolve("bin"));
+            for (int attempt = 0; ; attempt++) {
+                int port = FreePort.find();
+                Process process = new ProcessBuilder(List.of(binary.toString(),
+                        "--port", String.valueOf(port), "--bind", "127.0.0.1", "--protected-mode", "yes",
+                        "--save", "", "--appendonly", "no", "--daemonize", "no",
+                        "--dir", slot.dir().toString(), "--logfile", ""))
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(slot.dir().resolve("redis.log").toFile()))
+                        .start();
+                Files.writeString(pidFile, process.pid() + "\n");
+                EmbeddedRedisServer server = new EmbeddedRedisServer(process, slot);
+                RedisAddress address = new RedisAddress("127.0.0.1", port, 0, null, null, false);
+                if (awaitReady(process, address)) {
+                    return Redis.open(address, server, "embedded Redis %s on 127.0.0.1:" + port);
+                }
+                server.stopProcess();
+                if (attempt == 2) {
+                    throw new IOException("it did not answer within " + READY_TIMEOUT_MILLIS / 1000
+                            + " s (see " + slot.dir().resolve("redis.log") + ")");
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(slot);
+            throw new BackendException(Service.REDIS, "Embedded Redis could not start in " + root + ": "
+                    + e.getMessage() + ". Set RACELAB_REDIS_URL to use an existing server instead.", e);
+        }
+    }
+
+    /** Copies the packaged binary for this machine out of the jar, once. */
+    private static Path unpack(Path bin) throws IOException {
+        Map<OsArchitecture, String> binaries = ExecutableProvider.newProvidedVersionsMap();
+        String resource = binaries.get(OsArchitecture.detectOSandArchitecture());
+        if (resource == null) {
+            throw new IOException("there is no packaged Redis for " + System.getProperty("os.name") + " "
+                    + System.getProperty("os.arch"));
+        }
+        Path target = bin.resolve(resource.substring(resource.lastIndexOf('/') + 1));
+        if (Files.isExecutable(target)) {
+            return target;
+        }
+        Files.createDirectories(bin);
+        Path partial = Files.createTempFile(bin, "redis-server", ".part");
+        try (InputStream in = EmbeddedRedisServer.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IOException("the packaged Redis binary " + resource + " is missing from the jar");
+            }
+            Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
+        }
+        if (!partial.toFile().setExecutable(true, true)) {
+            throw new IOException("cannot make " + partial + " executable");
+        }
+        Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return target;
+    }
+
+    private static boolean awaitReady(Process process, RedisAddress address) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READY_TIMEOUT_MILLIS);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                return false;
+            }
+            try (Jedis jedis = new Jedis(address.host(), address.port(), 500)) {
+                if ("PONG".equals(jedis.ping())) {
+                    return true;
+                }
+            } catch (JedisException notYet) {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while waiting for Redis to start");
+                }
+            }
+        }
+        return false;
+    }
+
+    private void stopProcess() {
+        process.destroy();
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void closeQuietly(Slot slot) {
+        if (slot != null) {
+            try {
+                slot.close();
+            } catch (IOException ignored) {
+                // The lock goes when the process exits.
+            }
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            stopProcess();
+            Files.deleteIfExists(slot.dir().resolve("redis.pid"));
+        } finally {
+            slot.close();
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package dev.racelab.backend;
+
+import dev.racelab.engine.Service;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
+
+/**
+ * A PostgreSQL server RaceLab can use: an existing one at an address, or the embedded one it
+ * started. Every connection it opens carries an {@code application_name} beginning with
+ * {@code racelab:}, so {@code pg_stat_activity} tells RaceLab's sessions, and which worker owns
+ * each, apart from everyone else's.
+ */
+public final class Postgres implements AutoCloseable {
+
+    /** The prefix of every RaceLab session's {@code application_name}. */
+    public static final String APP_PREFIX = "racelab:";
+    /** The only schema RaceLab creates anything in. */
+    public static final String SCHEMA = "racelab";
+
+    private static final int CONNECT_TIMEOUT_SECONDS = 10;
+
+    private final PgAddress address;
+    private final String description;
+    private final AutoCloseable server;
+
+    private Postgres(PgAddress address, String description, AutoCloseable server) {
+        this.address = address;
+        this.description = description;
+        this.server = server;
+    }
+
+    /**
+     * Connects to an existing server and checks that RaceLab can work there: that it answers,
+     * accepts the login, and lets RaceLab create its schema.
+     */
+    public static Postgres connect(PgAddress address) throws BackendException {
+        return open(address, null, "PostgreSQL %s at " + address.host() + ":" + address.port());
+    }
+
+    static Postgres open(PgAddress address, AutoCloseable server, String descriptionFormat) throws BackendException {
+        try (Connection c = connect(address, APP_PREFIX + "setup"); Statement s = c.createStatement()) {
+            String version;
+            try (ResultSet rs = s.executeQuery("SHOW server_version")) {
+                rs.next();
+                version = rs.getString(1).split(" ")[0];
+            }
+            s.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
+            return new Postgres(address, String.format(descriptionFormat, version), server);
+        } catch (SQLException e) {
+            throw explain(address, e, "cannot be used");
+        }
+    }
+
+    /** Opens a new session named {@code racelab:<name>}. */
+    public Connection connect(String name) throws SQLException {
+        return connect(address, APP_PREFIX + name);
+    }
+
+    private static Connection connect(PgAddress address, String applicationName) throws SQLException {
+        Properties props = address.properties();
+        props.setProperty("ApplicationName", applicationName);
+        props.putIfAbsent("connectTimeout", String.valueOf(CONNECT_TIMEOUT_SECONDS));
+        props.putIfAbsent("tcpKeepAlive", "true");
+        return DriverManager.getConnection(address.jdbcUrl(), props);
+    }
+
+    public PgAddress address() {
+        return address;
+    }
+
+    /** What serves PostgreSQL, for status bars and summaries: no credentials. */
+    public String describe() {
+        return description;
+    }
+
+    public boolean embedded() {
+        return server != null;
+    }
+
+    /** A sentence for a failure talking to this server. */
+    public String explain(SQLException e) {
+        return explain(address, e, "failed").getMessage();
+    }
+
+    static BackendException explain(PgAddress address, SQLException e, String verb) {
+        String where = "PostgreSQL at " + address.host() + ":" + address.port();
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        String reason = firstLine(e);
+        String message;
+        if (state.startsWith("08")) {
+            message = where + " cannot be reached: " + reason;
+        } else if (state.equals("28P01") || state.equals("28000")) {
+            message = where + " refused the login of user '" + address.user() + "': " + reason;
+        } else if (state.equals("3D000")) {
+            message = where + " has no database '" + address.database() + "'";
+        } else if (state.equals("42501")) {
+            message = where + " does not let user '" + address.user() + "' create schema " + SCHEMA + ": " + reason;
+        } else if (state.equals("57P01") || state.equals("57P02") || state.equals("57P03")) {
+            message = where + " is shutting down or restarting: " + reason;
+        } else {
+            message = where + " " + verb + ": " + reason;
+        }
+        return new BackendException(Service.POSTGRES, message, e);
+    }
+
+    private static String firstLine(SQLException e) {
+        Throwable cause = e;
+        while (cause.getCause() != null && cause.getMessage() != null && cause.getMessage().contains("attempt failed")) {
+            cause = cause.getCause();
+        }
+        String text = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+        int newline = text.indexOf('\n');
+        text = newline < 0 ? text : text.substring(0, newline);
+        return text.replace("The connection attempt failed.", "no answer").strip();
+    }
+
+    /** Stops the embedded server, if this is one. */
+    @Override
+    public void close() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return description;
+    }
+}

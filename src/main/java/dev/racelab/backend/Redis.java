@@ -1,0 +1,124 @@
+package dev.racelab.backend;
+
+import dev.racelab.engine.Service;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisAccessControlException;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * A Redis server RaceLab can use: an existing one at an address, or the embedded one it started.
+ * Every connection names itself {@code racelab:<name>} ({@code CLIENT SETNAME}), and every key
+ * RaceLab touches begins with {@link #KEY_PREFIX}.
+ */
+public final class Redis implements AutoCloseable {
+
+    /** The prefix of every key RaceLab creates. */
+    public static final String KEY_PREFIX = "racelab:";
+
+    private static final int CONNECT_TIMEOUT_MILLIS = 5_000;
+
+    private final RedisAddress address;
+    private final String description;
+    private final AutoCloseable server;
+
+    private Redis(RedisAddress address, String description, AutoCloseable server) {
+        this.address = address;
+        this.description = description;
+        this.server = server;
+    }
+
+    /** Connects to an existing server and checks that it answers. */
+    public static Redis connect(RedisAddress address) throws BackendException {
+        return open(address, null, "Redis %s at " + address.host() + ":" + address.port());
+    }
+
+    static Redis open(RedisAddress address, AutoCloseable server, String descriptionFormat) throws BackendException {
+        try (Jedis jedis = open(address, Postgres.APP_PREFIX + "setup", CONNECT_TIMEOUT_MILLIS)) {
+            jedis.ping();
+            String version = jedis.info("server").lines()
+                    .filter(line -> line.startsWith("redis_version:"))
+                    .map(line -> line.substring("redis_version:".length()).strip())
+                    .findFirst().orElse("?");
+            return new Redis(address, String.format(descriptionFormat, version), server);
+        } catch (JedisException e) {
+            throw explain(address, e);
+        }
+    }
+
+    /**
+     * Opens a connection named {@code racelab:<name>}.
+     *
+     * @param socketTimeoutMillis how long a command may wait for its reply; 0 waits for ever
+     *                            (for subscribers and blocking pops)
+     */
+    public Jedis open(String name, int socketTimeoutMillis) {
+        return open(address, Postgres.APP_PREFIX + name, socketTimeoutMillis);
+    }
+
+    private static Jedis open(RedisAddress address, String clientName, int socketTimeoutMillis) {
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+                .clientName(clientName)
+                .database(address.database())
+                .ssl(address.tls())
+                .connectionTimeoutMillis(CONNECT_TIMEOUT_MILLIS)
+                .socketTimeoutMillis(socketTimeoutMillis);
+        if (address.hasPassword()) {
+            config.user(address.user()).password(address.password());
+        }
+        Jedis jedis = new Jedis(new HostAndPort(address.host(), address.port()), config.build());
+        jedis.connect();
+        return jedis;
+    }
+
+    public RedisAddress address() {
+        return address;
+    }
+
+    /** What serves Redis, for status bars and summaries: no credentials. */
+    public String describe() {
+        return description;
+    }
+
+    public boolean embedded() {
+        return server != null;
+    }
+
+    /** A sentence for a failure talking to this server. */
+    public String explain(JedisException e) {
+        return explain(address, e).getMessage();
+    }
+
+    static BackendException explain(RedisAddress address, JedisException e) {
+        String where = "Redis at " + address.host() + ":" + address.port();
+        Throwable root = e;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        String reason = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        String message;
+        if (e instanceof JedisAccessControlException || reason.contains("NOAUTH") || reason.contains("WRONGPASS")) {
+            message = where + " refused the login: " + reason;
+        } else if (e instanceof JedisConnectionException) {
+            message = where + " cannot be reached: " + reason;
+        } else {
+            message = where + " failed: " + reason;
+        }
+        return new BackendException(Service.REDIS, message, e);
+    }
+
+    /** Stops the embedded server, if this is one. */
+    @Override
+    public void close() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return description;
+    }
+}

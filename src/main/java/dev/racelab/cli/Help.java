@@ -1,0 +1,64 @@
+package dev.racelab.cli;
+
+import dev.racelab.engine.Gate;
+import dev.racelab.engine.Lab;
+import dev.racelab.engine.Strategy;
+
+import java.io.PrintStream;
+import java.util.List;
+
+/** What {@code racelab --help} and {@code racelab list} print. */
+final class Help {
+
+    static final String TEXT = """
+            RaceLab: see, provoke and fix concurrency bugs against real PostgreSQL and Redis.
+
+            usage:
+              racelab                          start the window
+              racelab list [--json]            labs, their strategies, gates and defaults
+              racelab run LAB [options]        one headless run: a summary, or --json
+
+            run options:
+              --strategy NAME     default: the lab's broken strategy
+              --workers N         number of workers
+              --ops N             operations per worker
+              --delay GATE=MS     delay at a gate; MS may be a range LO-HI; GATE=MS@WORKER for one
+                                  worker (repeatable), e.g. --delay after-read=5 --delay after-read=2-20@client-3
+              --runs N            repeat on fresh state; the summary counts verdicts
+              --seed N            seed for random delays (run i uses N + i)
+              --timeout SECONDS   how long without progress before the run is judged DEADLOCK or STUCK
+              --record FILE       save every event of every run (JSON lines)
+              --pg-url URL        an existing PostgreSQL (else RACELAB_PG_URL, else embedded)
+              --redis-url URL     an existing Redis (else RACELAB_REDIS_URL, else embedded)
+              --expect VERDICT    exit 3 unless every run ends with VERDICT
+              --json              print one JSON object instead of the summary
+
+            exit codes: 0 ran, 1 a server failed, 2 bad usage, 3 --expect mismatch
+            """;
+
+    private Help() {
+    }
+
+    static String version() {
+        String version = Help.class.getPackage().getImplementationVersion();
+        return version == null ? "development build" : version;
+    }
+
+    static void printLabs(List<Lab> labs, PrintStream out) {
+        for (Lab lab : labs) {
+            out.printf("%s — %s%n  %s%n", lab.id(), lab.title(), lab.story());
+            out.printf("  needs: %s · workers: %d (up to %d) × %d ops%n",
+                    String.join(", ", lab.services().stream().sorted().map(s -> s.displayName()).toList()),
+                    lab.defaultWorkers(), lab.maxWorkers(), lab.defaultOps());
+            out.println("  strategies:");
+            for (Strategy s : lab.strategies()) {
+                out.printf("    %-20s %s%s%n", s.id(), s.broken() ? "[races] " : "", s.summary());
+            }
+            out.println("  gates:");
+            for (Gate g : lab.gates()) {
+                out.printf("    %-20s %s%n", g.id(), g.description());
+            }
+            out.println();
+        }
+    }
+}

@@ -1,0 +1,284 @@
+package dev.racelab.engine;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Applies the user's {@link GatePlan} to workers passing gates, and holds workers that must halt.
+ *
+ * <p>A worker halts at a gate when <em>step mode</em> is on (every worker halts at every gate;
+ * pausing a run turns it on) or when its rule there is a breakpoint. A halted worker waits until
+ * {@link #step} releases it to run to its next gate, {@link #resumeAll} ends step mode and
+ * releases everyone, or the run stops. After halting, a delay in the rule is applied.
+ *
+ * <p>Threads: workers call {@link #pass}; any thread may call the control methods. The plan is
+ * read through a volatile table, so a worker passing a gate with nothing to do takes no lock.
+ * Everything about halting is guarded by {@code lock}.
+ */
+public final class GateKeeper {
+
+    private final List<Gate> gates;
+    private final Map<String, Integer> gateIndex = new HashMap<>();
+    private final int workers;
+    private final Clock clock;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final AtomicReferenceArray<Gate> haltedAt;
+    private final AtomicInteger inDelay = new AtomicInteger();
+    /** Per worker: released by a step and not yet gone. Guarded by {@code lock}. */
+    private final boolean[] permit;
+    /** Per worker: finished its script. Guarded by {@code lock}. */
+    private final boolean[] finished;
+
+    private volatile GatePlan plan;
+    private volatile GateRule[][] rules;
+    private volatile double delayScale = 1.0;
+    private volatile boolean stepMode;
+    private volatile boolean stopped;
+
+    public GateKeeper(List<Gate> gates, int workers, GatePlan plan, Clock clock) {
+        this.gates = List.copyOf(gates);
+        for (int i = 0; i < this.gates.size(); i++) {
+            gateIndex.put(this.gates.get(i).id(), i);
+        }
+        this.workers = workers;
+        this.clock = clock;
+        this.haltedAt = new AtomicReferenceArray<>(workers);
+        this.permit = new boolean[workers];
+        this.finished = new boolean[workers];
+        setPlan(plan);
+    }
+
+    public List<Gate> gates() {
+        return gates;
+    }
+
+    public GatePlan plan() {
+        return plan;
+    }
+
+    /** Replaces the plan; workers follow it from the next gate they reach. */
+    public void setPlan(GatePlan plan) {
+        GateRule[][] table = new GateRule[gates.size()][workers];
+        for (int g = 0; g < gates.size(); g++) {
+            for (int w = 0; w < workers; w++) {
+                table[g][w] = plan.rule(gates.get(g).id(), w);
+            }
+        }
+        lock.lock();
+        try {
+            this.plan = plan;
+            this.rules = table;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Scales every delay: 2.0 makes them twice as long (slow motion), 0.5 half. */
+    public void setDelayScale(double scale) {
+        if (!(scale > 0 && scale <= 100)) {
+            throw new IllegalArgumentException("delay scale must be in (0, 100]: " + scale);
+        }
+        this.delayScale = scale;
+    }
+
+    public boolean stepMode() {
+        return stepMode;
+    }
+
+    /** Turns step mode on: every worker halts at the next gate it reaches. */
+    public void enterStepMode() {
+        lock.lock();
+        try {
+            stepMode = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Ends step mode and releases every halted worker; breakpoints still halt. */
+    public void resumeAll() {
+        lock.lock();
+        try {
+            stepMode = false;
+            for (int w = 0; w < workers; w++) {
+                if (haltedAt.get(w) != null) {
+                    permit[w] = true;
+                }
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Releases one halted worker to run until its next gate.
+     *
+     * @return false if the worker was not halted at a gate (it may be running, blocked on the
+     *         server, or finished), in which case nothing happens
+     */
+    public boolean step(int worker) {
+        lock.lock();
+        try {
+            if (haltedAt.get(worker) == null || permit[worker]) {
+                return false;
+            }
+            permit[worker] = true;
+            changed.signalAll();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The gate {@code worker} is halted at, or null. Safe from any thread without locking. */
+    public Gate haltedAt(int worker) {
+        return haltedAt.get(worker);
+    }
+
+    /** The workers halted at a gate now, in index order. */
+    public List<Integer> halted() {
+        List<Integer> list = new ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            if (haltedAt.get(w) != null) {
+                list.add(w);
+            }
+        }
+        return list;
+    }
+
+    /** Whether some worker is halted or sitting out a delay: time passing without progress is expected. */
+    public boolean holdingAnyone() {
+        if (inDelay.get() > 0) {
+            return true;
+        }
+        for (int w = 0; w < workers; w++) {
+            if (haltedAt.get(w) != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Waits until {@code worker} is halted at a gate or has finished, for at most {@code timeout}
+     * of real time.
+     *
+     * @return the gate it halted at, or null if it finished or the time ran out
+     */
+    public Gate awaitSettled(int worker, Duration timeout) throws InterruptedException {
+        long left = timeout.toNanos();
+        lock.lock();
+        try {
+            while (haltedAt.get(worker) == null || permit[worker]) {
+                if (finished[worker] || stopped || left <= 0) {
+                    return null;
+                }
+                left = changed.awaitNanos(left);
+            }
+            return haltedAt.get(worker);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Releases every halted worker for good: the run is stopping. */
+    public void stop() {
+        lock.lock();
+        try {
+            stopped = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void finished(int worker) {
+        lock.lock();
+        try {
+            finished[worker] = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Called by a worker at {@code gate}: halts if it must, then sits out any delay.
+     *
+     * @throws RunStopped if the run stops while the worker is here
+     */
+    void pass(WorkerHandle worker, Gate gate) throws InterruptedException {
+        if (stopped) {
+            throw new RunStopped();
+        }
+        Integer g = gateIndex.get(gate.id());
+        if (g == null) {
+            throw new IllegalArgumentException("gate " + gate.id() + " is not one of this lab's gates");
+        }
+        int w = worker.index();
+        if (stepMode || rules[g][w].breakpoint()) {
+            halt(worker, gate, g);
+        }
+        GateRule rule = rules[g][w];
+        if (rule.delays()) {
+            long nanos = (long) (rule.drawNanos(worker.random()) * delayScale);
+            ActorState before = worker.currentState();
+            worker.state(ActorState.DELAYED, gate.id());
+            inDelay.incrementAndGet();
+            try {
+                clock.sleep(nanos);
+            } finally {
+                inDelay.decrementAndGet();
+            }
+            if (stopped) {
+                throw new RunStopped();
+            }
+            worker.state(before, null);
+        }
+    }
+
+    private void halt(WorkerHandle worker, Gate gate, int g) throws InterruptedException {
+        int w = worker.index();
+        ActorState before = worker.currentState();
+        lock.lock();
+        try {
+            haltedAt.set(w, gate);
+            worker.state(ActorState.AT_GATE, gate.id());
+            changed.signalAll();
+            try {
+                while (!permit[w] && !stopped && (stepMode || rules[g][w].breakpoint())) {
+                    changed.await();
+                }
+            } finally {
+                permit[w] = false;
+                haltedAt.set(w, null);
+                changed.signalAll();
+            }
+            if (stopped) {
+                throw new RunStopped();
+            }
+        } finally {
+            lock.unlock();
+        }
+        worker.state(before, null);
+    }
+
+    /** Thrown out of a gate when the run stops, to unwind the worker's script. */
+    static final class RunStopped extends RuntimeException {
+        RunStopped() {
+            super("the run was stopped", null, false, false);
+        }
+    }
+}

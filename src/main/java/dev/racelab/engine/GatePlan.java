@@ -1,0 +1,111 @@
+package dev.racelab.engine;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The user's settings for every gate: a rule for all workers and, where set, a rule for one
+ * worker that overrides it. Immutable; each {@code with…} returns a new plan.
+ */
+public final class GatePlan {
+
+    /** Every gate passes freely. */
+    public static final GatePlan NONE = new GatePlan(Map.of(), Map.of());
+
+    private final Map<String, GateRule> forAll;
+    private final Map<Slot, GateRule> forOne;
+
+    private GatePlan(Map<String, GateRule> forAll, Map<Slot, GateRule> forOne) {
+        this.forAll = Map.copyOf(forAll);
+        this.forOne = Map.copyOf(forOne);
+    }
+
+    /** The rule for {@code worker} (0-based) at gate {@code gateId}. */
+    public GateRule rule(String gateId, int worker) {
+        GateRule own = forOne.get(new Slot(gateId, worker));
+        return own != null ? own : forAll.getOrDefault(gateId, GateRule.PASS);
+    }
+
+    /** The rule every worker follows at {@code gateId} unless it has its own. */
+    public GateRule ruleForAll(String gateId) {
+        return forAll.getOrDefault(gateId, GateRule.PASS);
+    }
+
+    /** Whether {@code worker} has a rule of its own at {@code gateId}. */
+    public boolean hasOwnRule(String gateId, int worker) {
+        return forOne.containsKey(new Slot(gateId, worker));
+    }
+
+    public GatePlan with(String gateId, GateRule rule) {
+        Map<String, GateRule> all = new LinkedHashMap<>(forAll);
+        put(all, gateId, rule);
+        return new GatePlan(all, forOne);
+    }
+
+    public GatePlan with(String gateId, int worker, GateRule rule) {
+        Map<Slot, GateRule> one = new LinkedHashMap<>(forOne);
+        one.put(new Slot(gateId, worker), rule);
+        return new GatePlan(forAll, one);
+    }
+
+    /** Drops {@code worker}'s own rule at {@code gateId}, so it follows the rule for all again. */
+    public GatePlan withoutOwnRule(String gateId, int worker) {
+        Map<Slot, GateRule> one = new LinkedHashMap<>(forOne);
+        one.remove(new Slot(gateId, worker));
+        return new GatePlan(forAll, one);
+    }
+
+    /** Whether any rule anywhere sets a breakpoint. */
+    public boolean hasBreakpoints() {
+        return forAll.values().stream().anyMatch(GateRule::breakpoint)
+                || forOne.values().stream().anyMatch(GateRule::breakpoint);
+    }
+
+    /** The settings as the command line writes them, e.g. {@code after-read=5 after-read=20@client-2}. */
+    public String describe(java.util.function.IntFunction<String> workerName) {
+        StringBuilder text = new StringBuilder();
+        forAll.forEach((gate, rule) -> append(text, gate, rule, null));
+        forOne.forEach((slot, rule) -> append(text, slot.gateId, rule, workerName.apply(slot.worker)));
+        return text.toString();
+    }
+
+    private static void append(StringBuilder text, String gate, GateRule rule, String worker) {
+        if (rule.isPass() && worker == null) {
+            return;
+        }
+        if (!text.isEmpty()) {
+            text.append(' ');
+        }
+        text.append(gate).append('=').append(rule.delays() ? rule.delayText() : rule.breakpoint() ? "break" : "0");
+        if (worker != null) {
+            text.append('@').append(worker);
+        }
+    }
+
+    private static void put(Map<String, GateRule> map, String key, GateRule rule) {
+        if (rule.isPass()) {
+            map.remove(key);
+        } else {
+            map.put(key, rule);
+        }
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof GatePlan plan && forAll.equals(plan.forAll) && forOne.equals(plan.forOne);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(forAll, forOne);
+    }
+
+    @Override
+    public String toString() {
+        return describe(worker -> "#" + worker);
+    }
+
+    private record Slot(String gateId, int worker) {
+    }
+}

@@ -1,0 +1,102 @@
+package dev.racelab.engine;
+
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A clock that only moves when a test tells it to.
+ *
+ * <p>A thread that sleeps on it stays blocked until {@link #advance} carries the time past its
+ * wake-up. Tests use {@link #awaitSleepers} to learn that the workers have reached their delays,
+ * then advance the clock: no real time passes and no test sleeps.
+ */
+public final class ManualClock implements Clock {
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private long now;
+    private int sleepers;
+
+    public ManualClock() {
+        this(0);
+    }
+
+    public ManualClock(long startNanos) {
+        this.now = startNanos;
+    }
+
+    @Override
+    public long nanos() {
+        lock.lock();
+        try {
+            return now;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void sleep(long nanos) throws InterruptedException {
+        if (nanos <= 0) {
+            return;
+        }
+        lock.lock();
+        try {
+            long wakeAt = now + nanos;
+            sleepers++;
+            changed.signalAll();
+            try {
+                while (now < wakeAt) {
+                    changed.await();
+                }
+            } finally {
+                sleepers--;
+                changed.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Moves time forward and wakes every sleeper whose time has come. */
+    public void advance(Duration by) {
+        lock.lock();
+        try {
+            now += by.toNanos();
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The number of threads currently sleeping on this clock. */
+    public int sleepers() {
+        lock.lock();
+        try {
+            return sleepers;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits (in real time, bounded by {@code timeout}) until at least {@code count} threads sleep
+     * on this clock.
+     */
+    public void awaitSleepers(int count, Duration timeout) throws InterruptedException, TimeoutException {
+        long left = timeout.toNanos();
+        lock.lock();
+        try {
+            while (sleepers < count) {
+                if (left <= 0) {
+                    throw new TimeoutException(sleepers + " of " + count + " threads asleep after " + timeout);
+                }
+                left = changed.awaitNanos(left);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package dev.racelab.engine;
+
+import java.util.List;
+
+/**
+ * One run's worth of a lab: its fresh server state, its workers and its oracle.
+ *
+ * <p>The engine opens a scenario on the run's supervisor thread, asks it for one {@link LabWorker}
+ * per worker, runs them, and then asks it to judge. {@link #close} removes what the run created
+ * and is always called, whatever happened.
+ */
+public interface Scenario extends AutoCloseable {
+
+    /** Creates worker {@code context.index()}'s script, with whatever connection it needs. */
+    LabWorker worker(WorkerContext context) throws Exception;
+
+    /** The oracle: looks at the servers and the counts and gives the verdict. */
+    Outcome judge(RunSummary summary) throws Exception;
+
+    /**
+     * Called when the run made no progress for the timeout while its workers are still there to
+     * inspect: say whether they are deadlocked (and how) or stuck. Null lets the engine say STUCK.
+     */
+    default Outcome diagnose(RunSummary summary) throws Exception {
+        return null;
+    }
+
+    /** A sentence for a failure that ended the run. */
+    default String explain(Throwable failure) {
+        return failure.getMessage() == null ? failure.toString() : failure.getMessage();
+    }
+
+    /** What the servers themselves say, polled while the run is live. */
+    default List<ServerObserver> observers() {
+        return List.of();
+    }
+
+    @Override
+    void close() throws Exception;
+}

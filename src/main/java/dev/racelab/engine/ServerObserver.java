@@ -1,0 +1,32 @@
+package dev.racelab.engine;
+
+import java.util.List;
+
+/**
+ * Reads a server's own view of the run (its lock table, a row, a Redis list) and records it on
+ * server lanes. The engine polls every observer from one thread while the run is live.
+ */
+public interface ServerObserver extends AutoCloseable {
+
+    /** The lanes this observer writes to, in order, e.g. {@code pg_locks}, {@code counter row}. */
+    List<String> lanes();
+
+    /**
+     * Reads the server once and records what changed since the last poll.
+     *
+     * @param sink records on this observer's lanes; lane numbers index {@link #lanes()}
+     */
+    void poll(LaneSink sink) throws Exception;
+
+    @Override
+    default void close() throws Exception {
+    }
+
+    /** Where an observer records. */
+    interface LaneSink {
+        Event record(int lane, EventKind kind, String subject, long value);
+
+        /** The actor id of the worker named {@code name}, or -1 if no worker of this run has it. */
+        int workerActor(String name);
+    }
+}

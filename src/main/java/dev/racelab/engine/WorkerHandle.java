@@ -1,0 +1,87 @@
+package dev.racelab.engine;
+
+import java.util.SplittableRandom;
+
+/**
+ * The engine's side of one worker: its context, its lab script and what it has done.
+ *
+ * <p>Fields other than {@code opsDone} are written by the worker's own thread only; {@code
+ * opsDone} is read by the supervisor while the worker runs, hence volatile.
+ */
+final class WorkerHandle implements WorkerContext {
+
+    private final int index;
+    private final String name;
+    private final int actor;
+    private final SplittableRandom random;
+    private final Recorder recorder;
+    private final GateKeeper gates;
+    private final Run run;
+    private ActorState state = ActorState.IDLE;
+    private volatile long opsDone;
+    LabWorker script;
+
+    WorkerHandle(int index, String name, int actor, long seed, Recorder recorder, GateKeeper gates, Run run) {
+        this.index = index;
+        this.name = name;
+        this.actor = actor;
+        this.random = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + index);
+        this.recorder = recorder;
+        this.gates = gates;
+        this.run = run;
+    }
+
+    @Override
+    public int index() {
+        return index;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public int actor() {
+        return actor;
+    }
+
+    @Override
+    public SplittableRandom random() {
+        return random;
+    }
+
+    @Override
+    public void gate(Gate gate) throws InterruptedException {
+        gates.pass(this, gate);
+    }
+
+    @Override
+    public void state(ActorState next, String subject) {
+        state = next;
+        recorder.state(actor, next, subject);
+    }
+
+    @Override
+    public ActorState currentState() {
+        return state;
+    }
+
+    @Override
+    public Event mark(EventKind kind, String subject, long value) {
+        return recorder.record(actor, kind, subject, value);
+    }
+
+    @Override
+    public boolean stopping() {
+        return run.stopping();
+    }
+
+    long opsDone() {
+        return opsDone;
+    }
+
+    void opDone() {
+        opsDone++;
+    }
+}

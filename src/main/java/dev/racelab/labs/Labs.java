@@ -1,0 +1,34 @@
+package dev.racelab.labs;
+
+import dev.racelab.backend.Backends;
+import dev.racelab.engine.Lab;
+import dev.racelab.labs.counter.CounterLab;
+import dev.racelab.labs.fencing.FencingLab;
+
+import java.util.List;
+import java.util.Optional;
+
+/** The registry: every lab RaceLab offers, in the order the window lists them. One line per lab. */
+public final class Labs {
+
+    private final List<Lab> labs;
+
+    public Labs(Backends backends) {
+        this.labs = List.of(
+                new CounterLab(backends),
+                new FencingLab(backends));
+    }
+
+    public List<Lab> all() {
+        return labs;
+    }
+
+    public Optional<Lab> find(String id) {
+        return labs.stream().filter(lab -> lab.id().equals(id)).findFirst();
+    }
+
+    /** The ids, comma-separated, for messages. */
+    public String ids() {
+        return String.join(", ", labs.stream().map(Lab::id).toList());
+    }
+}

@@ -1,0 +1,240 @@
+package dev.racelab.labs.counter;
+
+import dev.racelab.backend.PgClients;
+import dev.racelab.backend.Postgres;
+import dev.racelab.backend.SqlFile;
+import dev.racelab.engine.ActorState;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.LabWorker;
+import dev.racelab.engine.Outcome;
+import dev.racelab.engine.RunSetup;
+import dev.racelab.engine.RunSummary;
+import dev.racelab.engine.Verdict;
+import dev.racelab.engine.WorkerContext;
+import dev.racelab.labs.support.PostgresScenario;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One run of the counter lab. The oracle compares the increments that committed with the value
+ * the row ends at; the difference is the number of increments lost. Each write also learns from
+ * the row's trigger how many increments it overwrote, which marks the spot on the timeline.
+ */
+final class CounterScenario extends PostgresScenario {
+
+    static final String ROW = "counter";
+    static final String ROW_LOCK = "counter row lock";
+    static final String LOST = "lost increments";
+
+    private static final SqlFile SQL = SqlFile.load(CounterScenario.class, "counter.sql");
+    private static final int SCHEMA_VERSION = 1;
+    private static final String SERIALIZATION_FAILURE = "40001";
+
+    private final LongAdder committed = new LongAdder();
+    private final LongAdder retries = new LongAdder();
+
+    CounterScenario(Postgres postgres, RunSetup setup) throws SQLException {
+        super(postgres, SQL, "counter", SCHEMA_VERSION, setup);
+    }
+
+    @Override
+    public LabWorker worker(WorkerContext context) throws SQLException {
+        PgClients.Session session = clients.session(context);
+        return switch (setup.strategy().id()) {
+            case "read-modify-write" -> new Worker(context, session) {
+                @Override
+                void increment(Connection c) throws Exception {
+                    long value = read(c, "read");
+                    context.gate(CounterLab.AFTER_READ);
+                    write(c, value + 1);
+                }
+            };
+            case "atomic-update" -> new Worker(context, session) {
+                @Override
+                void increment(Connection c) throws Exception {
+                    context.gate(CounterLab.AFTER_READ);
+                    atomicIncrement(c);
+                }
+            };
+            case "select-for-update" -> new Worker(context, session) {
+                @Override
+                void increment(Connection c) throws Exception {
+                    inTransaction(c, Connection.TRANSACTION_READ_COMMITTED, () -> {
+                        context.mark(EventKind.LOCK_REQUESTED, ROW_LOCK, 0);
+                        context.state(ActorState.WAITING, ROW_LOCK);
+                        long value = read(c, "read-for-update");
+                        context.mark(EventKind.LOCK_ACQUIRED, ROW_LOCK, 0);
+                        context.state(ActorState.CRITICAL, ROW_LOCK);
+                        context.gate(CounterLab.AFTER_READ);
+                        write(c, value + 1);
+                    });
+                    context.mark(EventKind.LOCK_RELEASED, ROW_LOCK, 0);
+                    context.state(ActorState.RUNNING);
+                }
+            };
+            case "serializable-retry" -> new Worker(context, session) {
+                @Override
+                void increment(Connection c) throws Exception {
+                    while (!context.stopping()) {
+                        try {
+                            inTransaction(c, Connection.TRANSACTION_SERIALIZABLE, () -> {
+                                long value = read(c, "read");
+                                context.gate(CounterLab.AFTER_READ);
+                                write(c, value + 1);
+                            });
+                            return;
+                        } catch (SQLException e) {
+                            if (!SERIALIZATION_FAILURE.equals(e.getSQLState())) {
+                                throw e;
+                            }
+                            retries.increment();
+                            context.mark(EventKind.RETRY, "serialization failure: another increment committed first", 0);
+                            context.gate(CounterLab.BEFORE_READ);
+                        }
+                    }
+                }
+            };
+            default -> throw new IllegalArgumentException("counter has no strategy " + setup.strategy().id());
+        };
+    }
+
+    @Override
+    public Outcome judge(RunSummary summary) throws SQLException {
+        long value = currentValue();
+        long expected = committed.sum();
+        long lost = expected - value;
+        Map<String, Number> metrics = new LinkedHashMap<>();
+        metrics.put("finalValue", value);
+        metrics.put("committedIncrements", expected);
+        metrics.put("lostIncrements", lost);
+        metrics.put("retries", retries.sum());
+        if (lost > 0) {
+            return new Outcome(Verdict.RACE, lost + (lost == 1 ? " increment lost" : " increments lost"),
+                    expected + " increments committed, but the counter ended at " + value + ": " + lost
+                            + (lost == 1 ? " write" : " writes") + " replaced a value another worker had "
+                            + "already increased.",
+                    Map.of(LOST, lost), metrics, List.of());
+        }
+        return new Outcome(Verdict.SAFE, "all " + expected + " increments counted",
+                "The counter ended at " + value + ", exactly the number of increments that committed"
+                        + (retries.sum() > 0 ? " (" + retries.sum() + " transactions were retried)." : "."),
+                Map.of(), metrics, List.of());
+    }
+
+    long currentValue() throws SQLException {
+        try (PreparedStatement ps = admin.prepareStatement(SQL.get("read"))) {
+            ps.setString(1, setup.runId());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** A worker's increment loop; the strategy decides how one increment is done. */
+    private abstract class Worker implements LabWorker {
+
+        final WorkerContext context;
+        private final PgClients.Session session;
+
+        Worker(WorkerContext context, PgClients.Session session) {
+            this.context = context;
+            this.session = session;
+        }
+
+        abstract void increment(Connection c) throws Exception;
+
+        @Override
+        public void operation(int n) throws Exception {
+            context.gate(CounterLab.BEFORE_READ);
+            try {
+                increment(session.connection());
+            } finally {
+                session.release();
+            }
+            committed.increment();
+        }
+
+        long read(Connection c, String statement) throws SQLException {
+            try (PreparedStatement ps = c.prepareStatement(SQL.get(statement))) {
+                ps.setString(1, setup.runId());
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    long value = rs.getLong(1);
+                    context.mark(EventKind.READ, ROW, value);
+                    return value;
+                }
+            }
+        }
+
+        void write(Connection c, long value) throws SQLException {
+            try (PreparedStatement ps = c.prepareStatement(SQL.get("write"))) {
+                ps.setLong(1, value);
+                ps.setString(2, setup.runId());
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    context.mark(EventKind.WRITE, ROW, value);
+                    noteOverwrite(rs.getLong(1));
+                }
+            }
+        }
+
+        void atomicIncrement(Connection c) throws SQLException {
+            try (PreparedStatement ps = c.prepareStatement(SQL.get("increment"))) {
+                ps.setString(1, setup.runId());
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    context.mark(EventKind.WRITE, ROW, rs.getLong(1));
+                    noteOverwrite(rs.getLong(2));
+                }
+            }
+        }
+
+        private void noteOverwrite(long overwritten) {
+            if (overwritten > 0) {
+                context.violation(LOST, overwritten);
+            }
+        }
+
+        void inTransaction(Connection c, int isolation, Body body) throws Exception {
+            c.setAutoCommit(false);
+            c.setTransactionIsolation(isolation);
+            try {
+                body.run();
+                c.commit();
+            } catch (Exception e) {
+                if (!c.isClosed()) {
+                    c.rollback();
+                }
+                throw e;
+            } finally {
+                if (!c.isClosed()) {
+                    c.setAutoCommit(true);
+                    c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+                }
+            }
+        }
+
+        @Override
+        public void abort() {
+            session.abort();
+        }
+
+        @Override
+        public void close() throws SQLException {
+            session.close();
+        }
+    }
+
+    @FunctionalInterface
+    private interface Body {
+        void run() throws Exception;
+    }
+}

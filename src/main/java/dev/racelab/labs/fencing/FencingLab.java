@@ -1,0 +1,105 @@
+package dev.racelab.labs.fencing;
+
+import dev.racelab.backend.Backends;
+import dev.racelab.engine.Gate;
+import dev.racelab.engine.Lab;
+import dev.racelab.engine.RunSetup;
+import dev.racelab.engine.Scenario;
+import dev.racelab.engine.Service;
+import dev.racelab.engine.Strategy;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Fencing tokens: many clients set a book's price at once. Each takes a token, an ever-growing
+ * number, before it writes; the final price should be the one written by the client holding the
+ * highest token.
+ *
+ * <p>A token nobody checks fences nothing ({@code blind-write}). Checking the latest token in one
+ * query and writing in the next ({@code check-then-write}, the source article's fix) still lets a
+ * stale write through when the client pauses between the two. Only a write that checks and writes
+ * in one statement ({@code fenced-cas}) makes the outcome predictable.
+ */
+public final class FencingLab implements Lab {
+
+    static final Gate BEFORE_TOKEN = new Gate("before-token",
+            "before the client asks for a fencing token");
+    static final Gate AFTER_TOKEN = new Gate("after-token",
+            "after the client got its token, before it checks or writes anything");
+    static final Gate AFTER_CHECK = new Gate("after-check",
+            "after check-then-write found its token is the latest, before it writes (the other strategies "
+                    + "check nothing and pass here too)");
+    static final Gate BEFORE_WRITE = new Gate("before-write",
+            "just before the UPDATE of the book's price");
+
+    static final Strategy BLIND_WRITE = new Strategy("blind-write", "Blind write",
+            "take a token and store it with the price, but never compare it: the last writer wins", true);
+    static final Strategy CHECK_THEN_WRITE = new Strategy("check-then-write", "Check, then write",
+            "compare the token with the latest one in one query, write in another: a pause between them "
+                    + "lets a stale write through", true);
+    static final Strategy FENCED_CAS = new Strategy("fenced-cas", "Fenced compare-and-set",
+            "UPDATE … WHERE token < mine: the check and the write are one statement, stale writes are rejected",
+            false);
+
+    private final Backends backends;
+
+    public FencingLab(Backends backends) {
+        this.backends = backends;
+    }
+
+    @Override
+    public String id() {
+        return "fencing";
+    }
+
+    @Override
+    public String title() {
+        return "Fencing tokens";
+    }
+
+    @Override
+    public String story() {
+        return "Clients race to set a book's price; only the highest token's price may stand.";
+    }
+
+    @Override
+    public Set<Service> services() {
+        return Set.of(Service.POSTGRES);
+    }
+
+    @Override
+    public List<Strategy> strategies() {
+        return List.of(BLIND_WRITE, CHECK_THEN_WRITE, FENCED_CAS);
+    }
+
+    @Override
+    public List<Gate> gates() {
+        return List.of(BEFORE_TOKEN, AFTER_TOKEN, AFTER_CHECK, BEFORE_WRITE);
+    }
+
+    @Override
+    public String workerRole() {
+        return "client";
+    }
+
+    @Override
+    public int defaultWorkers() {
+        return 10;
+    }
+
+    @Override
+    public int defaultOps() {
+        return 5;
+    }
+
+    @Override
+    public int maxWorkers() {
+        return 1000;
+    }
+
+    @Override
+    public Scenario open(RunSetup setup) throws Exception {
+        return new FencingScenario(backends.postgres(), setup);
+    }
+}

@@ -1,0 +1,230 @@
+package dev.racelab.labs.fencing;
+
+import dev.racelab.backend.PgClients;
+import dev.racelab.backend.Postgres;
+import dev.racelab.backend.SqlFile;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.LabWorker;
+import dev.racelab.engine.Outcome;
+import dev.racelab.engine.RunSetup;
+import dev.racelab.engine.RunSummary;
+import dev.racelab.engine.Verdict;
+import dev.racelab.engine.WorkerContext;
+import dev.racelab.labs.support.PostgresScenario;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One run of the fencing lab. Every operation is one price update by one client: take a token,
+ * (check it), write the price. Each client wants its own price, distinct from everyone else's,
+ * so the final price says whose write stood.
+ *
+ * <p>The oracle: the final price must be the price of the client that got the highest token, and
+ * no write may replace a write with a newer token (the book's trigger reports the token each
+ * write replaced).
+ */
+final class FencingScenario extends PostgresScenario {
+
+    static final String BOOK = "book";
+    static final String STALE = "stale writes applied";
+    static final String WRONG_PRICE = "wrong final price";
+
+    private static final SqlFile SQL = SqlFile.load(FencingScenario.class, "fencing.sql");
+    private static final int SCHEMA_VERSION = 1;
+
+    /** Index: token. Value: the price its holder wrote, and who held it. */
+    private final AtomicLongArray priceOfToken;
+    private final AtomicIntegerArray holderOfToken;
+    private final AtomicLong maxToken = new AtomicLong();
+    private final LongAdder accepted = new LongAdder();
+    private final LongAdder rejected = new LongAdder();
+    private final LongAdder staleApplied = new LongAdder();
+
+    FencingScenario(Postgres postgres, RunSetup setup) throws SQLException {
+        super(postgres, SQL, "fencing", SCHEMA_VERSION, setup);
+        int tokens = setup.workers() * setup.ops() + 1;
+        this.priceOfToken = new AtomicLongArray(tokens);
+        this.holderOfToken = new AtomicIntegerArray(tokens);
+    }
+
+    /** The price client {@code index} (0-based) wants in operation {@code n}: distinct for every operation. */
+    long priceFor(int index, int n) {
+        return 100 + (long) n * setup.workers() + index + 1;
+    }
+
+    @Override
+    public LabWorker worker(WorkerContext context) throws SQLException {
+        return new Client(context, clients.session(context));
+    }
+
+    @Override
+    public Outcome judge(RunSummary summary) throws SQLException {
+        long finalPrice;
+        long finalToken;
+        try (PreparedStatement ps = admin.prepareStatement(SQL.get("read-book"))) {
+            ps.setString(1, setup.runId());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                finalPrice = rs.getLong(1);
+                finalToken = rs.getLong(2);
+            }
+        }
+        long max = maxToken.get();
+        long expected = max == 0 ? 0 : priceOfToken.get((int) max);
+        long stale = staleApplied.sum();
+        boolean wrong = finalPrice != expected;
+        Map<String, Number> metrics = new LinkedHashMap<>();
+        metrics.put("finalPrice", finalPrice);
+        metrics.put("finalToken", finalToken);
+        metrics.put("maxToken", max);
+        metrics.put("expectedPrice", expected);
+        metrics.put("acceptedWrites", accepted.sum());
+        metrics.put("rejectedWrites", rejected.sum());
+        metrics.put("staleWritesApplied", stale);
+        Map<String, Long> violations = new LinkedHashMap<>();
+        if (stale > 0) {
+            violations.put(STALE, stale);
+        }
+        if (wrong) {
+            violations.put(WRONG_PRICE, 1L);
+        }
+        String staleText = stale + (stale == 1 ? " stale write" : " stale writes");
+        if (wrong) {
+            return new Outcome(Verdict.RACE, "final price " + finalPrice + " is not the price of token " + max,
+                    "Token " + max + " belongs to " + holder(max) + ", who wrote " + expected + ", but the last "
+                            + "write to land carried token " + finalToken + " (" + holder(finalToken) + "). "
+                            + staleText + " replaced a newer price.",
+                    violations, metrics, List.of());
+        }
+        if (stale > 0) {
+            return new Outcome(Verdict.RACE, staleText + " applied",
+                    "The final price " + finalPrice + " is right, but " + staleText + " with an older token "
+                            + "replaced a newer price on the way: a reader in between saw a price going back in time.",
+                    violations, metrics, List.of());
+        }
+        long rejectedCount = rejected.sum();
+        return new Outcome(Verdict.SAFE, "final price " + finalPrice + " is the price of token " + max,
+                "The highest token's write stood" + (rejectedCount > 0
+                        ? "; " + rejectedCount + (rejectedCount == 1 ? " stale write was" : " stale writes were")
+                                + " rejected."
+                        : "; no write arrived out of order."),
+                violations, metrics, List.of());
+    }
+
+    private String holder(long token) {
+        return token <= 0 || token >= holderOfToken.length() ? "nobody" : "client-" + holderOfToken.get((int) token);
+    }
+
+    /** One client updating the book's price, once per operation. */
+    private final class Client implements LabWorker {
+
+        private final WorkerContext context;
+        private final PgClients.Session session;
+        private final String strategy;
+
+        Client(WorkerContext context, PgClients.Session session) {
+            this.context = context;
+            this.session = session;
+            this.strategy = setup.strategy().id();
+        }
+
+        @Override
+        public void operation(int n) throws Exception {
+            long price = priceFor(context.index(), n);
+            context.gate(FencingLab.BEFORE_TOKEN);
+            try {
+                Connection c = session.connection();
+                long token = takeToken(c, price);
+                context.gate(FencingLab.AFTER_TOKEN);
+                if (strategy.equals("check-then-write") && !isLatest(c, token)) {
+                    reject(token);
+                    return;
+                }
+                context.gate(FencingLab.AFTER_CHECK);
+                context.gate(FencingLab.BEFORE_WRITE);
+                write(c, price, token);
+            } finally {
+                session.release();
+            }
+        }
+
+        private long takeToken(Connection c, long price) throws SQLException {
+            try (PreparedStatement ps = c.prepareStatement(SQL.get("next-token"))) {
+                ps.setString(1, setup.runId());
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    long token = rs.getLong(1);
+                    priceOfToken.set((int) token, price);
+                    holderOfToken.set((int) token, context.index() + 1);
+                    maxToken.accumulateAndGet(token, Math::max);
+                    context.mark(EventKind.TOKEN, "fencing token", token);
+                    return token;
+                }
+            }
+        }
+
+        /** The source article's check: is my token still the latest one handed out? */
+        private boolean isLatest(Connection c, long token) throws SQLException {
+            try (PreparedStatement ps = c.prepareStatement(SQL.get("latest-token"))) {
+                ps.setString(1, setup.runId());
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    long latest = rs.getLong(1);
+                    context.mark(EventKind.READ, "latest token", latest);
+                    return latest <= token;
+                }
+            }
+        }
+
+        private void write(Connection c, long price, long token) throws SQLException {
+            boolean fenced = strategy.equals("fenced-cas");
+            try (PreparedStatement ps = c.prepareStatement(SQL.get(fenced ? "write-price-if-newer" : "write-price"))) {
+                ps.setLong(1, price);
+                ps.setLong(2, token);
+                ps.setString(3, setup.runId());
+                if (fenced) {
+                    ps.setLong(4, token);
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        reject(token);
+                        return;
+                    }
+                    accepted.increment();
+                    context.mark(EventKind.WRITE_ACCEPTED, BOOK, token);
+                    context.mark(EventKind.WRITE, BOOK, price);
+                    long replaced = rs.getLong(1);
+                    if (replaced > token) {
+                        staleApplied.increment();
+                        context.violation(STALE, replaced);
+                    }
+                }
+            }
+        }
+
+        private void reject(long token) {
+            rejected.increment();
+            context.mark(EventKind.WRITE_REJECTED, BOOK, token);
+        }
+
+        @Override
+        public void abort() {
+            session.abort();
+        }
+
+        @Override
+        public void close() throws SQLException {
+            session.close();
+        }
+    }
+}
