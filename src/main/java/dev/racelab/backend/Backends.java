@@ -59,13 +59,13 @@ public final class Backends implements AutoCloseable {
             if (postgres == null) {
                 if (settings.postgres().isPresent()) {
                     PgAddress address = settings.postgres().get();
-                    listener.progress(Service.POSTGRES, "Connecting to PostgreSQL at " + address.host() + ":"
+                    listener.progress(Service.POSTGRES, StartupListener.Stage.CONNECTING, "Connecting to PostgreSQL at " + address.host() + ":"
                             + address.port() + "…");
                     postgres = Postgres.connect(address);
                 } else {
                     postgres = EmbeddedPostgresServer.start(home, listener);
                 }
-                listener.progress(Service.POSTGRES, "Ready: " + postgres.describe());
+                listener.progress(Service.POSTGRES, StartupListener.Stage.READY, "Ready: " + postgres.describe());
             }
             return postgres;
         }
@@ -77,13 +77,13 @@ public final class Backends implements AutoCloseable {
             if (redis == null) {
                 if (settings.redis().isPresent()) {
                     RedisAddress address = settings.redis().get();
-                    listener.progress(Service.REDIS, "Connecting to Redis at " + address.host() + ":"
+                    listener.progress(Service.REDIS, StartupListener.Stage.CONNECTING, "Connecting to Redis at " + address.host() + ":"
                             + address.port() + "…");
                     redis = Redis.connect(address);
                 } else {
                     redis = EmbeddedRedisServer.start(home, listener);
                 }
-                listener.progress(Service.REDIS, "Ready: " + redis.describe());
+                listener.progress(Service.REDIS, StartupListener.Stage.READY, "Ready: " + redis.describe());
             }
             return redis;
         }

@@ -45,10 +45,10 @@ final class EmbeddedPostgresServer implements AutoCloseable {
             slot = Slot.acquire(root);
             Path data = slot.dir().resolve("data");
             if (slot.stopLeftover(data.resolve("postmaster.pid"), "postgres")) {
-                listener.progress(Service.POSTGRES, "Stopped a PostgreSQL left running by an earlier RaceLab");
+                listener.progress(Service.POSTGRES, StartupListener.Stage.NOTE, "Stopped a PostgreSQL left running by an earlier RaceLab");
             }
             boolean fresh = !Files.exists(data.resolve("PG_VERSION"));
-            listener.progress(Service.POSTGRES, fresh
+            listener.progress(Service.POSTGRES, StartupListener.Stage.STARTING, fresh
                     ? "Setting up embedded PostgreSQL (first start only, a few seconds)…"
                     : "Starting embedded PostgreSQL…");
             EmbeddedPostgres postgres = startOnFreePort(root, data, slot.dir().resolve("postgres.log"));

@@ -42,9 +42,9 @@ final class EmbeddedRedisServer implements AutoCloseable {
             slot = Slot.acquire(root);
             Path pidFile = slot.dir().resolve("redis.pid");
             if (slot.stopLeftover(pidFile, "redis-server")) {
-                listener.progress(Service.REDIS, "Stopped a Redis left running by an earlier RaceLab");
+                listener.progress(Service.REDIS, StartupListener.Stage.NOTE, "Stopped a Redis left running by an earlier RaceLab");
             }
-            listener.progress(Service.REDIS, "Starting embedded Redis…");
+            listener.progress(Service.REDIS, StartupListener.Stage.STARTING, "Starting embedded Redis…");
             Path binary = unpack(root.resolve("bin"));
             for (int attempt = 0; ; attempt++) {
                 int port = FreePort.find();

@@ -109,14 +109,13 @@ public final class Postgres implements AutoCloseable {
     }
 
     private static String firstLine(SQLException e) {
-        Throwable cause = e;
-        while (cause.getCause() != null && cause.getMessage() != null && cause.getMessage().contains("attempt failed")) {
-            cause = cause.getCause();
+        String network = Reasons.network(e);
+        if (network != null) {
+            return network;
         }
-        String text = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+        String text = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         int newline = text.indexOf('\n');
-        text = newline < 0 ? text : text.substring(0, newline);
-        return text.replace("The connection attempt failed.", "no answer").strip();
+        return (newline < 0 ? text : text.substring(0, newline)).replaceFirst("^FATAL: ", "").strip();
     }
 
     /** Stops the embedded server, if this is one. */

@@ -93,11 +93,14 @@ public final class Redis implements AutoCloseable {
 
     static BackendException explain(RedisAddress address, JedisException e) {
         String where = "Redis at " + address.host() + ":" + address.port();
-        Throwable root = e;
-        while (root.getCause() != null) {
-            root = root.getCause();
+        String reason = Reasons.network(e);
+        if (reason == null) {
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            reason = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
         }
-        String reason = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
         String message;
         if (e instanceof JedisAccessControlException || reason.contains("NOAUTH") || reason.contains("WRONGPASS")) {
             message = where + " refused the login: " + reason;

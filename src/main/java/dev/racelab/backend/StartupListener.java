@@ -6,8 +6,20 @@ import dev.racelab.engine.Service;
 @FunctionalInterface
 public interface StartupListener {
 
-    StartupListener SILENT = (service, message) -> { };
+    StartupListener SILENT = (service, stage, message) -> { };
+
+    /** Where bringing a server up has got to. */
+    enum Stage {
+        /** Reaching an existing server: quick, or a clear failure. */
+        CONNECTING,
+        /** Starting an embedded server: can take seconds the first time. */
+        STARTING,
+        /** Something worth telling on the way, such as a leftover server that was stopped. */
+        NOTE,
+        /** The server is up; the message describes it. */
+        READY
+    }
 
     /** A step of bringing {@code service} up, in a few words: "Starting embedded PostgreSQL…". */
-    void progress(Service service, String message);
+    void progress(Service service, Stage stage, String message);
 }

@@ -5,7 +5,10 @@ import dev.racelab.engine.Service;
 
 import java.io.PrintStream;
 
-/** Shows server start-up on standard error, so standard output stays the result alone. */
+/**
+ * Shows the start of embedded servers (which takes seconds) on standard error, so standard output
+ * stays the result alone. Reaching an existing server is quick and says nothing unless it fails.
+ */
 final class StartupProgress implements StartupListener {
 
     private final PrintStream err;
@@ -15,8 +18,8 @@ final class StartupProgress implements StartupListener {
     }
 
     @Override
-    public void progress(Service service, String message) {
-        if (!message.startsWith("Ready")) {
+    public void progress(Service service, Stage stage, String message) {
+        if (stage == Stage.STARTING || stage == Stage.NOTE) {
             err.println(message);
         }
     }

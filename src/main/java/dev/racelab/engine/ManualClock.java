@@ -1,6 +1,8 @@
 package dev.racelab.engine;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -9,15 +11,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * A clock that only moves when a test tells it to.
  *
  * <p>A thread that sleeps on it stays blocked until {@link #advance} carries the time past its
- * wake-up. Tests use {@link #awaitSleepers} to learn that the workers have reached their delays,
+ * wake-up. {@link #sleepers} counts only threads still waiting for their time, not those whose
+ * time has come but which have not yet woken, so a test can advance, await the next sleeper and
+ * advance again without racing the wake-ups. Tests use {@link #awaitSleepers} to learn that the workers have reached their delays,
  * then advance the clock: no real time passes and no test sleeps.
  */
 public final class ManualClock implements Clock {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
+    /** Wake-up times of the threads sleeping now. Guarded by {@code lock}. */
+    private final List<Long> wakeTimes = new ArrayList<>();
     private long now;
-    private int sleepers;
 
     public ManualClock() {
         this(0);
@@ -44,15 +49,15 @@ public final class ManualClock implements Clock {
         }
         lock.lock();
         try {
-            long wakeAt = now + nanos;
-            sleepers++;
+            Long wakeAt = now + nanos;
+            wakeTimes.add(wakeAt);
             changed.signalAll();
             try {
                 while (now < wakeAt) {
                     changed.await();
                 }
             } finally {
-                sleepers--;
+                wakeTimes.remove(wakeAt);
                 changed.signalAll();
             }
         } finally {
@@ -71,14 +76,24 @@ public final class ManualClock implements Clock {
         }
     }
 
-    /** The number of threads currently sleeping on this clock. */
+    /** The number of threads sleeping on this clock whose wake-up time has not come yet. */
     public int sleepers() {
         lock.lock();
         try {
-            return sleepers;
+            return pending();
         } finally {
             lock.unlock();
         }
+    }
+
+    private int pending() {
+        int count = 0;
+        for (long wakeAt : wakeTimes) {
+            if (wakeAt > now) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /**
@@ -89,9 +104,9 @@ public final class ManualClock implements Clock {
         long left = timeout.toNanos();
         lock.lock();
         try {
-            while (sleepers < count) {
+            while (pending() < count) {
                 if (left <= 0) {
-                    throw new TimeoutException(sleepers + " of " + count + " threads asleep after " + timeout);
+                    throw new TimeoutException(pending() + " of " + count + " threads asleep after " + timeout);
                 }
                 left = changed.awaitNanos(left);
             }

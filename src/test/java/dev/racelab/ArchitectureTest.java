@@ -1,0 +1,46 @@
+package dev.racelab;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+/** The layering DESIGN.md draws, checked on every build. */
+class ArchitectureTest {
+
+    private final JavaClasses classes = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.racelab");
+
+    @Test
+    void onlyTheWindowUsesJavaFx() {
+        noClasses().that().resideInAnyPackage("dev.racelab.engine..", "dev.racelab.labs..",
+                        "dev.racelab.backend..", "dev.racelab.cli..")
+                .should().dependOnClassesThat().resideInAnyPackage("javafx..", "org.controlsfx..")
+                .check(classes);
+    }
+
+    @Test
+    void theEngineKnowsNoLabNoServerAndNoShell() {
+        noClasses().that().resideInAPackage("dev.racelab.engine..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.racelab.labs..", "dev.racelab.backend..",
+                        "dev.racelab.cli..", "dev.racelab.ui..", "java.sql..", "redis.clients..")
+                .check(classes);
+    }
+
+    @Test
+    void labsDoNotReachIntoTheShells() {
+        noClasses().that().resideInAnyPackage("dev.racelab.labs..", "dev.racelab.backend..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.racelab.cli..", "dev.racelab.ui..")
+                .check(classes);
+    }
+
+    @Test
+    void theCommandLineNeverTouchesTheWindow() {
+        noClasses().that().resideInAPackage("dev.racelab.cli..")
+                .should().dependOnClassesThat().resideInAPackage("dev.racelab.ui..")
+                .check(classes);
+    }
+}

@@ -1,0 +1,178 @@
+package dev.racelab.cli;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.racelab.backend.DataHome;
+import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The command-line contract of DESIGN.md, run in-process against the test servers. */
+class CliTest {
+
+    private record Result(int code, String out, String err) {
+        JsonObject json() {
+            return JsonParser.parseString(out).getAsJsonObject();
+        }
+
+        List<String> errLines() {
+            return err.isEmpty() ? List.of() : List.of(err.split("\n"));
+        }
+    }
+
+    private static Result cli(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Map<String, String> env = TestServers.childEnvironment();
+        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)).run(Arrays.asList(args));
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void listJsonDescribesEveryLabWithItsStrategiesGatesAndDefaults() {
+        Result result = cli("list", "--json");
+        assertEquals(0, result.code());
+        JsonObject counter = result.json().getAsJsonArray("labs").get(0).getAsJsonObject();
+        assertEquals("counter", counter.get("id").getAsString());
+        assertEquals("read-modify-write", counter.get("defaultStrategy").getAsString());
+        assertEquals(4, counter.getAsJsonArray("strategies").size());
+        assertTrue(counter.getAsJsonArray("strategies").get(0).getAsJsonObject().get("broken").getAsBoolean());
+        assertEquals("after-read", counter.getAsJsonArray("gates").get(1).getAsJsonObject().get("id").getAsString());
+        assertEquals(8, counter.getAsJsonObject("defaults").get("workers").getAsInt());
+        JsonObject fencing = result.json().getAsJsonArray("labs").get(1).getAsJsonObject();
+        assertEquals("blind-write", fencing.get("defaultStrategy").getAsString());
+    }
+
+    @Test
+    void runJsonCarriesEveryFieldOfTheContract() {
+        Result result = cli("run", "counter", "--workers", "4", "--ops", "20", "--delay", "after-read=2",
+                "--runs", "2", "--json");
+        assertEquals(0, result.code(), result.err());
+        JsonObject json = result.json();
+        for (String field : List.of("lab", "strategy", "workers", "runs", "verdict", "verdicts", "violations",
+                "metrics", "events", "elapsedMs", "backend")) {
+            assertTrue(json.has(field), "has " + field);
+        }
+        assertEquals("counter", json.get("lab").getAsString());
+        assertEquals("read-modify-write", json.get("strategy").getAsString());
+        assertEquals(4, json.get("workers").getAsInt());
+        assertEquals(2, json.get("runs").getAsInt());
+        assertEquals("RACE", json.get("verdict").getAsString());
+        assertEquals(2, json.getAsJsonObject("verdicts").get("RACE").getAsInt());
+        assertTrue(json.getAsJsonObject("violations").get("lost increments").getAsLong() > 0);
+        assertEquals(80, json.getAsJsonObject("metrics").get("committedIncrements").getAsLong());
+        assertTrue(json.get("events").getAsLong() > 0);
+        assertTrue(json.getAsJsonObject("backend").get("postgres").getAsString().contains("PostgreSQL"));
+        assertFalse(json.has("redis"), "a PostgreSQL lab does not start Redis");
+    }
+
+    @Test
+    void theHumanSummaryNamesTheVerdictInWords() {
+        Result result = cli("run", "counter", "--strategy", "atomic-update", "--workers", "3", "--ops", "10");
+        assertEquals(0, result.code(), result.err());
+        assertTrue(result.out().contains("SAFE — all 30 increments counted"), result.out());
+    }
+
+    @Test
+    void expectExitsThreeWhenTheVerdictDiffers() {
+        assertEquals(0, cli("run", "counter", "--strategy", "atomic-update", "--workers", "2", "--ops", "5",
+                "--expect", "SAFE").code());
+        Result mismatch = cli("run", "counter", "--strategy", "atomic-update", "--workers", "2", "--ops", "5",
+                "--expect", "race");
+        assertEquals(3, mismatch.code());
+        assertTrue(mismatch.err().contains("expected RACE in every run, got SAFE ×1"), mismatch.err());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "run nope",
+        "run counter --strategy nope",
+        "run counter --delay nope=5",
+        "run counter --delay after-read=fast",
+        "run counter --delay after-read=20-2",
+        "run counter --delay after-read",
+        "run counter --delay after-read=5@client-9",
+        "run counter --workers 0",
+        "run counter --workers -3",
+        "run counter --workers many",
+        "run counter --ops 0",
+        "run counter --runs 0",
+        "run counter --timeout 0",
+        "run counter --expect MAYBE",
+        "run counter --bogus",
+        "run counter --workers",
+        "run",
+        "list --bogus",
+        "bogus"
+    })
+    void badInputExitsTwoWithOneLineNamingTheProblem(String args) {
+        Result result = cli(args.split(" "));
+        assertEquals(2, result.code(), result.out() + result.err());
+        assertEquals(1, result.errLines().size(), result.err());
+        assertTrue(result.err().startsWith("racelab: "), result.err());
+        assertFalse(result.err().contains("Exception"), result.err());
+        assertTrue(result.out().isEmpty());
+        String named = args.contains(" ") ? args.substring(args.lastIndexOf(' ') + 1).replaceFirst("=.*", "") : args;
+        assertTrue(result.err().contains(named) || result.err().contains(named.replace("--", "")),
+                "the message names '" + named + "': " + result.err());
+    }
+
+    @Test
+    void anUnreachableServerExitsOneNamingTheServerAndNeverItsPassword() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        Result result = cli("run", "counter", "--pg-url", "postgresql://alice:hunter2@127.0.0.1:" + port + "/db",
+                "--json");
+        assertEquals(1, result.code());
+        assertEquals(List.of("racelab: PostgreSQL at 127.0.0.1:" + port + " cannot be reached: connection refused"),
+                result.errLines());
+        assertFalse(result.out().contains("hunter2") || result.err().contains("hunter2"));
+        assertTrue(result.out().isEmpty());
+    }
+
+    @Test
+    void recordSavesEveryEventOfEveryRunWithoutCredentials(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("run.jsonl");
+        Result result = cli("run", "fencing", "--workers", "3", "--ops", "2", "--runs", "2", "--record",
+                file.toString(), "--json");
+        assertEquals(0, result.code(), result.err());
+        List<String> lines = Files.readAllLines(file);
+        List<JsonObject> headers = new ArrayList<>();
+        long events = 0;
+        for (String line : lines) {
+            JsonObject json = JsonParser.parseString(line).getAsJsonObject();
+            if (json.get("type").getAsString().equals("run")) {
+                headers.add(json);
+            } else {
+                events++;
+            }
+        }
+        assertEquals(2, headers.size());
+        assertEquals(result.json().get("events").getAsLong(), events);
+        assertEquals("fencing", headers.get(0).get("lab").getAsString());
+        assertEquals("client-3", headers.get(0).getAsJsonArray("actors").get(3).getAsJsonObject()
+                .get("name").getAsString());
+        assertFalse(String.join("\n", lines).contains("password"));
+        assertFalse(Files.exists(dir.resolve("run.jsonl.part")));
+    }
+}

@@ -1,0 +1,42 @@
+package dev.racelab.it;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.racelab.support.Child;
+import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The built jar and the script users run, as separate processes. */
+class LauncherIT {
+
+    @Test
+    void thePlainJarListsTheLabs() throws Exception {
+        Child child = Child.jar(Map.of(), "list", "--json");
+        assertEquals(0, child.await(60), child.err());
+        JsonObject json = JsonParser.parseString(child.out()).getAsJsonObject();
+        assertEquals("counter", json.getAsJsonArray("labs").get(0).getAsJsonObject().get("id").getAsString());
+    }
+
+    @Test
+    void theScriptRunsALabHeadlessAndPrintsTheContractsJson() throws Exception {
+        Child child = Child.script(TestServers.childEnvironment(), "run", "fencing", "--strategy", "fenced-cas",
+                "--workers", "5", "--ops", "4", "--delay", "after-token=0-3", "--json", "--expect", "SAFE");
+        assertEquals(0, child.await(120), child.err());
+        JsonObject json = JsonParser.parseString(child.out()).getAsJsonObject();
+        assertEquals("SAFE", json.get("verdict").getAsString());
+        assertEquals(20, json.getAsJsonObject("metrics").get("maxToken").getAsLong());
+    }
+
+    @Test
+    void theScriptRejectsBadInputWithExitTwoAndOneLine() throws Exception {
+        Child child = Child.script(Map.of(), "run", "counter", "--workers", "0");
+        assertEquals(2, child.await(60));
+        assertEquals("racelab: --workers must be from 1 to 1000, not 0\n", child.err());
+        assertTrue(child.out().isEmpty());
+    }
+}

@@ -1,0 +1,131 @@
+package dev.racelab.labs;
+
+import dev.racelab.engine.Clock;
+import dev.racelab.engine.Lab;
+import dev.racelab.engine.Outcome;
+import dev.racelab.engine.Run;
+import dev.racelab.engine.RunSpec;
+import dev.racelab.engine.Strategy;
+import dev.racelab.engine.Verdict;
+import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+/**
+ * RaceLab may be pointed at someone's real server: every lab and strategy must leave everything
+ * outside schema {@code racelab} and keys {@code racelab:*} exactly as it found it. The sentinels
+ * have names that begin like RaceLab's own, to catch a prefix match that is one character short.
+ */
+class ServerSafetyTest {
+
+    private static final String SENTINEL_SCHEMA = "racelab_sentinel";
+    private static final List<String> SENTINEL_KEYS = List.of("racelab_sentinel", "racelabx:sentinel");
+
+    @BeforeEach
+    void plantSentinels() throws Exception {
+        try (Connection c = TestServers.connect(); Statement s = c.createStatement()) {
+            s.execute("CREATE SCHEMA IF NOT EXISTS " + SENTINEL_SCHEMA);
+            s.execute("CREATE TABLE IF NOT EXISTS " + SENTINEL_SCHEMA + ".mark (note text)");
+            s.execute("TRUNCATE " + SENTINEL_SCHEMA + ".mark");
+            s.execute("INSERT INTO " + SENTINEL_SCHEMA + ".mark VALUES ('untouched')");
+        }
+        try (Jedis redis = TestServers.redis().open("test", 5_000)) {
+            SENTINEL_KEYS.forEach(key -> redis.set(key, "untouched"));
+        }
+    }
+
+    @AfterEach
+    void removeSentinels() throws Exception {
+        try (Connection c = TestServers.connect(); Statement s = c.createStatement()) {
+            s.execute("DROP SCHEMA IF EXISTS " + SENTINEL_SCHEMA + " CASCADE");
+        }
+        try (Jedis redis = TestServers.redis().open("test", 5_000)) {
+            redis.del(SENTINEL_KEYS.toArray(String[]::new));
+        }
+    }
+
+    @Test
+    void everyLabAndStrategyLeavesEverythingOutsideRacelabAsItWas() throws Exception {
+        Set<String> catalogBefore = catalogOutsideRacelab();
+        Set<String> keysBefore = keysOutsideRacelab();
+
+        Labs labs = new Labs(TestServers.backends());
+        for (Lab lab : labs.all()) {
+            for (Strategy strategy : lab.strategies()) {
+                Run run = new Run(lab, RunSpec.defaults(lab).withStrategy(strategy.id()).withWorkers(2).withOps(2),
+                        Clock.system());
+                run.start();
+                Outcome outcome = run.awaitOutcome(Duration.ofSeconds(60));
+                assertNotEquals(Verdict.ERROR, outcome.verdict(), lab.id() + "/" + strategy.id() + ": "
+                        + outcome.explanation());
+            }
+        }
+
+        assertEquals(catalogBefore, catalogOutsideRacelab());
+        assertEquals(keysBefore, keysOutsideRacelab());
+        try (Connection c = TestServers.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT note FROM " + SENTINEL_SCHEMA + ".mark")) {
+            rs.next();
+            assertEquals("untouched", rs.getString(1));
+        }
+        try (Jedis redis = TestServers.redis().open("test", 5_000)) {
+            for (String key : SENTINEL_KEYS) {
+                assertEquals("untouched", redis.get(key));
+            }
+        }
+    }
+
+    private static Set<String> catalogOutsideRacelab() throws Exception {
+        Set<String> objects = new TreeSet<>();
+        try (Connection c = TestServers.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("""
+                     SELECT n.nspname || '.' || c.relname || ' ' || c.relkind::text
+                     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                     WHERE n.nspname <> 'racelab' AND n.nspname NOT LIKE 'pg\\_%temp\\_%'
+                       AND n.nspname <> 'pg_toast'
+                     UNION ALL
+                     SELECT n.nspname || '.' || p.proname || '()' FROM pg_proc p
+                     JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname <> 'racelab'
+                     UNION ALL
+                     SELECT 'schema ' || nspname FROM pg_namespace
+                     """)) {
+            while (rs.next()) {
+                objects.add(rs.getString(1));
+            }
+        }
+        return objects;
+    }
+
+    private static Set<String> keysOutsideRacelab() {
+        Set<String> keys = new TreeSet<>();
+        try (Jedis redis = TestServers.redis().open("test", 5_000)) {
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                ScanResult<String> page = redis.scan(cursor, new ScanParams().count(1_000));
+                for (String key : page.getResult()) {
+                    if (!key.startsWith("racelab:")) {
+                        keys.add(key + "=" + redis.type(key));
+                    }
+                }
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        }
+        return keys;
+    }
+
+}

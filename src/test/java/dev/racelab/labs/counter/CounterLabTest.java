@@ -1,0 +1,159 @@
+package dev.racelab.labs.counter;
+
+import dev.racelab.engine.Clock;
+import dev.racelab.engine.GatePlan;
+import dev.racelab.engine.GateRule;
+import dev.racelab.engine.Outcome;
+import dev.racelab.engine.Run;
+import dev.racelab.engine.RunSpec;
+import dev.racelab.engine.Verdict;
+import dev.racelab.support.PgProbe;
+import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The counter lab against a real PostgreSQL. */
+class CounterLabTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final GatePlan AFTER_READ_5MS = GatePlan.NONE.with("after-read", GateRule.fixed(5));
+
+    private final CounterLab lab = new CounterLab(TestServers.backends());
+
+    private Outcome run(RunSpec spec) throws Exception {
+        Run run = new Run(lab, spec, Clock.system());
+        run.start();
+        return run.awaitOutcome(WAIT);
+    }
+
+    private RunSpec eightByFifty(String strategy) {
+        return RunSpec.defaults(lab).withStrategy(strategy).withWorkers(8).withOps(50).withGates(AFTER_READ_5MS);
+    }
+
+    @Test
+    void readModifyWriteLosesIncrementsInTenRunsOutOfTen() throws Exception {
+        for (int i = 0; i < 10; i++) {
+            Outcome outcome = run(eightByFifty("read-modify-write").withSeed(i));
+            assertEquals(Verdict.RACE, outcome.verdict(), outcome.banner());
+            long lost = outcome.violations().get(CounterScenario.LOST);
+            assertTrue(lost > 0);
+            assertEquals(400L, outcome.metrics().get("committedIncrements"));
+            assertEquals(400 - lost, outcome.metrics().get("finalValue"));
+            assertTrue(outcome.headline().endsWith("increments lost") || outcome.headline().endsWith("increment lost"));
+            assertTrue(!outcome.places().isEmpty(), "the lost increments are marked on the timeline");
+        }
+    }
+
+    @Test
+    void atomicUpdateCountsEveryIncrementUnderTheSameDelay() throws Exception {
+        Outcome outcome = run(eightByFifty("atomic-update"));
+        assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
+        assertEquals(400L, outcome.metrics().get("finalValue"));
+        assertEquals("all 400 increments counted", outcome.headline());
+    }
+
+    @Test
+    void selectForUpdateCountsEveryIncrementUnderTheSameDelay() throws Exception {
+        Outcome outcome = run(eightByFifty("select-for-update"));
+        assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
+        assertEquals(400L, outcome.metrics().get("finalValue"));
+    }
+
+    @Test
+    void serializableRetriesUntilEveryIncrementCounts() throws Exception {
+        Outcome outcome = run(eightByFifty("serializable-retry").withOps(10));
+        assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
+        assertEquals(80L, outcome.metrics().get("finalValue"));
+        assertTrue(outcome.metrics().get("retries").longValue() > 0, "with a delay between read and write, "
+                + "concurrent transactions conflict and retry");
+    }
+
+    @RepeatedTest(5)
+    void steppingAReadsBReadsAWritesBWritesLosesExactlyOneIncrement() throws Exception {
+        Run run = new Run(lab, RunSpec.defaults(lab).withWorkers(2).withOps(1).withStepMode(true), Clock.system());
+        run.start();
+        int a = 0;
+        int b = 1;
+        assertEquals(CounterLab.BEFORE_READ, run.gates().awaitSettled(a, WAIT));
+        assertEquals(CounterLab.BEFORE_READ, run.gates().awaitSettled(b, WAIT));
+        run.step(a);
+        assertEquals(CounterLab.AFTER_READ, run.gates().awaitSettled(a, WAIT), "A has read 0");
+        run.step(b);
+        assertEquals(CounterLab.AFTER_READ, run.gates().awaitSettled(b, WAIT), "B has read 0");
+        run.step(a);
+        assertNull(run.gates().awaitSettled(a, WAIT), "A wrote 1 and is done");
+        run.step(b);
+        Outcome outcome = run.awaitOutcome(WAIT);
+
+        assertEquals(Verdict.RACE, outcome.verdict());
+        assertEquals("1 increment lost", outcome.headline());
+        assertEquals(1L, outcome.violations().get(CounterScenario.LOST));
+        assertEquals(1L, outcome.metrics().get("finalValue"));
+        assertEquals(1, outcome.places().size(), "B's write is the one that lost A's increment");
+        assertEquals(run.workerActor(b), run.recorder().get(outcome.places().get(0)).actor());
+    }
+
+    @Test
+    void withSelectForUpdateTheSecondReaderWaitsInPostgresUntilTheFirstCommits() throws Exception {
+        Run run = new Run(lab, RunSpec.defaults(lab).withStrategy("select-for-update").withWorkers(2).withOps(1)
+                .withStepMode(true), Clock.system());
+        run.start();
+        try (PgProbe probe = new PgProbe()) {
+            run.gates().awaitSettled(0, WAIT);
+            run.gates().awaitSettled(1, WAIT);
+            run.step(0);
+            assertEquals(CounterLab.AFTER_READ, run.gates().awaitSettled(0, WAIT), "A holds the row lock");
+            run.step(1);
+            assertTrue(PgProbe.eventually(WAIT, () -> probe.waitingSessions().contains("racelab:client-2")),
+                    "PostgreSQL shows client-2 waiting for the row client-1 locked");
+            assertNull(run.gates().haltedAt(1), "B is blocked on the server, not at a gate");
+            run.step(0);
+            assertEquals(CounterLab.AFTER_READ, run.gates().awaitSettled(1, WAIT), "B got the lock after A committed");
+            assertTrue(probe.waitingSessions().isEmpty());
+            run.step(1);
+        }
+        Outcome outcome = run.awaitOutcome(WAIT);
+        assertEquals(Verdict.SAFE, outcome.verdict());
+        assertEquals(2L, outcome.metrics().get("finalValue"));
+    }
+
+    @Test
+    void stoppingARunWithLocksHeldAndWaitersLeavesNoSessionAndNoLock() throws Exception {
+        GatePlan breakpoint = GatePlan.NONE.with("after-read", 0, GateRule.BREAKPOINT);
+        Run run = new Run(lab, RunSpec.defaults(lab).withStrategy("select-for-update").withWorkers(4).withOps(5)
+                .withGates(breakpoint), Clock.system());
+        run.start();
+        try (PgProbe probe = new PgProbe()) {
+            assertEquals(CounterLab.AFTER_READ, run.gates().awaitSettled(0, WAIT));
+            assertTrue(PgProbe.eventually(WAIT, () -> probe.waitingSessions().size() == 3),
+                    "three clients wait for client-1's row lock");
+            Set<Integer> pids = PgProbe.pidsOf(run);
+            assertEquals(4, pids.size());
+
+            run.stop();
+            Outcome outcome = run.awaitOutcome(WAIT);
+
+            assertEquals(Run.State.ENDED, run.state());
+            assertTrue(outcome.explanation().startsWith("Stopped by the user"), outcome.explanation());
+            assertEquals(List.of(), probe.sessionsAlive(pids), "no session of the run is left");
+            assertEquals(List.of(), probe.locksOf(pids), "no lock of the run is left");
+            assertTrue(Thread.getAllStackTraces().keySet().stream()
+                    .noneMatch(t -> t.getName().matches("client-\\d+") && t.isAlive()), "no worker thread is left");
+        }
+    }
+
+    @Test
+    void manyClientsShareAPoolAndStillCountExactly() throws Exception {
+        Outcome outcome = run(RunSpec.defaults(lab).withStrategy("atomic-update").withWorkers(200).withOps(5));
+        assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
+        assertEquals(1000L, outcome.metrics().get("finalValue"));
+    }
+}

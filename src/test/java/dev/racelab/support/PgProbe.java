@@ -1,0 +1,92 @@
+package dev.racelab.support;
+
+import dev.racelab.engine.Event;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Run;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Asks PostgreSQL itself what a run's sessions hold and wait for. */
+public final class PgProbe implements AutoCloseable {
+
+    private final Connection connection;
+
+    public PgProbe() throws SQLException {
+        this.connection = TestServers.connect();
+    }
+
+    /** The backend pids a run's workers connected with, from its CONNECTED events. */
+    public static Set<Integer> pidsOf(Run run) {
+        Set<Integer> pids = new TreeSet<>();
+        for (Event event : run.recorder().snapshot()) {
+            if (event.kind() == EventKind.CONNECTED) {
+                pids.add((int) event.value());
+            }
+        }
+        return pids;
+    }
+
+    /** application_name of every backend waiting for a lock that is not granted. */
+    public List<String> waitingSessions() throws SQLException {
+        return names("SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+                + "WHERE NOT l.granted AND a.application_name LIKE 'racelab:%' ORDER BY 1", null);
+    }
+
+    /** The pids among {@code pids} that still have a session. */
+    public List<String> sessionsAlive(Set<Integer> pids) throws SQLException {
+        return names("SELECT pid || ' ' || application_name FROM pg_stat_activity WHERE pid = ANY(?)", pids);
+    }
+
+    /** Locks held or awaited by any of {@code pids}. */
+    public List<String> locksOf(Set<Integer> pids) throws SQLException {
+        return names("SELECT pid || ' ' || locktype || ' ' || mode FROM pg_locks WHERE pid = ANY(?)", pids);
+    }
+
+    private List<String> names(String sql, Set<Integer> pids) throws SQLException {
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            if (pids != null) {
+                Array array = connection.createArrayOf("int4", pids.toArray());
+                ps.setArray(1, array);
+            }
+            List<String> names = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    names.add(rs.getString(1));
+                }
+            }
+            return names;
+        }
+    }
+
+    /** Polls {@code condition} until it holds or {@code timeout} passes; says whether it held. */
+    public static boolean eventually(Duration timeout, Check condition) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (condition.holds()) {
+                return true;
+            }
+            Thread.onSpinWait();
+            Thread.sleep(5);
+        }
+        return condition.holds();
+    }
+
+    @FunctionalInterface
+    public interface Check {
+        boolean holds() throws Exception;
+    }
+
+    @Override
+    public void close() throws SQLException {
+        connection.close();
+    }
+}
