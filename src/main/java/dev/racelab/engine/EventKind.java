@@ -45,10 +45,16 @@ public enum EventKind {
     VIOLATION(true),
     /** Something failed; {@code subject} is the message. */
     ERROR(true),
-    /** A server lane: {@code subject} holds a lock; {@code value} is the worker's actor id, or -1 for none of ours. */
-    SERVER_HOLDER(false),
-    /** A server lane: a backend waits for {@code subject}; {@code value} is the worker's actor id, or -1. */
-    SERVER_WAITER(false),
+    /**
+     * A server lane: the server reports that worker {@code value} (an actor id) now holds
+     * {@code subject}; a null subject means it holds nothing any more.
+     */
+    SERVER_HOLDS(false),
+    /**
+     * A server lane: the server reports that worker {@code value} (an actor id) now waits, for
+     * what {@code subject} says ("for client-1: row lock"); a null subject means it waits no more.
+     */
+    SERVER_WAITS(false),
     /** A server lane: the server's own value of {@code subject} is {@code value}. */
     SERVER_VALUE(false),
     /** A note for the timeline's hover text. */

@@ -1,5 +1,8 @@
 package dev.racelab.engine;
 
+import dev.racelab.engine.view.DefaultView;
+import dev.racelab.engine.view.LabView;
+
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -48,6 +51,14 @@ public interface Lab {
 
     /** Opens a run: creates its server state fresh, ready for workers. */
     Scenario open(RunSetup setup) throws Exception;
+
+    /**
+     * The lab's live panels and picture for {@code run}, fed from the run's events. The window
+     * asks once per run; labs without a view of their own get the {@link DefaultView}.
+     */
+    default LabView view(Run run) {
+        return new DefaultView(run);
+    }
 
     /** The strategy a run uses when none is named: the first broken one. */
     default Strategy defaultStrategy() {
