@@ -4,12 +4,14 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.WorkerContext;
+import org.postgresql.PGConnection;
 
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -38,6 +40,8 @@ public final class PgClients implements AutoCloseable {
     private final Postgres postgres;
     private final HikariDataSource pool;
     private final Set<Integer> pids = ConcurrentHashMap.newKeySet();
+    /** Which worker uses each backend now: for its whole life (dedicated) or while borrowed (pooled). */
+    private final Map<Integer, String> users = new ConcurrentHashMap<>();
 
     public PgClients(Postgres postgres, String runId, int workers) {
         this.postgres = postgres;
@@ -62,6 +66,16 @@ public final class PgClients implements AutoCloseable {
         return pool != null;
     }
 
+    /** The worker using the session with backend {@code pid} right now, or null. */
+    public String userOf(int pid) {
+        return users.get(pid);
+    }
+
+    /** The backend pids of this run's sessions. */
+    public Set<Integer> pids() {
+        return Set.copyOf(pids);
+    }
+
     /** Opens the session of worker {@code context} (for a pooled run, its access to the pool). */
     public Session session(WorkerContext context) throws SQLException {
         Session session = new Session(context);
@@ -76,6 +90,7 @@ public final class PgClients implements AutoCloseable {
 
         private final WorkerContext context;
         private volatile Connection current;
+        private volatile int pid;
 
         private Session(WorkerContext context) {
             this.context = context;
@@ -96,6 +111,7 @@ public final class PgClients implements AutoCloseable {
             Connection connection = current;
             if (pool != null && connection != null) {
                 current = null;
+                users.remove(pid, context.name());
                 if (!connection.getAutoCommit()) {
                     connection.rollback();
                     connection.setAutoCommit(true);
@@ -117,13 +133,10 @@ public final class PgClients implements AutoCloseable {
         }
 
         private Connection open(Connection connection) throws SQLException {
-            try (PreparedStatement query = connection.prepareStatement("SELECT pg_backend_pid()");
-                 ResultSet rs = query.executeQuery()) {
-                rs.next();
-                int pid = rs.getInt(1);
-                pids.add(pid);
-                context.mark(EventKind.CONNECTED, pool == null ? context.name() : "pool-" + pid, pid);
-            }
+            pid = connection.unwrap(PGConnection.class).getBackendPID();
+            pids.add(pid);
+            users.put(pid, context.name());
+            context.mark(EventKind.CONNECTED, pool == null ? context.name() : "pool-" + pid, pid);
             return connection;
         }
 

@@ -1,14 +1,18 @@
 package dev.racelab.labs.counter;
 
 import dev.racelab.backend.PgClients;
+import dev.racelab.backend.PgLockObserver;
+import dev.racelab.backend.PgValueObserver;
 import dev.racelab.backend.Postgres;
 import dev.racelab.backend.SqlFile;
 import dev.racelab.engine.ActorState;
+import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.LabWorker;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.RunSummary;
+import dev.racelab.engine.ServerObserver;
 import dev.racelab.engine.Verdict;
 import dev.racelab.engine.WorkerContext;
 import dev.racelab.labs.support.PostgresScenario;
@@ -20,6 +24,7 @@ import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -38,6 +43,8 @@ final class CounterScenario extends PostgresScenario {
     private static final String SERIALIZATION_FAILURE = "40001";
 
     private final LongAdder committed = new LongAdder();
+    /** The latest release of the row lock, for drawing which release woke which waiter. */
+    private final AtomicReference<Event> lastRelease = new AtomicReference<>();
     private final LongAdder retries = new LongAdder();
 
     CounterScenario(Postgres postgres, RunSetup setup) throws SQLException {
@@ -67,15 +74,18 @@ final class CounterScenario extends PostgresScenario {
                 @Override
                 void increment(Connection c) throws Exception {
                     inTransaction(c, Connection.TRANSACTION_READ_COMMITTED, () -> {
-                        context.mark(EventKind.LOCK_REQUESTED, ROW_LOCK, 0);
+                        Event request = context.mark(EventKind.LOCK_REQUESTED, ROW_LOCK, 0);
                         context.state(ActorState.WAITING, ROW_LOCK);
                         long value = read(c, "read-for-update");
                         context.mark(EventKind.LOCK_ACQUIRED, ROW_LOCK, 0);
+                        noteWakeUp(request);
                         context.state(ActorState.CRITICAL, ROW_LOCK);
                         context.gate(CounterLab.AFTER_READ);
                         write(c, value + 1);
+                        // Recorded as the commit is sent: the commit is what releases the row, and
+                        // a waiter can only go on after it, so it always finds this event.
+                        lastRelease.set(context.mark(EventKind.LOCK_RELEASED, ROW_LOCK, 0));
                     });
-                    context.mark(EventKind.LOCK_RELEASED, ROW_LOCK, 0);
                     context.state(ActorState.RUNNING);
                 }
             };
@@ -103,6 +113,14 @@ final class CounterScenario extends PostgresScenario {
             };
             default -> throw new IllegalArgumentException("counter has no strategy " + setup.strategy().id());
         };
+    }
+
+    @Override
+    public List<ServerObserver> observers() {
+        return List.of(
+                new PgLockObserver(postgres, clients, List.of(
+                        new PgLockObserver.ProtectedRow("the counter row", SQL.get("row-xmax"), setup.runId()))),
+                new PgValueObserver(postgres, "counter row", SQL.get("observe"), setup.runId(), List.of(ROW)));
     }
 
     @Override
@@ -194,6 +212,17 @@ final class CounterScenario extends PostgresScenario {
                     context.mark(EventKind.WRITE, ROW, rs.getLong(1));
                     noteOverwrite(rs.getLong(2));
                 }
+            }
+        }
+
+        /**
+         * With one row lock, releases and grants alternate: if a release happened after this
+         * worker asked for the lock, the latest one is the release it waited for.
+         */
+        void noteWakeUp(Event request) {
+            Event release = lastRelease.get();
+            if (request != null && release != null && release.seq() > request.seq()) {
+                context.mark(EventKind.WOKEN, ROW_LOCK, release.seq());
             }
         }
 

@@ -1,6 +1,8 @@
 package dev.racelab.labs.fencing;
 
 import dev.racelab.backend.PgClients;
+import dev.racelab.backend.PgLockObserver;
+import dev.racelab.backend.PgValueObserver;
 import dev.racelab.backend.Postgres;
 import dev.racelab.backend.SqlFile;
 import dev.racelab.engine.EventKind;
@@ -8,6 +10,7 @@ import dev.racelab.engine.LabWorker;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.RunSummary;
+import dev.racelab.engine.ServerObserver;
 import dev.racelab.engine.Verdict;
 import dev.racelab.engine.WorkerContext;
 import dev.racelab.labs.support.PostgresScenario;
@@ -38,6 +41,9 @@ final class FencingScenario extends PostgresScenario {
     static final String BOOK = "book";
     static final String STALE = "stale writes applied";
     static final String WRONG_PRICE = "wrong final price";
+    static final String PRICE = "price";
+    static final String BOOK_TOKEN = "book token";
+    static final String LATEST_TOKEN = "latest token";
 
     private static final SqlFile SQL = SqlFile.load(FencingScenario.class, "fencing.sql");
     private static final int SCHEMA_VERSION = 1;
@@ -65,6 +71,18 @@ final class FencingScenario extends PostgresScenario {
     @Override
     public LabWorker worker(WorkerContext context) throws SQLException {
         return new Client(context, clients.session(context));
+    }
+
+    @Override
+    public List<ServerObserver> observers() {
+        return List.of(
+                new PgLockObserver(postgres, clients, List.of(
+                        new PgLockObserver.ProtectedRow("the book row", SQL.get("book-xmax"), setup.runId()),
+                        new PgLockObserver.ProtectedRow("the token row", SQL.get("tokens-xmax"), setup.runId()))),
+                new PgValueObserver(postgres, "book row", SQL.get("observe-book"), setup.runId(),
+                        List.of(PRICE, BOOK_TOKEN)),
+                new PgValueObserver(postgres, "fencing_tokens", SQL.get("observe-tokens"), setup.runId(),
+                        List.of(LATEST_TOKEN)));
     }
 
     @Override

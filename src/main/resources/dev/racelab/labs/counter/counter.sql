@@ -40,3 +40,9 @@ UPDATE racelab.counters SET value = ? WHERE run_id = ? RETURNING overwritten
 
 -- name: increment
 UPDATE racelab.counters SET value = value + 1 WHERE run_id = ? RETURNING value, overwritten
+
+-- name: observe
+SELECT value FROM racelab.counters WHERE run_id = ?
+
+-- name: row-xmax
+SELECT xmax::text::bigint FROM racelab.counters WHERE run_id = ?

@@ -58,3 +58,15 @@ UPDATE racelab.books SET price = ?, token = ? WHERE run_id = ? RETURNING replace
 
 -- name: write-price-if-newer
 UPDATE racelab.books SET price = ?, token = ? WHERE run_id = ? AND token < ? RETURNING replaced_token
+
+-- name: observe-book
+SELECT price, token FROM racelab.books WHERE run_id = ?
+
+-- name: observe-tokens
+SELECT token FROM racelab.fencing_tokens WHERE name = 'books:' || ?
+
+-- name: book-xmax
+SELECT xmax::text::bigint FROM racelab.books WHERE run_id = ?
+
+-- name: tokens-xmax
+SELECT xmax::text::bigint FROM racelab.fencing_tokens WHERE name = 'books:' || ?

@@ -1,6 +1,7 @@
 package dev.racelab.labs.counter;
 
 import dev.racelab.engine.Clock;
+import dev.racelab.engine.EventKind;
 import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
 import dev.racelab.engine.Outcome;
@@ -104,7 +105,7 @@ class CounterLabTest {
     @Test
     void withSelectForUpdateTheSecondReaderWaitsInPostgresUntilTheFirstCommits() throws Exception {
         Run run = new Run(lab, RunSpec.defaults(lab).withStrategy("select-for-update").withWorkers(2).withOps(1)
-                .withStepMode(true), Clock.system());
+                .withStepMode(true).withObserve(true), Clock.system());
         run.start();
         try (PgProbe probe = new PgProbe()) {
             run.gates().awaitSettled(0, WAIT);
@@ -115,6 +116,10 @@ class CounterLabTest {
             assertTrue(PgProbe.eventually(WAIT, () -> probe.waitingSessions().contains("racelab:client-2")),
                     "PostgreSQL shows client-2 waiting for the row client-1 locked");
             assertNull(run.gates().haltedAt(1), "B is blocked on the server, not at a gate");
+            assertTrue(PgProbe.eventually(WAIT, () -> serverSays(run, EventKind.SERVER_WAITS, 1,
+                    "for client-1: row lock")), "the server lane shows client-2 waiting for client-1");
+            assertTrue(serverSays(run, EventKind.SERVER_HOLDS, 0, "the counter row"),
+                    "and client-1 holding the counter row");
             run.step(0);
             assertEquals(CounterLab.AFTER_READ, run.gates().awaitSettled(1, WAIT), "B got the lock after A committed");
             assertTrue(probe.waitingSessions().isEmpty());
@@ -123,6 +128,27 @@ class CounterLabTest {
         Outcome outcome = run.awaitOutcome(WAIT);
         assertEquals(Verdict.SAFE, outcome.verdict());
         assertEquals(2L, outcome.metrics().get("finalValue"));
+    }
+
+    private static boolean serverSays(Run run, EventKind kind, int worker, String subject) {
+        return run.recorder().snapshot().stream().anyMatch(e -> e.kind() == kind
+                && e.value() == run.workerActor(worker) && subject.equals(e.subject()));
+    }
+
+    @Test
+    void theReleaseThatWokeAWaiterIsKnown() throws Exception {
+        Run run = new Run(lab, RunSpec.defaults(lab).withStrategy("select-for-update").withWorkers(4).withOps(10)
+                .withGates(AFTER_READ_5MS), Clock.system());
+        run.start();
+        assertEquals(Verdict.SAFE, run.awaitOutcome(WAIT).verdict());
+        List<dev.racelab.engine.Event> wakeUps = run.recorder().snapshot().stream()
+                .filter(e -> e.kind() == EventKind.WOKEN).toList();
+        assertTrue(wakeUps.size() > 10, "with four workers and a 5 ms hold, most acquisitions follow a release");
+        for (dev.racelab.engine.Event woken : wakeUps) {
+            dev.racelab.engine.Event cause = run.recorder().get(woken.value());
+            assertEquals(EventKind.LOCK_RELEASED, cause.kind());
+            assertTrue(cause.actor() != woken.actor(), "a worker is woken by someone else's release");
+        }
     }
 
     @Test
