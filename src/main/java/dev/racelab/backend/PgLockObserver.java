@@ -10,10 +10,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * PostgreSQL's own account of the run's locks, on one server lane: which of the run's sessions
@@ -72,24 +74,35 @@ public final class PgLockObserver implements ServerObserver {
         Array array = connection.createArrayOf("int4", pids);
         Map<String, String> waitsNow = new LinkedHashMap<>();
         Map<String, String> holdsNow = new LinkedHashMap<>();
+        List<Waiter> waiters = new ArrayList<>();
         try (PreparedStatement ps = connection.prepareStatement(WAITS)) {
             ps.setArray(1, array);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    String who = clients.userOf(rs.getInt(1));
-                    String lock = describe(rs.getString(2), rs.getString(3));
-                    List<String> blockers = new ArrayList<>();
-                    for (Integer blocker : (Integer[]) rs.getArray(4).getArray()) {
-                        String name = clients.userOf(blocker);
-                        blockers.add(name != null ? name : "pid " + blocker);
-                        if (name != null) {
-                            holdsNow.putIfAbsent(name, lock);
-                        }
-                    }
-                    if (who != null) {
-                        waitsNow.putIfAbsent(who, "for " + String.join(", ", blockers) + ": " + lock);
+                    waiters.add(new Waiter(rs.getInt(1), describe(rs.getString(2), rs.getString(3)),
+                            (Integer[]) rs.getArray(4).getArray()));
+                }
+            }
+        }
+        // pg_blocking_pids names the holders and also the sessions queued ahead; only those not
+        // waiting themselves hold the lock.
+        Set<Integer> waitingPids = new HashSet<>();
+        waiters.forEach(w -> waitingPids.add(w.pid));
+        for (Waiter w : waiters) {
+            List<String> holders = new ArrayList<>();
+            for (Integer blocker : w.blockers) {
+                if (!waitingPids.contains(blocker)) {
+                    String name = clients.userOf(blocker);
+                    holders.add(name != null ? name : "pid " + blocker);
+                    if (name != null) {
+                        holdsNow.putIfAbsent(name, "a " + w.lock);
                     }
                 }
+            }
+            String who = clients.userOf(w.pid);
+            if (who != null && !waitsNow.containsKey(who)) {
+                waitsNow.put(who, (holders.isEmpty() ? "in line" : "for " + String.join(", ", holders))
+                        + " (" + w.lock + ")");
             }
         }
         if (!rows.isEmpty()) {
@@ -151,10 +164,12 @@ public final class PgLockObserver implements ServerObserver {
         }
     }
 
+    private record Waiter(int pid, String lock, Integer[] blockers) {
+    }
+
     private static String describe(String locktype, String mode) {
         return switch (locktype) {
-            case "transactionid" -> "row lock";
-            case "tuple" -> "row lock (queued)";
+            case "transactionid", "tuple" -> "row lock";
             case "advisory" -> "advisory lock";
             case "relation" -> "table lock (" + mode + ")";
             default -> locktype + " lock (" + mode + ")";

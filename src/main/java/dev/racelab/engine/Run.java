@@ -487,6 +487,7 @@ public final class Run {
             return -1;
         }
 
+        /** Stops polling, reads the servers one last time (the run's final state), and closes. */
         @Override
         public void close() {
             open = false;
@@ -495,6 +496,16 @@ public final class Run {
                 thread.join(JOIN_MILLIS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            }
+            if (!thread.isAlive()) {
+                for (int i = 0; i < observers.size(); i++) {
+                    current = laneActors.get(i);
+                    try {
+                        observers.get(i).poll(this);
+                    } catch (Exception e) {
+                        recorder.record(current[0], EventKind.NOTE, "observer failed: " + message(e), 0);
+                    }
+                }
             }
             for (ServerObserver observer : observers) {
                 try {

@@ -1,17 +1,61 @@
 package dev.racelab.ui;
 
+import dev.racelab.backend.BackendSettings;
+import dev.racelab.backend.Backends;
+import dev.racelab.backend.DataHome;
+import dev.racelab.ui.startup.ServerStartup;
 import javafx.application.Application;
-import javafx.scene.Scene;
-import javafx.scene.control.Label;
+import javafx.application.Platform;
 import javafx.stage.Stage;
 
-/** The JavaFX application: builds the window. */
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The JavaFX application and the window's composition root: settings, servers, labs and the
+ * window, built once and passed down. Servers are stopped when the window closes, and by a
+ * shutdown hook when the process is told to end some other way.
+ */
 public final class RaceLabApp extends Application {
+
+    private Backends backends;
+    private Thread shutdownHook;
 
     @Override
     public void start(Stage stage) {
-        stage.setTitle("RaceLab");
-        stage.setScene(new Scene(new Label("RaceLab"), 800, 600));
-        stage.show();
+        Map<String, String> env = System.getenv();
+        Path home = DataHome.resolve(env);
+        Settings settings = new Settings(home.resolve("settings.properties"));
+        ServerStartup startup = new ServerStartup();
+        BackendSettings chosen;
+        String problem = null;
+        try {
+            chosen = BackendSettings.resolve(settings.get(Settings.POSTGRES_URL).orElse(null),
+                    settings.get(Settings.REDIS_URL).orElse(null), env);
+        } catch (IllegalArgumentException e) {
+            chosen = BackendSettings.embedded();
+            problem = "A saved or configured server address is not valid (" + e.getMessage()
+                    + "); RaceLab uses its embedded servers instead.";
+        }
+        backends = new Backends(chosen, home, startup);
+        shutdownHook = new Thread(backends::close, "racelab-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        RaceLabWindow window = RaceLabWindow.show(stage, backends, settings, startup);
+        if (problem != null) {
+            window.view().banner().showIdle(problem);
+        }
+        stage.setOnHidden(e -> Platform.exit());
+    }
+
+    @Override
+    public void stop() {
+        if (backends != null) {
+            backends.close();
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException alreadyShuttingDown) {
+                // The hook runs anyway; closing twice is harmless.
+            }
+        }
     }
 }

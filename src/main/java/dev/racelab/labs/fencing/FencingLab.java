@@ -3,10 +3,12 @@ package dev.racelab.labs.fencing;
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Gate;
 import dev.racelab.engine.Lab;
+import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.Scenario;
 import dev.racelab.engine.Service;
 import dev.racelab.engine.Strategy;
+import dev.racelab.engine.view.LabView;
 
 import java.util.List;
 import java.util.Set;
@@ -101,5 +103,10 @@ public final class FencingLab implements Lab {
     @Override
     public Scenario open(RunSetup setup) throws Exception {
         return new FencingScenario(backends.postgres(), setup);
+    }
+
+    @Override
+    public LabView view(Run run) {
+        return new FencingView(run);
     }
 }

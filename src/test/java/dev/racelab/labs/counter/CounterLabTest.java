@@ -117,7 +117,7 @@ class CounterLabTest {
                     "PostgreSQL shows client-2 waiting for the row client-1 locked");
             assertNull(run.gates().haltedAt(1), "B is blocked on the server, not at a gate");
             assertTrue(PgProbe.eventually(WAIT, () -> serverSays(run, EventKind.SERVER_WAITS, 1,
-                    "for client-1: row lock")), "the server lane shows client-2 waiting for client-1");
+                    "for client-1 (row lock)")), "the server lane shows client-2 waiting for client-1");
             assertTrue(serverSays(run, EventKind.SERVER_HOLDS, 0, "the counter row"),
                     "and client-1 holding the counter row");
             run.step(0);

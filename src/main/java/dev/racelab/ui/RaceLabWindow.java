@@ -1,0 +1,71 @@
+package dev.racelab.ui;
+
+import dev.racelab.backend.Backends;
+import dev.racelab.engine.Clock;
+import dev.racelab.engine.Run;
+import dev.racelab.labs.Labs;
+import dev.racelab.ui.shell.MainView;
+import dev.racelab.ui.startup.ServerStartup;
+import javafx.scene.Scene;
+import javafx.stage.Stage;
+
+import java.time.Duration;
+
+/**
+ * Builds the window on a stage from its collaborators; the application and the UI tests both
+ * come through here, so the tests drive the same window users see.
+ */
+public final class RaceLabWindow {
+
+    private final MainView view;
+    private final Session session;
+
+    private RaceLabWindow(MainView view, Session session) {
+        this.view = view;
+        this.session = session;
+    }
+
+    /**
+     * Shows the window on {@code stage} at once; servers come up in the background, and a server
+     * that cannot be used is offered the connection dialog.
+     */
+    public static RaceLabWindow show(Stage stage, Backends backends, Settings settings, ServerStartup startup) {
+        Session session = new Session(Clock.system());
+        Labs labs = new Labs(backends);
+        MainView view = new MainView(session, labs, backends, settings, startup);
+        startup.attach(backends, view::askForServer);
+        Scene scene = new Scene(view, 1440, 900);
+        scene.getStylesheets().add(RaceLabWindow.class.getResource("racelab.css").toExternalForm());
+        view.installShortcuts(scene);
+        stage.setTitle("RaceLab");
+        stage.setScene(scene);
+        stage.setMinWidth(960);
+        stage.setMinHeight(600);
+        stage.setOnHiding(e -> {
+            Run run = session.run();
+            if (run != null && run.state() != Run.State.ENDED) {
+                run.stop();
+                try {
+                    run.awaitOutcome(Duration.ofSeconds(5));
+                } catch (Exception ignored) {
+                    // Closing anyway; the servers' shutdown ends what is left.
+                }
+            }
+        });
+        view.selectLab(settings.get(Settings.LAB).orElse(""));
+        stage.show();
+        startup.startAll();
+        if (settings.problem() != null) {
+            view.banner().showIdle(settings.problem());
+        }
+        return new RaceLabWindow(view, session);
+    }
+
+    public MainView view() {
+        return view;
+    }
+
+    public Session session() {
+        return session;
+    }
+}

@@ -1,0 +1,228 @@
+package dev.racelab.ui.gates;
+
+import dev.racelab.engine.Gate;
+import dev.racelab.engine.GatePlan;
+import dev.racelab.engine.GateRule;
+import dev.racelab.engine.Lab;
+import dev.racelab.engine.Run;
+import dev.racelab.ui.Session;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.geometry.Pos;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The gates table: one row for all workers and one per worker, one column per gate. A cell takes
+ * a delay ({@code 5} or a range {@code 2-20}, in milliseconds) and a breakpoint. A worker's own
+ * row overrides the all-workers row; left empty, it shows the inherited rule greyed.
+ *
+ * <p>In step mode the rows of workers halted at a gate are highlighted, the cell of the gate
+ * where each stands marked, and the selected row is the worker Step releases. Rows are
+ * virtualized, so a thousand workers cost no more than twenty.
+ */
+public final class GatesTable extends TableView<GatesTable.Row> {
+
+    /** A row: {@code index} -1 is all workers. */
+    public record Row(int index, String name) {
+    }
+
+    private final Session session;
+    private Gate[] haltedAt = new Gate[0];
+
+    public GatesTable(Session session) {
+        this.session = session;
+        getStyleClass().add("gates-table");
+        setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
+        setPlaceholder(new javafx.scene.control.Label("Choose a lab"));
+        setRowFactory(table -> new javafx.scene.control.TableRow<>() {
+            @Override
+            protected void updateItem(Row row, boolean empty) {
+                super.updateItem(row, empty);
+                boolean halted = !empty && row != null && row.index() >= 0 && row.index() < haltedAt.length
+                        && haltedAt[row.index()] != null;
+                pseudoClassStateChanged(javafx.css.PseudoClass.getPseudoClass("halted"), halted);
+            }
+        });
+        session.labProperty().addListener((o, a, lab) -> rebuild());
+        session.workersProperty().addListener((o, a, b) -> rebuild());
+        session.gatesProperty().addListener((o, a, b) -> refresh());
+    }
+
+    /** The selected worker's index, or -1 when none (or the all-workers row) is selected. */
+    public int selectedWorker() {
+        Row row = getSelectionModel().getSelectedItem();
+        return row == null ? -1 : row.index();
+    }
+
+    /** Selects worker {@code index}'s row. */
+    public void selectWorker(int index) {
+        if (index + 1 < getItems().size()) {
+            getSelectionModel().select(index + 1);
+            scrollTo(Math.max(0, index - 2));
+        }
+    }
+
+    /** Picks up which workers are halted where; redraws only when that changed. */
+    public void update(Run run) {
+        Gate[] now = new Gate[run == null ? 0 : run.spec().workers()];
+        for (int w = 0; w < now.length; w++) {
+            now[w] = run.gates().haltedAt(w);
+        }
+        if (!Arrays.equals(now, haltedAt)) {
+            haltedAt = now;
+            refresh();
+        }
+    }
+
+    private void rebuild() {
+        Lab lab = session.lab();
+        getColumns().clear();
+        if (lab == null) {
+            getItems().clear();
+            return;
+        }
+        TableColumn<Row, String> worker = new TableColumn<>("Worker");
+        worker.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue().name()));
+        worker.setCellFactory(column -> new TableCell<>() {
+            @Override
+            protected void updateItem(String name, boolean empty) {
+                super.updateItem(name, empty);
+                Row row = empty ? null : getTableRow().getItem();
+                if (row == null) {
+                    setText(null);
+                    return;
+                }
+                Gate gate = row.index() >= 0 && row.index() < haltedAt.length ? haltedAt[row.index()] : null;
+                setText(gate == null ? name : name + " — halted at " + gate.id());
+            }
+        });
+        worker.setSortable(false);
+        worker.setPrefWidth(190);
+        worker.setMinWidth(150);
+        worker.setMaxWidth(260);
+        getColumns().add(worker);
+        for (Gate gate : lab.gates()) {
+            TableColumn<Row, Row> column = new TableColumn<>(gate.id());
+            column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
+            column.setCellFactory(c -> new RuleCell(gate));
+            column.setSortable(false);
+            column.setMinWidth(170);
+            // The gates share what the worker column leaves.
+            column.prefWidthProperty().bind(widthProperty().subtract(worker.widthProperty()).subtract(24)
+                    .divide(lab.gates().size()));
+            Tooltip tip = new Tooltip(gate.id() + ": " + gate.description());
+            tip.setWrapText(true);
+            tip.setMaxWidth(420);
+            javafx.scene.control.Label header = new javafx.scene.control.Label(gate.id());
+            header.setTooltip(tip);
+            column.setText(null);
+            column.setGraphic(header);
+            getColumns().add(column);
+        }
+        List<Row> rows = new ArrayList<>();
+        rows.add(new Row(-1, "all workers"));
+        for (int w = 0; w < session.workersProperty().get(); w++) {
+            rows.add(new Row(w, lab.workerName(w)));
+        }
+        ObservableList<Row> items = FXCollections.observableList(rows);
+        setItems(items);
+        haltedAt = new Gate[0];
+    }
+
+    /** One gate for one row: a delay field and a breakpoint box. */
+    private final class RuleCell extends TableCell<Row, Row> {
+
+        private final Gate gate;
+        private final TextField delay = new TextField();
+        private final CheckBox breakpoint = new CheckBox("break");
+        private final HBox box = new HBox(6, delay, breakpoint);
+        private boolean updating;
+
+        RuleCell(Gate gate) {
+            this.gate = gate;
+            box.setAlignment(Pos.CENTER_LEFT);
+            HBox.setHgrow(delay, Priority.ALWAYS);
+            delay.setPrefColumnCount(5);
+            delay.getStyleClass().add("delay-field");
+            delay.setOnAction(e -> commit());
+            delay.focusedProperty().addListener((o, was, is) -> {
+                if (!is) {
+                    commit();
+                }
+            });
+            breakpoint.selectedProperty().addListener((o, a, b) -> {
+                if (!updating) {
+                    commit();
+                }
+            });
+            breakpoint.setTooltip(new Tooltip("Halt here until stepped"));
+        }
+
+        @Override
+        protected void updateItem(Row row, boolean empty) {
+            super.updateItem(row, empty);
+            if (empty || row == null) {
+                setGraphic(null);
+                return;
+            }
+            updating = true;
+            GatePlan plan = session.gatesProperty().get();
+            boolean own = row.index() < 0 || plan.hasOwnRule(gate.id(), row.index());
+            GateRule rule = row.index() < 0 ? plan.ruleForAll(gate.id()) : plan.rule(gate.id(), row.index());
+            delay.setText(own ? rule.delayText() : "");
+            delay.setPromptText(own ? "ms" : plan.ruleForAll(gate.id()).delayText().isEmpty()
+                    ? "ms" : plan.ruleForAll(gate.id()).delayText());
+            breakpoint.setSelected(rule.breakpoint());
+            delay.getStyleClass().remove("invalid");
+            delay.setTooltip(new Tooltip("Delay in ms at " + gate.id() + ": 5, or a range like 2-20"
+                    + (row.index() >= 0 ? "; empty follows the all-workers row" : "")));
+            boolean haltedHere = row.index() >= 0 && row.index() < haltedAt.length && haltedAt[row.index()] == gate;
+            pseudoClassStateChanged(javafx.css.PseudoClass.getPseudoClass("halted-here"), haltedHere);
+            updating = false;
+            setGraphic(box);
+        }
+
+        private void commit() {
+            Row row = getItem();
+            if (row == null || updating) {
+                return;
+            }
+            String text = delay.getText().strip();
+            GateRule rule;
+            try {
+                rule = text.isEmpty() ? GateRule.PASS : GateRule.parseDelay(text);
+            } catch (IllegalArgumentException e) {
+                if (!delay.getStyleClass().contains("invalid")) {
+                    delay.getStyleClass().add("invalid");
+                }
+                delay.setTooltip(new Tooltip(e.getMessage()));
+                return;
+            }
+            delay.getStyleClass().remove("invalid");
+            rule = rule.withBreakpoint(breakpoint.isSelected());
+            GatePlan plan = session.gatesProperty().get();
+            if (row.index() < 0) {
+                plan = plan.with(gate.id(), rule);
+            } else if (text.isEmpty() && !breakpoint.isSelected()) {
+                plan = plan.withoutOwnRule(gate.id(), row.index());
+            } else {
+                plan = plan.with(gate.id(), row.index(), rule);
+            }
+            if (!plan.equals(session.gatesProperty().get())) {
+                session.gatesProperty().set(plan);
+            }
+        }
+    }
+}

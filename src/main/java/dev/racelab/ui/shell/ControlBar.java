@@ -1,0 +1,229 @@
+package dev.racelab.ui.shell;
+
+import dev.racelab.engine.Lab;
+import dev.racelab.engine.Run;
+import dev.racelab.engine.Strategy;
+import dev.racelab.ui.Session;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
+import javafx.collections.FXCollections;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.Separator;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.SpinnerValueFactory;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import javafx.util.StringConverter;
+import org.controlsfx.control.SegmentedButton;
+
+import java.util.List;
+import java.util.function.IntSupplier;
+
+/**
+ * The controls above the timeline: the strategy switch (the broken strategies first, then the
+ * fixes), the number of workers and operations, Run · Pause · Step · Stop · Reset, step mode and
+ * the speed of delays. Each button names its keyboard shortcut in its tooltip.
+ */
+public final class ControlBar extends VBox {
+
+    public static final String STYLE = "control-bar";
+    private static final List<Double> SPEEDS = List.of(0.25, 0.5, 1.0, 2.0, 4.0, 10.0);
+
+    private final Session session;
+    private final SegmentedButton strategies = new SegmentedButton();
+    private final Label labTitle = new Label();
+    private final Label strategySummary = new Label();
+    private final Spinner<Integer> workers = new Spinner<>();
+    private final Spinner<Integer> ops = new Spinner<>();
+    final Button run = button("Run", "run", "Run the lab, or go on after a pause (F5)");
+    final Button pause = button("Pause", "pause", "Halt every worker at its next gate (F6)");
+    final Button step = button("Step", "step", "Release the selected worker to its next gate (F10)");
+    final Button stop = button("Stop", "stop", "Stop the run; what it recorded stays (Shift+F5)");
+    final Button reset = button("Reset", "reset", "Clear the timeline and prepare a fresh run (Ctrl+R)");
+    private final CheckBox stepMode = new CheckBox("Step mode");
+    private final ComboBox<Double> speed = new ComboBox<>(FXCollections.observableList(SPEEDS));
+    private boolean syncing;
+
+    public ControlBar(Session session, IntSupplier selectedWorker) {
+        this.session = session;
+        getStyleClass().add(STYLE);
+        labTitle.getStyleClass().add("lab-heading");
+        strategySummary.getStyleClass().add("strategy-summary");
+        strategySummary.setWrapText(true);
+
+        workers.setEditable(true);
+        ops.setEditable(true);
+        workers.setPrefWidth(90);
+        ops.setPrefWidth(90);
+        workers.setTooltip(new Tooltip("Number of workers"));
+        ops.setTooltip(new Tooltip("Operations per worker"));
+        commitOnFocusLoss(workers);
+        commitOnFocusLoss(ops);
+        workers.valueProperty().addListener((o, a, b) -> {
+            if (!syncing && b != null) {
+                session.workersProperty().set(b);
+            }
+        });
+        ops.valueProperty().addListener((o, a, b) -> {
+            if (!syncing && b != null) {
+                session.opsProperty().set(b);
+            }
+        });
+
+        run.setOnAction(e -> session.start());
+        pause.setOnAction(e -> session.pause());
+        step.setOnAction(e -> session.step(selectedWorker.getAsInt()));
+        stop.setOnAction(e -> session.stop());
+        reset.setOnAction(e -> session.reset());
+        stepMode.setTooltip(new Tooltip("Start runs with every worker halting at every gate"));
+        stepMode.selectedProperty().bindBidirectional(session.stepModeProperty());
+        stepMode.selectedProperty().addListener((o, was, on) -> {
+            Run current = session.run();
+            if (current == null || syncing) {
+                return;
+            }
+            if (on && current.state() == Run.State.RUNNING) {
+                session.pause();
+            } else if (!on && current.state() == Run.State.PAUSED) {
+                session.start();
+            }
+        });
+        speed.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(Double scale) {
+                return scale == null ? "" : "delays ×" + (scale == Math.floor(scale) ? String.valueOf(scale.intValue())
+                        : String.valueOf(scale));
+            }
+
+            @Override
+            public Double fromString(String text) {
+                return 1.0;
+            }
+        });
+        speed.setValue(1.0);
+        speed.setTooltip(new Tooltip("Stretch every delay: ×4 is slow motion for a projector"));
+        speed.valueProperty().addListener((o, a, b) -> session.delayScaleProperty().set(b));
+
+        BooleanBinding idle = Bindings.createBooleanBinding(() -> {
+            Run.State s = session.stateProperty().get();
+            return s == null || s == Run.State.READY || s == Run.State.ENDED;
+        }, session.stateProperty());
+        strategies.disableProperty().bind(idle.not());
+        workers.disableProperty().bind(idle.not());
+        ops.disableProperty().bind(idle.not());
+        session.stateProperty().addListener((o, a, s) -> updateButtons(s));
+        session.labProperty().addListener((o, a, lab) -> showLab(lab));
+        session.strategyProperty().addListener((o, a, s) -> showStrategy(s));
+        session.workersProperty().addListener((o, a, n) -> show(workers, n.intValue()));
+        session.opsProperty().addListener((o, a, n) -> show(ops, n.intValue()));
+
+        Region spring = new Region();
+        HBox.setHgrow(spring, Priority.ALWAYS);
+        HBox first = new HBox(10, labTitle, strategies, spring);
+        first.setAlignment(Pos.CENTER_LEFT);
+        HBox second = new HBox(8, new Label("Workers"), workers, new Label("Ops each"), ops, new Separator(),
+                run, pause, step, stop, reset, new Separator(), stepMode, speed);
+        second.setAlignment(Pos.CENTER_LEFT);
+        getChildren().addAll(first, strategySummary, second);
+        updateButtons(null);
+    }
+
+    private static Button button(String text, String style, String tip) {
+        Button button = new Button(text);
+        button.getStyleClass().addAll("run-button", style);
+        button.setTooltip(new Tooltip(tip));
+        button.setId(style + "-button");
+        return button;
+    }
+
+    private static void commitOnFocusLoss(Spinner<Integer> spinner) {
+        spinner.focusedProperty().addListener((o, was, is) -> {
+            if (!is) {
+                commit(spinner);
+            }
+        });
+        spinner.getEditor().setOnAction(e -> commit(spinner));
+    }
+
+    /** Takes what was typed if it is a number in range; otherwise shows the value again. */
+    private static void commit(Spinner<Integer> spinner) {
+        String text = spinner.getEditor().getText().strip();
+        SpinnerValueFactory.IntegerSpinnerValueFactory factory =
+                (SpinnerValueFactory.IntegerSpinnerValueFactory) spinner.getValueFactory();
+        try {
+            int value = Integer.parseInt(text);
+            factory.setValue(Math.max(factory.getMin(), Math.min(factory.getMax(), value)));
+        } catch (NumberFormatException e) {
+            // Not a number: keep the last good value.
+        }
+        spinner.getEditor().setText(String.valueOf(factory.getValue()));
+    }
+
+    private void show(Spinner<Integer> spinner, int value) {
+        if (spinner.getValueFactory() != null && !Integer.valueOf(value).equals(spinner.getValue())) {
+            syncing = true;
+            try {
+                spinner.getValueFactory().setValue(value);
+            } finally {
+                syncing = false;
+            }
+        }
+    }
+
+    private void showLab(Lab lab) {
+        syncing = true;
+        try {
+            labTitle.setText(lab.title());
+            strategies.getButtons().clear();
+            for (Strategy s : lab.strategies()) {
+                ToggleButton button = new ToggleButton(s.broken() ? s.title() + "  ⚠" : s.title());
+                button.setUserData(s);
+                button.setId("strategy-" + s.id());
+                button.getStyleClass().add(s.broken() ? "broken" : "fixed");
+                button.setTooltip(new Tooltip(s.id() + (s.broken() ? " (races): " : ": ") + s.summary()));
+                button.setOnAction(e -> {
+                    if (!button.isSelected()) {
+                        button.setSelected(true);
+                    }
+                    session.strategyProperty().set(s);
+                });
+                strategies.getButtons().add(button);
+            }
+            workers.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(lab.minWorkers(),
+                    lab.maxWorkers(), session.workersProperty().get()));
+            ops.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 100_000,
+                    session.opsProperty().get()));
+            showStrategy(session.strategyProperty().get());
+        } finally {
+            syncing = false;
+        }
+    }
+
+    private void showStrategy(Strategy strategy) {
+        if (strategy == null) {
+            return;
+        }
+        for (ToggleButton button : strategies.getButtons()) {
+            button.setSelected(button.getUserData() == strategy);
+        }
+        strategySummary.setText((strategy.broken() ? "⚠ races: " : "fix: ") + strategy.summary());
+    }
+
+    private void updateButtons(Run.State s) {
+        boolean live = s == Run.State.PREPARING || s == Run.State.RUNNING || s == Run.State.PAUSED;
+        run.setText(s == Run.State.PAUSED ? "Resume" : s == Run.State.ENDED ? "Run again" : "Run");
+        run.setDisable(s == null || s == Run.State.PREPARING || s == Run.State.RUNNING || s == Run.State.STOPPING);
+        pause.setDisable(s != Run.State.RUNNING);
+        step.setDisable(!(s == Run.State.PAUSED || s == Run.State.RUNNING || s == Run.State.READY));
+        stop.setDisable(!live);
+        reset.setDisable(s == null || s == Run.State.STOPPING);
+    }
+}

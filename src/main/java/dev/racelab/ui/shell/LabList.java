@@ -1,0 +1,52 @@
+package dev.racelab.ui.shell;
+
+import dev.racelab.engine.Lab;
+import dev.racelab.engine.Service;
+import javafx.collections.FXCollections;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.layout.VBox;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** The labs, each with its title, its one-line story and the servers it runs on. */
+public final class LabList extends ListView<Lab> {
+
+    public static final String STYLE = "lab-list";
+
+    public LabList(List<Lab> labs) {
+        super(FXCollections.observableList(labs));
+        getStyleClass().add(STYLE);
+        setCellFactory(list -> new ListCell<>() {
+            private final Label title = new Label();
+            private final Label story = new Label();
+            private final Label servers = new Label();
+            private final VBox box = new VBox(2, title, story, servers);
+
+            {
+                title.getStyleClass().add("lab-title");
+                story.getStyleClass().add("lab-story");
+                story.setWrapText(true);
+                servers.getStyleClass().add("lab-servers");
+                box.setMinWidth(0);
+                story.maxWidthProperty().bind(list.widthProperty().subtract(36));
+            }
+
+            @Override
+            protected void updateItem(Lab lab, boolean empty) {
+                super.updateItem(lab, empty);
+                if (empty || lab == null) {
+                    setGraphic(null);
+                    return;
+                }
+                title.setText(lab.title());
+                story.setText(lab.story());
+                servers.setText(lab.id() + " · " + lab.services().stream().sorted().map(Service::displayName)
+                        .collect(Collectors.joining(" + ")));
+                setGraphic(box);
+            }
+        });
+    }
+}

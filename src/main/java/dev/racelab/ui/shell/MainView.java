@@ -1,0 +1,401 @@
+package dev.racelab.ui.shell;
+
+import dev.racelab.backend.Backends;
+import dev.racelab.engine.ActorState;
+import dev.racelab.engine.Lab;
+import dev.racelab.engine.Outcome;
+import dev.racelab.engine.Run;
+import dev.racelab.engine.Service;
+import dev.racelab.engine.view.Ink;
+import dev.racelab.engine.view.LabView;
+import dev.racelab.labs.Labs;
+import dev.racelab.ui.Palette;
+import dev.racelab.ui.Session;
+import dev.racelab.ui.Settings;
+import dev.racelab.ui.gates.GatesTable;
+import dev.racelab.ui.startup.ServerDialog;
+import dev.racelab.ui.startup.ServerStartup;
+import dev.racelab.ui.state.StateColumn;
+import dev.racelab.ui.timeline.TimelineModel;
+import dev.racelab.ui.timeline.TimelineView;
+import javafx.animation.AnimationTimer;
+import javafx.beans.binding.Bindings;
+import javafx.geometry.Orientation;
+import javafx.geometry.Pos;
+import javafx.scene.Scene;
+import javafx.scene.control.Alert;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.Menu;
+import javafx.scene.control.MenuBar;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.SeparatorMenuItem;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.Tooltip;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCodeCombination;
+import javafx.scene.input.KeyCombination;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import javafx.scene.shape.Rectangle;
+import javafx.scene.text.Font;
+import org.controlsfx.control.StatusBar;
+
+/**
+ * The window's content: labs on the left, controls on top, the timeline in the middle with the
+ * verdict and the gates below it, the lab's state on the right, the servers in the status bar.
+ *
+ * <p>One {@link AnimationTimer} drives everything live: once per frame it asks the session what
+ * the run did, drains the run's new events into the timeline and the lab's view, and redraws.
+ * Worker threads never touch any of this.
+ */
+public final class MainView extends BorderPane {
+
+    private final Session session;
+    private final Backends backends;
+    private final Settings settings;
+    private final ServerStartup startup;
+    private final TimelineView timeline = new TimelineView();
+    private final StateColumn stateColumn = new StateColumn();
+    private final VerdictBanner banner = new VerdictBanner(timeline);
+    private final GatesTable gates;
+    private final ControlBar controls;
+    private final LabList labList;
+    private final StatusBar statusBar = new StatusBar();
+    private final double baseFont = Font.getDefault().getSize();
+    private double textScale = 1.0;
+    private Run shownRun;
+    private TimelineModel model;
+    private LabView view;
+    private Run.State shownState;
+
+    public MainView(Session session, Labs labs, Backends backends, Settings settings, ServerStartup startup) {
+        this.session = session;
+        this.backends = backends;
+        this.settings = settings;
+        this.startup = startup;
+        getStyleClass().add("main-view");
+        gates = new GatesTable(session);
+        controls = new ControlBar(session, this::workerToStep);
+        labList = new LabList(labs.all());
+        labList.getSelectionModel().selectedItemProperty().addListener((o, a, lab) -> {
+            if (lab != null && lab != session.lab()) {
+                session.select(lab);
+                settings.put(Settings.LAB, lab.id());
+            }
+        });
+        timeline.selectedActorProperty().addListener((o, a, actor) -> selectLane(actor.intValue()));
+
+        VBox labColumn = new VBox(new Label("Labs"), labList);
+        labColumn.getStyleClass().add("lab-column");
+        VBox.setVgrow(labList, Priority.ALWAYS);
+
+        VBox timelineBox = new VBox(timelineToolbar(), timeline, legend());
+        timelineBox.getStyleClass().add("timeline-box");
+        VBox.setVgrow(timeline, Priority.ALWAYS);
+        VBox lower = new VBox(banner, gates);
+        lower.getStyleClass().add("lower");
+        VBox.setVgrow(gates, Priority.ALWAYS);
+        SplitPane middle = new SplitPane(timelineBox, lower);
+        middle.setOrientation(Orientation.VERTICAL);
+        middle.setDividerPositions(0.68);
+
+        SplitPane body = new SplitPane(labColumn, middle, stateColumn);
+        body.setDividerPositions(0.15, 0.75);
+        SplitPane.setResizableWithParent(labColumn, false);
+        SplitPane.setResizableWithParent(stateColumn, false);
+
+        setTop(new VBox(menuBar(), controls));
+        setCenter(body);
+        setBottom(statusBar);
+        statusBar.textProperty().bind(Bindings.concat(startup.statusProperty(Service.POSTGRES), "   ·   ",
+                startup.statusProperty(Service.REDIS)));
+        statusBar.progressProperty().bind(Bindings.when(startup.busyProperty(Service.POSTGRES)
+                .or(startup.busyProperty(Service.REDIS))).then(-1.0).otherwise(0.0));
+        Button servers = new Button("Servers…");
+        servers.setOnAction(e -> askForServer(Service.POSTGRES, null));
+        statusBar.getRightItems().add(servers);
+
+        session.runProperty().addListener((o, a, run) -> showRun(run));
+        session.outcomeProperty().addListener((o, a, outcome) -> showOutcome(outcome));
+        new AnimationTimer() {
+            @Override
+            public void handle(long now) {
+                frame(now);
+            }
+        }.start();
+        settings.get(Settings.TEXT_SCALE).ifPresent(scale -> {
+            try {
+                setTextScale(Double.parseDouble(scale));
+            } catch (NumberFormatException ignored) {
+                // A hand-edited file: keep the system size.
+            }
+        });
+    }
+
+    /** Selects the lab with {@code id}, or the first. */
+    public void selectLab(String id) {
+        Lab lab = labList.getItems().stream().filter(l -> l.id().equals(id)).findFirst()
+                .orElse(labList.getItems().get(0));
+        labList.getSelectionModel().select(lab);
+    }
+
+    /** Installs the keyboard shortcuts on the window's scene. */
+    public void installShortcuts(Scene scene) {
+        var accelerators = scene.getAccelerators();
+        accelerators.put(new KeyCodeCombination(KeyCode.F5), () -> fire(controls.run));
+        accelerators.put(new KeyCodeCombination(KeyCode.F6), () -> fire(controls.pause));
+        accelerators.put(new KeyCodeCombination(KeyCode.F10), () -> fire(controls.step));
+        accelerators.put(new KeyCodeCombination(KeyCode.PAGE_DOWN), () -> fire(controls.step));
+        accelerators.put(new KeyCodeCombination(KeyCode.F5, KeyCombination.SHIFT_DOWN), () -> fire(controls.stop));
+        accelerators.put(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), () -> fire(controls.reset));
+        accelerators.put(new KeyCodeCombination(KeyCode.F7), () -> banner.step(-1));
+        accelerators.put(new KeyCodeCombination(KeyCode.F8), () -> banner.step(1));
+        for (int n = 1; n <= 9; n++) {
+            int index = n - 1;
+            accelerators.put(new KeyCodeCombination(KeyCode.getKeyCode(String.valueOf(n)), KeyCombination.ALT_DOWN),
+                    () -> session.step(index));
+        }
+    }
+
+    private static void fire(Button button) {
+        if (!button.isDisabled()) {
+            button.fire();
+        }
+    }
+
+    /** The worker Step releases: the one selected in the gates table or on the timeline, else -1. */
+    private int workerToStep() {
+        return gates.selectedWorker();
+    }
+
+    private void selectLane(int actor) {
+        Run run = session.run();
+        if (run == null || actor < 0) {
+            return;
+        }
+        for (int w = 0; w < run.spec().workers(); w++) {
+            if (run.workerActor(w) == actor) {
+                gates.selectWorker(w);
+            }
+        }
+    }
+
+    private MenuBar menuBar() {
+        MenuItem servers = new MenuItem("PostgreSQL server…");
+        servers.setOnAction(e -> askForServer(Service.POSTGRES, null));
+        MenuItem redis = new MenuItem("Redis server…");
+        redis.setOnAction(e -> askForServer(Service.REDIS, null));
+        MenuItem quit = new MenuItem("Quit");
+        quit.setAccelerator(new KeyCodeCombination(KeyCode.Q, KeyCombination.SHORTCUT_DOWN));
+        quit.setOnAction(e -> getScene().getWindow().hide());
+        Menu file = new Menu("RaceLab", null, servers, redis, new SeparatorMenuItem(), quit);
+
+        MenuItem larger = new MenuItem("Larger text");
+        larger.setAccelerator(new KeyCodeCombination(KeyCode.EQUALS, KeyCombination.SHORTCUT_DOWN));
+        larger.setOnAction(e -> setTextScale(textScale * 1.15));
+        MenuItem smaller = new MenuItem("Smaller text");
+        smaller.setAccelerator(new KeyCodeCombination(KeyCode.MINUS, KeyCombination.SHORTCUT_DOWN));
+        smaller.setOnAction(e -> setTextScale(textScale / 1.15));
+        MenuItem presenter = new MenuItem("Presenter size (projector)");
+        presenter.setAccelerator(new KeyCodeCombination(KeyCode.P, KeyCombination.SHORTCUT_DOWN,
+                KeyCombination.SHIFT_DOWN));
+        presenter.setOnAction(e -> setTextScale(textScale < 1.4 ? 1.6 : 1.0));
+        MenuItem fit = new MenuItem("Show the whole run");
+        fit.setAccelerator(new KeyCodeCombination(KeyCode.DIGIT0, KeyCombination.SHORTCUT_DOWN));
+        fit.setOnAction(e -> timeline.fit());
+        MenuItem follow = new MenuItem("Follow live");
+        follow.setAccelerator(new KeyCodeCombination(KeyCode.L, KeyCombination.SHORTCUT_DOWN));
+        follow.setOnAction(e -> timeline.followLiveProperty().set(true));
+        Menu viewMenu = new Menu("View", null, larger, smaller, presenter, new SeparatorMenuItem(), fit, follow);
+
+        MenuItem keys = new MenuItem("Keyboard shortcuts");
+        keys.setAccelerator(new KeyCodeCombination(KeyCode.F1));
+        keys.setOnAction(e -> showShortcuts());
+        Menu help = new Menu("Help", null, keys);
+        MenuBar bar = new MenuBar(file, viewMenu, help);
+        bar.setUseSystemMenuBar(true);
+        return bar;
+    }
+
+    private Region timelineToolbar() {
+        ToggleButton follow = new ToggleButton("Follow live");
+        follow.selectedProperty().bindBidirectional(timeline.followLiveProperty());
+        follow.setTooltip(new Tooltip("Keep the newest events in view (Ctrl+L)"));
+        Button fit = new Button("Whole run");
+        fit.setTooltip(new Tooltip("Show the whole run (Ctrl+0)"));
+        fit.setOnAction(e -> timeline.fit());
+        Button zoomIn = new Button("+");
+        zoomIn.setTooltip(new Tooltip("Zoom in (Ctrl + mouse wheel)"));
+        zoomIn.setOnAction(e -> timeline.zoomIn());
+        Button zoomOut = new Button("−");
+        zoomOut.setTooltip(new Tooltip("Zoom out (Ctrl + mouse wheel)"));
+        zoomOut.setOnAction(e -> timeline.zoomOut());
+        ToggleButton compact = new ToggleButton("Compact lanes");
+        compact.setTooltip(new Tooltip("Thin lanes to see hundreds of workers at once"));
+        compact.selectedProperty().bindBidirectional(timeline.compactProperty());
+        Region spring = new Region();
+        HBox.setHgrow(spring, Priority.ALWAYS);
+        Label title = new Label("Timeline");
+        title.setMinWidth(Region.USE_PREF_SIZE);
+        Label hint = new Label("Ctrl + wheel zooms · drag pans · click a worker's name to select it for Step");
+        hint.getStyleClass().add("hint");
+        hint.setMinWidth(0);
+        HBox bar = new HBox(6, title, follow, fit, zoomOut, zoomIn, compact, spring, hint);
+        bar.getStyleClass().add("timeline-toolbar");
+        bar.setAlignment(Pos.CENTER_LEFT);
+        for (javafx.scene.control.Control control : new javafx.scene.control.Control[] {follow, fit, zoomIn, zoomOut,
+            compact}) {
+            control.setMinWidth(Region.USE_PREF_SIZE);
+        }
+        return bar;
+    }
+
+    /** What the colours and marks on the timeline mean, under it. */
+    private Region legend() {
+        HBox legend = new HBox(12);
+        legend.getStyleClass().add("legend");
+        legend.setAlignment(Pos.CENTER_LEFT);
+        legend.getChildren().addAll(chip("running", Palette.of(ActorState.RUNNING)),
+                chip("waiting", Palette.of(ActorState.WAITING)), chip("holding", Palette.of(ActorState.HOLDING)),
+                chip("critical", Palette.of(ActorState.CRITICAL)), chip("delay", Palette.of(ActorState.DELAYED)),
+                chip("at gate", Palette.of(ActorState.AT_GATE)), mark("● token", Ink.TOKEN),
+                mark("✓ accepted", Ink.SAFE), mark("⊘ rejected", Ink.TEXT), mark("✕ violation", Ink.RACE));
+        Label stripe = new Label("thin stripe under a worker: what the server says (orange waits, blue holds)");
+        stripe.getStyleClass().add("hint");
+        stripe.setMinWidth(0);
+        legend.getChildren().add(stripe);
+        legend.setMinWidth(0);
+        return legend;
+    }
+
+    private static Label mark(String text, Ink ink) {
+        Label label = new Label(text);
+        label.getStyleClass().add("legend-chip");
+        label.setTextFill(Palette.of(ink));
+        label.setMinWidth(Region.USE_PREF_SIZE);
+        return label;
+    }
+
+    private static Label chip(String text, javafx.scene.paint.Color color) {
+        Rectangle swatch = new Rectangle(12, 12, color);
+        swatch.setStroke(color.darker());
+        Label label = new Label(text, swatch);
+        label.getStyleClass().add("legend-chip");
+        label.setMinWidth(Region.USE_PREF_SIZE);
+        return label;
+    }
+
+    private void setTextScale(double scale) {
+        textScale = Math.max(0.8, Math.min(2.5, scale));
+        double size = Math.round(baseFont * textScale * 10) / 10.0;
+        if (getScene() != null) {
+            getScene().getRoot().setStyle("-fx-font-size: " + size + "px;");
+        } else {
+            setStyle("-fx-font-size: " + size + "px;");
+        }
+        timeline.setEm(size);
+        stateColumn.setEm(size);
+        settings.put(Settings.TEXT_SCALE, String.valueOf(textScale));
+    }
+
+    private void showShortcuts() {
+        Alert alert = new Alert(Alert.AlertType.INFORMATION);
+        alert.initOwner(getScene().getWindow());
+        alert.setTitle("Keyboard shortcuts");
+        alert.setHeaderText("Keyboard shortcuts");
+        alert.setContentText("""
+                F5 — Run / Resume / Run again
+                F6 — Pause (every worker halts at its next gate)
+                F10 or Page Down — Step the selected worker (clickers send Page Down)
+                Alt+1 … Alt+9 — Step worker 1 … 9
+                Shift+F5 — Stop        Ctrl+R — Reset
+                F7 / F8 — Previous / next violation on the timeline
+                Ctrl+0 — Whole run     Ctrl+L — Follow live
+                Ctrl + mouse wheel — Zoom      Shift + mouse wheel or drag — Pan
+                Ctrl+= / Ctrl+- — Larger / smaller text    Ctrl+Shift+P — Presenter size""");
+        alert.show();
+    }
+
+    /** Offers the connection dialog for {@code service}; {@code problem} says what went wrong, if anything. */
+    public void askForServer(Service service, String problem) {
+        if (getScene() == null) {
+            return;
+        }
+        ServerDialog dialog = new ServerDialog(getScene().getWindow(), service, problem, backends, settings);
+        dialog.showAndWait().ifPresent(choice -> {
+            if (choice == ServerDialog.CONNECT || choice == ServerDialog.EMBEDDED) {
+                startup.start(service);
+                session.reset();
+            }
+        });
+    }
+
+    private void showRun(Run run) {
+        shownRun = run;
+        shownState = null;
+        if (run == null) {
+            model = null;
+            view = null;
+            timeline.setModel(null);
+            stateColumn.setView(null);
+            gates.update(null);
+            return;
+        }
+        model = new TimelineModel(run.recorder(), run::actors);
+        model.syncLanes();
+        view = session.view();
+        timeline.setModel(model);
+        stateColumn.setView(view);
+        banner.showIdle(session.stepModeProperty().get()
+                ? "Step mode: press Run (F5), then Step (F10) one worker at a time."
+                : "Press Run (F5). Set delays in the gates table below to provoke the race.");
+    }
+
+    private void showOutcome(Outcome outcome) {
+        if (outcome != null) {
+            model.drain(Integer.MAX_VALUE, view::accept);
+            if (timeline.followLiveProperty().get()) {
+                timeline.fit();
+            }
+            banner.showOutcome(outcome);
+        }
+    }
+
+    private void frame(long now) {
+        session.tick();
+        Run run = shownRun;
+        if (run == null) {
+            return;
+        }
+        model.syncLanes();
+        model.drain(TimelineModel.MAX_PER_FRAME, view::accept);
+        Run.State state = run.state();
+        boolean live = state == Run.State.RUNNING || state == Run.State.PAUSED || state == Run.State.PREPARING
+                || state == Run.State.STOPPING;
+        long since = model.origin() == Long.MIN_VALUE ? 0 : session.clock().nanos() - model.origin();
+        timeline.render(state == Run.State.ENDED ? model.latest() : since, live || model.behind());
+        stateColumn.refresh(now);
+        gates.update(run);
+        if (live) {
+            banner.showProgress(run);
+        }
+        shownState = state;
+    }
+
+    public TimelineView timeline() {
+        return timeline;
+    }
+
+    public VerdictBanner banner() {
+        return banner;
+    }
+
+    public GatesTable gatesTable() {
+        return gates;
+    }
+}

@@ -1,0 +1,136 @@
+package dev.racelab.ui.shell;
+
+import dev.racelab.engine.Outcome;
+import dev.racelab.engine.Run;
+import dev.racelab.engine.Verdict;
+import dev.racelab.ui.timeline.TimelineView;
+import javafx.css.PseudoClass;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+
+/**
+ * The verdict in words, red for a race and green when safe, with buttons that walk the timeline
+ * from one violation to the next. While a run goes it says how far it got.
+ */
+public final class VerdictBanner extends HBox {
+
+    public static final String STYLE = "verdict-banner";
+    private static final PseudoClass SAFE = PseudoClass.getPseudoClass("safe");
+    private static final PseudoClass RACE = PseudoClass.getPseudoClass("race");
+    private static final PseudoClass ERROR = PseudoClass.getPseudoClass("error");
+
+    private final Label headline = new Label();
+    private final Label explanation = new Label();
+    private final Label position = new Label();
+    private final Button previous = new Button("◀");
+    private final Button next = new Button("▶");
+    private final TimelineView timeline;
+    private Outcome outcome;
+    private int current = -1;
+
+    public VerdictBanner(TimelineView timeline) {
+        this.timeline = timeline;
+        getStyleClass().add(STYLE);
+        headline.getStyleClass().add("verdict-headline");
+        headline.setId("verdict");
+        explanation.getStyleClass().add("verdict-explanation");
+        explanation.setWrapText(true);
+        explanation.setMinHeight(Region.USE_PREF_SIZE);
+        VBox words = new VBox(2, headline, explanation);
+        HBox.setHgrow(words, Priority.ALWAYS);
+        previous.setTooltip(new Tooltip("Previous violation on the timeline ([)"));
+        next.setTooltip(new Tooltip("Next violation on the timeline (])"));
+        previous.setOnAction(e -> step(-1));
+        next.setOnAction(e -> step(1));
+        position.getStyleClass().add("verdict-position");
+        HBox walk = new HBox(6, previous, position, next);
+        walk.setAlignment(Pos.CENTER_RIGHT);
+        walk.visibleProperty().bind(next.disableProperty().not().or(previous.disableProperty().not()));
+        walk.managedProperty().bind(walk.visibleProperty());
+        setAlignment(Pos.CENTER_LEFT);
+        getChildren().addAll(words, walk);
+        showIdle("Choose a lab, set a delay at a gate, and press Run (F5).");
+    }
+
+    /** The headline as shown: "RACE — 37 increments lost". */
+    public String headlineText() {
+        return headline.getText();
+    }
+
+    public void showIdle(String text) {
+        outcome = null;
+        setState(null);
+        headline.setText("Ready");
+        explanation.setText(text);
+        enableWalk();
+    }
+
+    public void showProgress(Run run) {
+        if (outcome != null) {
+            outcome = null;
+            setState(null);
+        }
+        long planned = (long) run.spec().workers() * run.spec().ops();
+        set(headline, switch (run.state()) {
+            case PREPARING -> "Preparing…";
+            case PAUSED -> "Paused — step mode";
+            case STOPPING -> "Stopping…";
+            default -> "Running…";
+        });
+        set(explanation, run.state() == Run.State.PAUSED
+                ? "Workers halt at every gate. Select a worker and press Step (F10), or Run (F5) to go on. "
+                        + run.opsCompleted() + " of " + planned + " operations done."
+                : run.opsCompleted() + " of " + planned + " operations done.");
+        if (!previous.isDisabled()) {
+            enableWalk();
+        }
+    }
+
+    /** Sets a label's text only when it changes: called every frame while a run goes. */
+    private static void set(Label label, String text) {
+        if (!text.equals(label.getText())) {
+            label.setText(text);
+        }
+    }
+
+    public void showOutcome(Outcome result) {
+        outcome = result;
+        current = -1;
+        setState(result.verdict());
+        headline.setText(result.banner());
+        explanation.setText(result.explanation());
+        enableWalk();
+    }
+
+    /** Walks to the previous (-1) or next (+1) violation. */
+    public void step(int direction) {
+        int count = timeline.model() == null ? 0 : timeline.model().violations();
+        if (outcome == null || count == 0) {
+            return;
+        }
+        current = Math.floorMod(current + direction, count);
+        timeline.showViolation(current);
+        enableWalk();
+    }
+
+    private void enableWalk() {
+        int count = outcome == null || timeline.model() == null ? 0 : timeline.model().violations();
+        previous.setDisable(count == 0);
+        next.setDisable(count == 0);
+        position.setText(count == 0 ? "" : current < 0 ? count + (count == 1 ? " violation" : " violations")
+                : "violation " + (current + 1) + " of " + count);
+    }
+
+    private void setState(Verdict verdict) {
+        pseudoClassStateChanged(SAFE, verdict == Verdict.SAFE);
+        pseudoClassStateChanged(RACE, verdict == Verdict.RACE || verdict == Verdict.DEADLOCK
+                || verdict == Verdict.STUCK);
+        pseudoClassStateChanged(ERROR, verdict == Verdict.ERROR);
+    }
+}

@@ -1,0 +1,115 @@
+package dev.racelab.ui.timeline;
+
+import java.util.Arrays;
+
+/** Append-only primitive arrays, so a million segments cost no boxing. Owned by the FX thread. */
+final class Growable {
+
+    private Growable() {
+    }
+
+    static final class Longs {
+        private long[] values = new long[16];
+        private int size;
+
+        void add(long value) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = value;
+        }
+
+        long get(int i) {
+            return values[i];
+        }
+
+        void set(int i, long value) {
+            values[i] = value;
+        }
+
+        int size() {
+            return size;
+        }
+
+        long last() {
+            return values[size - 1];
+        }
+
+        /** Index of the last value ≤ {@code key} (values ascending), or -1. */
+        int floor(long key) {
+            int low = 0;
+            int high = size - 1;
+            int found = -1;
+            while (low <= high) {
+                int mid = (low + high) >>> 1;
+                if (values[mid] <= key) {
+                    found = mid;
+                    low = mid + 1;
+                } else {
+                    high = mid - 1;
+                }
+            }
+            return found;
+        }
+    }
+
+    static final class Bytes {
+        private byte[] values = new byte[16];
+        private int size;
+
+        void add(int value) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = (byte) value;
+        }
+
+        int get(int i) {
+            return values[i];
+        }
+
+        int size() {
+            return size;
+        }
+    }
+
+    static final class Ints {
+        private int[] values = new int[16];
+        private int size;
+
+        void add(int value) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = value;
+        }
+
+        int get(int i) {
+            return values[i];
+        }
+
+        int size() {
+            return size;
+        }
+    }
+
+    static final class Strings {
+        private String[] values = new String[16];
+        private int size;
+
+        void add(String value) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = value;
+        }
+
+        String get(int i) {
+            return values[i];
+        }
+
+        int size() {
+            return size;
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.racelab.ui.timeline;
+
+import dev.racelab.engine.Actor;
+import dev.racelab.engine.ActorState;
+import dev.racelab.engine.Event;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.view.Ink;
+
+/**
+ * What one lane shows, kept as parallel primitive arrays in time order, so drawing any window of
+ * time is a binary search and a scan.
+ *
+ * <ul>
+ *   <li><b>Segments</b>: a worker's states, each from its start until the next one starts.</li>
+ *   <li><b>Server stripe</b> (workers): what the server says of this worker's session — waiting
+ *       or holding — drawn under the worker's own story.</li>
+ *   <li><b>Labels</b> (server lanes): the server's state in words ("counter = 41", "client-1
+ *       holds the counter row · 2 waiting"), each until the next.</li>
+ *   <li><b>Markers</b>: tokens, writes accepted and rejected, reads, violations, errors.</li>
+ * </ul>
+ */
+final class Lane {
+
+    static final int SERVER_NONE = 0;
+    static final int SERVER_WAITS = 1;
+    static final int SERVER_HOLDS = 2;
+
+    final int actor;
+    final String name;
+    final Actor.Kind kind;
+
+    final Growable.Longs segStart = new Growable.Longs();
+    final Growable.Bytes segState = new Growable.Bytes();
+    final Growable.Strings segSubject = new Growable.Strings();
+
+    final Growable.Longs stripeStart = new Growable.Longs();
+    final Growable.Bytes stripeState = new Growable.Bytes();
+    final Growable.Strings stripeText = new Growable.Strings();
+    private String serverHolds;
+    private String serverWaits;
+
+    final Growable.Longs labelStart = new Growable.Longs();
+    final Growable.Strings labelText = new Growable.Strings();
+    final Growable.Bytes labelInk = new Growable.Bytes();
+
+    final Growable.Longs markTime = new Growable.Longs();
+    final Growable.Bytes markKind = new Growable.Bytes();
+    final Growable.Longs markValue = new Growable.Longs();
+    final Growable.Longs markSeq = new Growable.Longs();
+    final Growable.Strings markSubject = new Growable.Strings();
+
+    Lane(Actor actor) {
+        this.actor = actor.id();
+        this.name = actor.name();
+        this.kind = actor.kind();
+    }
+
+    void state(long time, ActorState state, String subject) {
+        segStart.add(time);
+        segState.add(state.ordinal());
+        segSubject.add(subject);
+    }
+
+    /** The state at the end of the lane so far, or IDLE. */
+    ActorState currentState() {
+        int n = segState.size();
+        return n == 0 ? ActorState.IDLE : ActorState.values()[segState.get(n - 1)];
+    }
+
+    void serverHolds(long time, String what) {
+        serverHolds = what;
+        stripe(time);
+    }
+
+    void serverWaits(long time, String what) {
+        serverWaits = what;
+        stripe(time);
+    }
+
+    private void stripe(long time) {
+        stripeStart.add(time);
+        if (serverWaits != null) {
+            stripeState.add(SERVER_WAITS);
+            stripeText.add("server: waits " + serverWaits);
+        } else if (serverHolds != null) {
+            stripeState.add(SERVER_HOLDS);
+            stripeText.add("server: holds " + serverHolds);
+        } else {
+            stripeState.add(SERVER_NONE);
+            stripeText.add(null);
+        }
+    }
+
+    void label(long time, String text, Ink ink) {
+        labelStart.add(time);
+        labelText.add(text);
+        labelInk.add(ink.ordinal());
+    }
+
+    void mark(Event event, long time) {
+        markTime.add(time);
+        markKind.add(event.kind().ordinal());
+        markValue.add(event.value());
+        markSeq.add(event.seq());
+        markSubject.add(event.subject());
+    }
+
+    static boolean isMarker(EventKind kind) {
+        return switch (kind) {
+            case TOKEN, WRITE_ACCEPTED, WRITE_REJECTED, VIOLATION, ERROR, READ, WRITE, RETRY, NOTE -> true;
+            default -> false;
+        };
+    }
+}

@@ -1,0 +1,223 @@
+package dev.racelab.ui.timeline;
+
+import dev.racelab.engine.Actor;
+import dev.racelab.engine.Event;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Recorder;
+import dev.racelab.engine.view.Ink;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The timeline's data: one {@link Lane} per actor, arrows from releases to the wake-ups they
+ * caused, and the places of violations, built from a run's recording.
+ *
+ * <p>It is fed once per frame ({@link #drain}) with whatever the recorder got since the last
+ * frame, at most a bounded batch so a burst never stalls a frame. Times are nanoseconds since the
+ * first event. Owned by the FX thread.
+ */
+public final class TimelineModel {
+
+    /** The most events taken in one frame; the rest wait for the next. */
+    public static final int MAX_PER_FRAME = 250_000;
+
+    private final Recorder recorder;
+    private final Supplier<List<Actor>> actors;
+    final List<Lane> lanes = new ArrayList<>();
+    final Growable.Longs arrowFromTime = new Growable.Longs();
+    final Growable.Ints arrowFromLane = new Growable.Ints();
+    final Growable.Longs arrowToTime = new Growable.Longs();
+    final Growable.Ints arrowToLane = new Growable.Ints();
+    final Growable.Longs violationTime = new Growable.Longs();
+    final Growable.Ints violationLane = new Growable.Ints();
+    final Growable.Longs violationSeq = new Growable.Longs();
+    private final Map<EventKind, Long> counts = new EnumMap<>(EventKind.class);
+    /** Per server lane: what it says of each worker, to compose its label. */
+    private final Map<Integer, ServerState> serverStates = new TreeMap<>();
+    private long cursor;
+    private long origin = Long.MIN_VALUE;
+    private long latest;
+
+    public TimelineModel(Recorder recorder, Supplier<List<Actor>> actors) {
+        this.recorder = recorder;
+        this.actors = actors;
+    }
+
+    /** Takes up to {@link #MAX_PER_FRAME} new events; returns how many. */
+    public int drain() {
+        return drain(MAX_PER_FRAME, null);
+    }
+
+    /** Takes up to {@code max} new events, handing each also to {@code also} (may be null). */
+    public int drain(int max, Consumer<Event> also) {
+        long before = cursor;
+        cursor = recorder.drain(cursor, max, event -> {
+            accept(event);
+            if (also != null) {
+                also.accept(event);
+            }
+        });
+        return (int) (cursor - before);
+    }
+
+    /** Whether the recorder holds events not yet taken. */
+    public boolean behind() {
+        return recorder.get(cursor) != null;
+    }
+
+    private void accept(Event e) {
+        if (origin == Long.MIN_VALUE || e.kind() == EventKind.RUN_STARTED) {
+            // Time starts when the workers do; connecting them comes before and is not drawn.
+            origin = e.nanos();
+            latest = 0;
+        }
+        long t = Math.max(0, e.nanos() - origin);
+        latest = Math.max(latest, t);
+        Lane lane = lane(e.actor());
+        counts.merge(e.kind(), 1L, Long::sum);
+        switch (e.kind()) {
+            case STATE -> lane.state(t, e.state(), e.subject());
+            case SERVER_HOLDS, SERVER_WAITS -> serverLock(lane, e, t);
+            case SERVER_VALUE -> serverValue(lane, e, t);
+            case WOKEN -> {
+                Event cause = recorder.get(e.value());
+                if (cause != null) {
+                    arrowFromTime.add(cause.nanos() - origin);
+                    arrowFromLane.add(cause.actor());
+                    arrowToTime.add(t);
+                    arrowToLane.add(e.actor());
+                }
+            }
+            case RUN_STARTED, RUN_ENDED, RUN_PAUSED -> lane.mark(e, t);
+            default -> {
+                if (e.kind() == EventKind.VIOLATION) {
+                    violationTime.add(t);
+                    violationLane.add(e.actor());
+                    violationSeq.add(e.seq());
+                }
+                if (Lane.isMarker(e.kind())) {
+                    lane.mark(e, t);
+                }
+            }
+        }
+    }
+
+    private void serverLock(Lane serverLane, Event e, long t) {
+        int worker = (int) e.value();
+        Lane workerLane = lane(worker);
+        ServerState state = serverStates.computeIfAbsent(serverLane.actor, k -> new ServerState());
+        if (e.kind() == EventKind.SERVER_HOLDS) {
+            workerLane.serverHolds(t, e.subject());
+            state.put(state.holds, worker, e.subject());
+        } else {
+            workerLane.serverWaits(t, e.subject());
+            state.put(state.waits, worker, e.subject());
+        }
+        serverLane.label(t, state.describe(this), state.holds.isEmpty()
+                ? state.waits.isEmpty() ? Ink.SURFACE : Ink.WAITING : Ink.HOLDING);
+    }
+
+    private void serverValue(Lane serverLane, Event e, long t) {
+        ServerState state = serverStates.computeIfAbsent(serverLane.actor, k -> new ServerState());
+        state.values.put(e.subject(), e.value());
+        StringBuilder text = new StringBuilder();
+        state.values.forEach((name, value) -> {
+            if (!text.isEmpty()) {
+                text.append(" · ");
+            }
+            text.append(name).append(" = ").append(value);
+        });
+        serverLane.label(t, text.toString(), state.flip ? Ink.SURFACE : Ink.OUTLINE);
+        state.flip = !state.flip;
+        serverLane.mark(e, t);
+    }
+
+    Lane lane(int actor) {
+        while (actor >= lanes.size()) {
+            List<Actor> known = actors.get();
+            int next = lanes.size();
+            lanes.add(new Lane(next < known.size() ? known.get(next) : new Actor(next, "#" + next, Actor.Kind.SERVER)));
+        }
+        return lanes.get(actor);
+    }
+
+    /** Makes sure every actor the run knows has a lane, even before its first event. */
+    public void syncLanes() {
+        List<Actor> known = actors.get();
+        if (!known.isEmpty()) {
+            lane(known.size() - 1);
+        }
+    }
+
+    public int laneCount() {
+        return lanes.size();
+    }
+
+    public String laneName(int lane) {
+        return lanes.get(lane).name;
+    }
+
+    /** Nanoseconds from the first event to the latest. */
+    public long latest() {
+        return latest;
+    }
+
+    /** The time of the first event on the run's clock, or {@code Long.MIN_VALUE} before any. */
+    public long origin() {
+        return origin;
+    }
+
+    /** How many events of {@code kind} the timeline has taken. */
+    public long count(EventKind kind) {
+        return counts.getOrDefault(kind, 0L);
+    }
+
+    public int violations() {
+        return violationTime.size();
+    }
+
+    /** Where the violation with sequence number {@code seq} is: its index, or -1. */
+    public int violationIndex(long seq) {
+        for (int i = 0; i < violationSeq.size(); i++) {
+            if (violationSeq.get(i) == seq) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Holders and waiters a server lane reports, and its values, to word its label. */
+    private static final class ServerState {
+        final Map<Integer, String> holds = new TreeMap<>();
+        final Map<Integer, String> waits = new java.util.LinkedHashMap<>();
+        final Map<String, Long> values = new java.util.LinkedHashMap<>();
+        boolean flip;
+
+        void put(Map<Integer, String> map, int worker, String subject) {
+            if (subject == null) {
+                map.remove(worker);
+            } else {
+                map.put(worker, subject);
+            }
+        }
+
+        String describe(TimelineModel model) {
+            List<String> parts = new ArrayList<>();
+            holds.forEach((worker, what) -> parts.add(model.lane(worker).name + " holds " + what));
+            if (!waits.isEmpty()) {
+                List<String> names = new ArrayList<>();
+                waits.keySet().forEach(worker -> names.add(model.lane(worker).name));
+                parts.add(waits.size() == 1 ? names.get(0) + " waits"
+                        : waits.size() + " wait: " + String.join(", ", names.subList(0, Math.min(4, names.size())))
+                                + (names.size() > 4 ? ", …" : ""));
+            }
+            return parts.isEmpty() ? "no lock held or awaited" : String.join(" · ", parts);
+        }
+    }
+}
