@@ -34,7 +34,8 @@ public final class RaceLabWindow {
         Labs labs = new Labs(backends);
         MainView view = new MainView(session, labs, backends, settings, startup);
         startup.attach(backends, view::askForServer);
-        Scene scene = new Scene(view, 1440, 900);
+        javafx.geometry.Rectangle2D screen = javafx.stage.Screen.getPrimary().getVisualBounds();
+        Scene scene = new Scene(view, Math.min(1440, screen.getWidth() * 0.95), Math.min(900, screen.getHeight() * 0.92));
         scene.getStylesheets().add(RaceLabWindow.class.getResource("racelab.css").toExternalForm());
         view.installShortcuts(scene);
         stage.setTitle("RaceLab");

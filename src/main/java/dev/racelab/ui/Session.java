@@ -51,6 +51,7 @@ public final class Session {
         strategy.addListener((o, a, b) -> freshRunIfIdle());
         workers.addListener((o, a, b) -> freshRunIfIdle());
         ops.addListener((o, a, b) -> freshRunIfIdle());
+        stepMode.addListener((o, a, b) -> freshRunIfIdle());
         gates.addListener((o, a, b) -> {
             Run current = run.get();
             if (current != null && current.state() != Run.State.ENDED && b != null) {

@@ -21,6 +21,11 @@ import dev.racelab.engine.view.Ink;
  */
 final class Lane {
 
+    /** The enums' values, cached: {@code values()} copies its array on every call. */
+    static final ActorState[] STATES = ActorState.values();
+    static final EventKind[] KINDS = EventKind.values();
+    static final Ink[] INKS = Ink.values();
+
     static final int SERVER_NONE = 0;
     static final int SERVER_WAITS = 1;
     static final int SERVER_HOLDS = 2;
@@ -64,7 +69,7 @@ final class Lane {
     /** The state at the end of the lane so far, or IDLE. */
     ActorState currentState() {
         int n = segState.size();
-        return n == 0 ? ActorState.IDLE : ActorState.values()[segState.get(n - 1)];
+        return n == 0 ? ActorState.IDLE : STATES[segState.get(n - 1)];
     }
 
     void serverHolds(long time, String what) {

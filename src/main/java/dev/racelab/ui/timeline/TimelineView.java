@@ -15,6 +15,7 @@ import javafx.geometry.VPos;
 import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.control.ScrollBar;
+import javafx.scene.image.PixelBuffer;
 import javafx.scene.image.PixelFormat;
 import javafx.scene.image.WritableImage;
 import javafx.scene.input.MouseButton;
@@ -72,14 +73,18 @@ public final class TimelineView extends Region {
     private final IntegerProperty selectedActor = new SimpleIntegerProperty(this, "selectedActor", -1);
     private final int[] stateArgb = new int[ActorState.values().length];
     private final int[] stateArgbLight = new int[ActorState.values().length];
+    private final int[] labelArgb = new int[Ink.values().length];
 
     private TimelineModel model;
     private WritableImage image;
+    private PixelBuffer<IntBuffer> pixelBuffer;
     private int[] pixels = new int[0];
     private int[] row = new int[0];
     private int[] rowPriority = new int[0];
     private byte[] rowPattern = new byte[0];
     private int[] stripe = new int[0];
+    private int[] whiteRow = new int[0];
+    private MarkerSprites sprites;
     private int[] order = new int[0];
     private double nanosPerPixel = 50_000;
     private double viewStart;
@@ -91,6 +96,7 @@ public final class TimelineView extends Region {
     private int focusedViolation = -1;
     private boolean dirty = true;
     private double em = Font.getDefault().getSize();
+    private final java.util.Map<Long, Font> fonts = new java.util.HashMap<>();
 
     public TimelineView() {
         getStyleClass().add("timeline");
@@ -106,6 +112,14 @@ public final class TimelineView extends Region {
             stateArgbLight[state.ordinal()] = Palette.argb(color.interpolate(Color.WHITE, 0.55));
         }
         stateArgb[ActorState.IDLE.ordinal()] = 0;
+        for (Ink ink : Ink.values()) {
+            labelArgb[ink.ordinal()] = Palette.argb(switch (ink) {
+                case HOLDING -> Palette.of(Ink.HOLDING).interpolate(Color.WHITE, 0.55);
+                case WAITING -> Palette.of(Ink.WAITING).interpolate(Color.WHITE, 0.45);
+                case OUTLINE -> Color.web("#dde3ea");
+                default -> Color.web("#eef2f6");
+            });
+        }
         setFocusTraversable(true);
         canvas.setOnMouseMoved(this::hover);
         canvas.setOnMouseExited(e -> {
@@ -226,6 +240,13 @@ public final class TimelineView extends Region {
 
     private double em() {
         return em;
+    }
+
+    /** The base font at {@code scale} × em, bold or not; cached, since drawing asks for them every frame. */
+    private Font font(double scale, boolean bold) {
+        long key = Math.round(em * scale * 100) * 2 + (bold ? 1 : 0);
+        return fonts.computeIfAbsent(key, k -> Font.font(Font.getDefault().getFamily(),
+                bold ? FontWeight.BOLD : FontWeight.NORMAL, em * scale));
     }
 
     /** The base font size in pixels; everything on the timeline scales with it. */
@@ -349,12 +370,16 @@ public final class TimelineView extends Region {
             return;
         }
         if (image == null || image.getWidth() != width || image.getHeight() != height) {
-            image = new WritableImage(width, height);
             pixels = new int[width * height];
+            pixelBuffer = new PixelBuffer<>(width, height, IntBuffer.wrap(pixels), PixelFormat.getIntArgbPreInstance());
+            image = new WritableImage(pixelBuffer);
             row = new int[width];
             rowPriority = new int[width];
             rowPattern = new byte[width];
             stripe = new int[width];
+            whiteRow = new int[width];
+            Arrays.fill(whiteRow, Palette.argb(Palette.BACKGROUND));
+            sprites = new MarkerSprites(pixels);
         }
         int band = Palette.argb(Palette.LANE_BAND);
         int white = Palette.argb(Palette.BACKGROUND);
@@ -371,39 +396,44 @@ public final class TimelineView extends Region {
             if (lane.kind == Actor.Kind.WORKER) {
                 fillStates(lane, width, background);
                 hasStripe = fillStripe(lane, width);
+            } else if (lane.kind == Actor.Kind.SERVER) {
+                fillLabels(lane, width);
             }
             int gap = laneH >= 8 ? 2 : laneH >= 5 ? 1 : 0;
             int stripeRows = hasStripe ? Math.max(2, (int) ((y1 - y0) * 0.22)) : 0;
-            for (int y = Math.max(0, y0); y < Math.min(height, y1); y++) {
-                int offset = y * width;
-                boolean inGap = y >= y1 - gap;
-                boolean inStripe = !inGap && y >= y1 - gap - stripeRows;
-                if (inGap) {
-                    Arrays.fill(pixels, offset, offset + width, white);
-                } else if (inStripe) {
-                    for (int x = 0; x < width; x++) {
-                        pixels[offset + x] = stripe[x] != 0 ? stripe[x] : row[x];
-                    }
-                } else {
-                    for (int x = 0; x < width; x++) {
-                        int color = row[x];
-                        byte pattern = rowPattern[x];
-                        if (pattern == 1 && ((x + y) & 7) < 3) {
-                            color = stateArgbLight[ActorState.DELAYED.ordinal()];
-                        } else if (pattern == 2 && (x % 6) < 2) {
-                            color = stateArgbLight[ActorState.AT_GATE.ordinal()];
-                        }
-                        pixels[offset + x] = color;
-                    }
+            for (int x = 0; x < width; x++) {
+                byte pattern = rowPattern[x];
+                if (pattern == 1 && x % 8 < 3) {
+                    row[x] = stateArgbLight[ActorState.DELAYED.ordinal()];
+                } else if (pattern == 2 && x % 6 < 2) {
+                    row[x] = stateArgbLight[ActorState.AT_GATE.ordinal()];
                 }
+                if (hasStripe && stripe[x] == 0) {
+                    stripe[x] = row[x];
+                }
+            }
+            int yMax = Math.min(height, y1);
+            for (int y = Math.max(0, y0); y < yMax; y++) {
+                int offset = y * width;
+                if (y >= y1 - gap) {
+                    System.arraycopy(whiteRow, 0, pixels, offset, width);
+                } else if (y >= y1 - gap - stripeRows) {
+                    System.arraycopy(stripe, 0, pixels, offset, width);
+                } else {
+                    System.arraycopy(row, 0, pixels, offset, width);
+                }
+            }
+            if (lane.kind == Actor.Kind.WORKER) {
+                sprites.paint(lane, width, height, y0, y1 - gap - stripeRows, viewStart, nanosPerPixel);
             }
         }
         int painted = (int) Math.round((lastLane + 1) * laneH - scrollY);
         if (painted < height) {
             Arrays.fill(pixels, Math.max(0, painted) * width, height * width, white);
         }
-        image.getPixelWriter().setPixels(0, 0, width, height, PixelFormat.getIntArgbPreInstance(),
-                IntBuffer.wrap(pixels), width);
+        // The image shares the pixel array: marking it dirty is all, the texture upload happens
+        // on the render thread.
+        pixelBuffer.updateBuffer(buffer -> null);
         gc.drawImage(image, gutter(), top);
     }
 
@@ -450,6 +480,32 @@ public final class TimelineView extends Region {
         }
     }
 
+    /** Colours a server lane's {@code row} by what each label says (holding, waiting, a value), edges marked. */
+    private void fillLabels(Lane lane, int width) {
+        int n = lane.labelStart.size();
+        int first = Math.max(0, lane.labelStart.floor((long) viewStart));
+        double end = viewStart + width * nanosPerPixel;
+        int edge = Palette.argb(Palette.of(Ink.OUTLINE));
+        int previousX0 = Integer.MIN_VALUE;
+        for (int s = first; s < n; s++) {
+            long start = lane.labelStart.get(s);
+            if (start > end) {
+                break;
+            }
+            long stop = s + 1 < n ? lane.labelStart.get(s + 1) : now;
+            int x0 = Math.max(0, (int) Math.floor((start - viewStart) / nanosPerPixel));
+            int x1 = Math.min(width - 1, (int) Math.floor((stop - viewStart) / nanosPerPixel));
+            int color = labelArgb[lane.labelInk.get(s)];
+            for (int x = x0; x <= x1; x++) {
+                row[x] = color;
+            }
+            if (x0 != previousX0 && start >= viewStart) {
+                row[x0] = edge;
+            }
+            previousX0 = x0;
+        }
+    }
+
     /** Colours {@code stripe} with what the server says of the worker's session; false if it says nothing. */
     private boolean fillStripe(Lane lane, int width) {
         int n = lane.stripeStart.size();
@@ -483,7 +539,7 @@ public final class TimelineView extends Region {
     private void drawServerLabels(GraphicsContext gc, Lane lane, double y, double laneH) {
         int n = lane.labelStart.size();
         if (n == 0) {
-            gc.setFont(Font.font(em() * 0.8));
+            gc.setFont(font(0.8, false));
             gc.setTextBaseline(VPos.CENTER);
             gc.setTextAlign(TextAlignment.LEFT);
             gc.setFill(Palette.of(Ink.MUTED));
@@ -494,7 +550,7 @@ public final class TimelineView extends Region {
         double left = gutter();
         int first = Math.max(0, lane.labelStart.floor((long) viewStart));
         double end = viewStart + width * nanosPerPixel;
-        gc.setFont(Font.font(em() * (laneH < em() * 1.5 ? 0.7 : 0.85)));
+        gc.setFont(font(laneH < em() * 1.5 ? 0.7 : 0.85, false));
         gc.setTextBaseline(VPos.CENTER);
         gc.setTextAlign(TextAlignment.LEFT);
         double lastTextEnd = -1;
@@ -509,18 +565,6 @@ public final class TimelineView extends Region {
             if (x1 - x0 < 0.5) {
                 continue;
             }
-            Ink ink = Ink.values()[lane.labelInk.get(s)];
-            Color fill = switch (ink) {
-                case HOLDING -> Palette.of(Ink.HOLDING).interpolate(Color.WHITE, 0.55);
-                case WAITING -> Palette.of(Ink.WAITING).interpolate(Color.WHITE, 0.45);
-                case OUTLINE -> Color.web("#dde3ea");
-                default -> Color.web("#eef2f6");
-            };
-            gc.setFill(fill);
-            gc.fillRect(x0, y + 1, x1 - x0, laneH - 3);
-            gc.setStroke(Palette.of(Ink.OUTLINE));
-            gc.setLineWidth(1);
-            gc.strokeLine(Math.floor(x0) + 0.5, y + 1, Math.floor(x0) + 0.5, y + laneH - 2);
             String text = lane.labelText.get(s);
             double room = x1 - Math.max(x0, lastTextEnd) - 6;
             if (text != null && room > em() * 2) {
@@ -547,7 +591,7 @@ public final class TimelineView extends Region {
         }
         int first = Math.max(0, lane.segStart.floor((long) viewStart));
         double end = viewStart + width * nanosPerPixel;
-        gc.setFont(Font.font(em() * 0.75));
+        gc.setFont(font(0.75, false));
         gc.setTextBaseline(VPos.CENTER);
         gc.setTextAlign(TextAlignment.LEFT);
         int drawn = 0;
@@ -562,7 +606,7 @@ public final class TimelineView extends Region {
             if (x1 - x0 < minWidth) {
                 continue;
             }
-            ActorState state = ActorState.values()[lane.segState.get(s)];
+            ActorState state = Lane.STATES[lane.segState.get(s)];
             if (state == ActorState.IDLE || state == ActorState.DONE) {
                 continue;
             }
@@ -591,110 +635,50 @@ public final class TimelineView extends Region {
         }
     }
 
+    /**
+     * Writes the values of markers where they are sparse enough to read (the marks themselves are
+     * painted into the lane's pixels by {@link MarkerSprites}).
+     */
     private void drawMarkers(GraphicsContext gc, Lane lane, double y, double laneH) {
         int n = lane.markTime.size();
-        if (n == 0) {
+        if (n == 0 || laneH < em() * 1.5 || lane.kind != Actor.Kind.WORKER) {
             return;
         }
         double width = lanesWidth();
         double left = gutter();
-        int first = Math.max(0, lane.markTime.floor((long) viewStart) );
         double end = viewStart + width * nanosPerPixel;
-        double[] lastX = new double[EventKind.values().length];
-        Arrays.fill(lastX, -1e9);
+        int first = Math.max(0, lane.markTime.floor((long) viewStart));
+        int last = lane.markTime.floor((long) end);
+        if (last - first > width / (em() * 2.5)) {
+            return;
+        }
         double textEnd = -1e9;
-        double size = Math.max(3, Math.min(laneH * 0.32, em() * 0.5));
-        double mid = y + laneH * 0.4;
-        boolean words = laneH >= em() * 1.5;
-        gc.setFont(Font.font(Font.getDefault().getFamily(), FontWeight.BOLD, em() * 0.7));
+        gc.setFont(font(0.7, true));
         gc.setTextBaseline(VPos.BOTTOM);
-        gc.setTextAlign(TextAlignment.CENTER);
-        for (int m = first; m < n; m++) {
+        for (int m = first; m <= last && m < n; m++) {
             long t = lane.markTime.get(m);
-            if (t > end) {
-                break;
-            }
-            if (t < viewStart) {
-                continue;
-            }
             double x = xOf(t);
-            if (x < left) {
+            if (t < viewStart || x < left || x <= textEnd + em() * 0.3) {
                 continue;
             }
-            EventKind kind = EventKind.values()[lane.markKind.get(m)];
-            double spacing = kind == EventKind.VIOLATION ? 2 : 4;
-            if (x - lastX[kind.ordinal()] < spacing) {
-                continue;
-            }
-            boolean labelled = words && x > textEnd + em() * 0.3;
-            lastX[kind.ordinal()] = x;
+            EventKind kind = Lane.KINDS[lane.markKind.get(m)];
             long value = lane.markValue.get(m);
-            switch (kind) {
-                case TOKEN -> {
-                    gc.setFill(Palette.of(Ink.TOKEN));
-                    gc.fillOval(x - size * 0.6, mid - size * 0.6, size * 1.2, size * 1.2);
-                    if (labelled) {
-                        gc.setFill(Palette.of(Ink.TOKEN));
-                        gc.fillText("#" + value, x, y + laneH * 0.22 + em() * 0.35);
-                        textEnd = x + em() * 1.2;
-                    }
-                }
-                case WRITE_ACCEPTED -> {
-                    gc.setStroke(Palette.of(Ink.SAFE));
-                    gc.setLineWidth(2);
-                    gc.strokeLine(x - size * 0.6, mid, x - size * 0.1, mid + size * 0.6);
-                    gc.strokeLine(x - size * 0.1, mid + size * 0.6, x + size * 0.8, mid - size * 0.6);
-                }
-                case WRITE_REJECTED -> {
-                    gc.setStroke(Palette.of(Ink.TEXT));
-                    gc.setFill(Palette.BACKGROUND);
-                    gc.setLineWidth(1.5);
-                    gc.fillOval(x - size, mid - size, size * 2, size * 2);
-                    gc.strokeOval(x - size, mid - size, size * 2, size * 2);
-                    gc.strokeLine(x - size * 0.7, mid + size * 0.7, x + size * 0.7, mid - size * 0.7);
-                }
-                case VIOLATION -> cross(gc, x, mid, size * 1.3);
-                case ERROR -> {
-                    gc.setFill(Palette.of(Ink.FAILED));
-                    gc.fillRect(x - 1.5, y + 2, 3, laneH - 6);
-                }
-                case READ, WRITE -> {
-                    gc.setStroke(Palette.of(Ink.TEXT));
-                    gc.setLineWidth(1.5);
-                    gc.strokeLine(x, y + laneH * 0.62, x, y + laneH - 3);
-                    if (labelled && laneH >= em() * 1.5) {
-                        String text = (kind == EventKind.READ ? "read " : "wrote ") + value;
-                        double textW = text.length() * em() * 0.42 + 6;
-                        double boxY = y + laneH * 0.62;
-                        gc.setFill(Color.web("#ffffff", 0.92));
-                        gc.fillRoundRect(x + 2, boxY, textW, laneH * 0.36, 5, 5);
-                        gc.setFill(Palette.of(Ink.TEXT));
-                        gc.setTextAlign(TextAlignment.LEFT);
-                        gc.fillText(text, x + 5, y + laneH - 3);
-                        gc.setTextAlign(TextAlignment.CENTER);
-                        textEnd = x + textW + 2;
-                    }
-                }
-                case RETRY -> {
-                    gc.setStroke(Palette.of(Ink.WAITING).darker());
-                    gc.setLineWidth(1.5);
-                    gc.strokeOval(x - size * 0.7, mid - size * 0.7, size * 1.4, size * 1.4);
-                }
-                default -> {
-                }
+            if (kind == EventKind.TOKEN) {
+                gc.setTextAlign(TextAlignment.CENTER);
+                gc.setFill(Palette.of(Ink.TOKEN));
+                gc.fillText("#" + value, x, y + laneH * 0.22 + em() * 0.35);
+                textEnd = x + em() * 1.2;
+            } else if (kind == EventKind.READ || kind == EventKind.WRITE) {
+                String text = (kind == EventKind.READ ? "read " : "wrote ") + value;
+                double textW = text.length() * em() * 0.42 + 6;
+                gc.setFill(Color.web("#ffffff", 0.92));
+                gc.fillRoundRect(x + 2, y + laneH * 0.62, textW, laneH * 0.36, 5, 5);
+                gc.setFill(Palette.of(Ink.TEXT));
+                gc.setTextAlign(TextAlignment.LEFT);
+                gc.fillText(text, x + 5, y + laneH - 3);
+                textEnd = x + textW + 2;
             }
         }
-    }
-
-    private static void cross(GraphicsContext gc, double x, double y, double size) {
-        gc.setStroke(Color.WHITE);
-        gc.setLineWidth(5);
-        gc.strokeLine(x - size, y - size, x + size, y + size);
-        gc.strokeLine(x - size, y + size, x + size, y - size);
-        gc.setStroke(Palette.of(Ink.RACE));
-        gc.setLineWidth(2.5);
-        gc.strokeLine(x - size, y - size, x + size, y + size);
-        gc.strokeLine(x - size, y + size, x + size, y - size);
     }
 
     private void drawArrows(GraphicsContext gc, double laneH, double top) {
@@ -773,9 +757,8 @@ public final class TimelineView extends Region {
             if (i % every != 0) {
                 continue;
             }
-            double size = Math.min(em() * (lane.kind == Actor.Kind.SERVER ? 0.8 : 0.9), laneH * 0.9);
-            gc.setFont(Font.font(Font.getDefault().getFamily(),
-                    lane.kind == Actor.Kind.SERVER || selected ? FontWeight.BOLD : FontWeight.NORMAL, size));
+            double size = Math.min(lane.kind == Actor.Kind.SERVER ? 0.8 : 0.9, laneH * 0.9 / em());
+            gc.setFont(font(Math.round(size * 20) / 20.0, lane.kind == Actor.Kind.SERVER || selected));
             double dot = Math.min(em() * 0.55, laneH * 0.5);
             if (lane.kind == Actor.Kind.WORKER) {
                 gc.setFill(Palette.of(state));
@@ -797,7 +780,7 @@ public final class TimelineView extends Region {
         double step = niceStep(nanosPerPixel * em() * 7);
         double first = Math.ceil(viewStart / step) * step;
         double end = viewStart + lanesWidth() * nanosPerPixel;
-        gc.setFont(Font.font(em() * 0.8));
+        gc.setFont(font(0.8, false));
         gc.setTextBaseline(VPos.CENTER);
         gc.setTextAlign(TextAlignment.CENTER);
         gc.setFill(Palette.of(Ink.MUTED));
@@ -859,7 +842,7 @@ public final class TimelineView extends Region {
             if (s >= 0) {
                 long start = lane.segStart.get(s);
                 long stop = s + 1 < lane.segStart.size() ? lane.segStart.get(s + 1) : now;
-                ActorState state = ActorState.values()[lane.segState.get(s)];
+                ActorState state = Lane.STATES[lane.segState.get(s)];
                 String subject = lane.segSubject.get(s);
                 lines.add(state.label() + (subject == null ? "" : " (" + subject + ")") + " for "
                         + formatTime(stop - start, 1e4) + ", from " + formatTime(start, 1e4));
@@ -877,12 +860,12 @@ public final class TimelineView extends Region {
                 break;
             }
             if (mt >= t - reach) {
-                lines.add(describeMarker(EventKind.values()[lane.markKind.get(m)], lane.markSubject.get(m),
+                lines.add(describeMarker(Lane.KINDS[lane.markKind.get(m)], lane.markSubject.get(m),
                         lane.markValue.get(m)));
                 count++;
             }
         }
-        gc.setFont(Font.font(em() * 0.85));
+        gc.setFont(font(0.85, false));
         double lineH = em() * 1.25;
         double boxW = 0;
         for (String line : lines) {

@@ -1,0 +1,90 @@
+package dev.racelab.support;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A TCP relay in front of a real server that a test can cut, to make the server "die" mid-run
+ * without killing a server other tests share.
+ */
+public final class CuttableProxy implements AutoCloseable {
+
+    private final ServerSocket listener;
+    private final String host;
+    private final int port;
+    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    private volatile boolean cut;
+
+    public CuttableProxy(String host, int port) throws IOException {
+        this.host = host;
+        this.port = port;
+        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread acceptor = new Thread(this::accept, "proxy-accept");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    public int port() {
+        return listener.getLocalPort();
+    }
+
+    private void accept() {
+        while (!cut) {
+            try {
+                Socket client = listener.accept();
+                Socket server = new Socket(host, port);
+                sockets.add(client);
+                sockets.add(server);
+                pipe(client.getInputStream(), server.getOutputStream());
+                pipe(server.getInputStream(), client.getOutputStream());
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private static void pipe(InputStream in, OutputStream out) {
+        Thread thread = new Thread(() -> {
+            byte[] buffer = new byte[16_384];
+            try {
+                int n;
+                while ((n = in.read(buffer)) >= 0) {
+                    out.write(buffer, 0, n);
+                    out.flush();
+                }
+            } catch (IOException ignored) {
+                // One side closed: the relay ends.
+            }
+        }, "proxy-pipe");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Closes every connection and stops listening: to the client, the server is gone. */
+    public void cut() {
+        cut = true;
+        try {
+            listener.close();
+        } catch (IOException ignored) {
+            // Closing anyway.
+        }
+        for (Socket socket : sockets) {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // Closing anyway.
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        cut();
+    }
+}

@@ -1,0 +1,115 @@
+package dev.racelab.ui;
+
+import dev.racelab.ui.gates.GatesTable;
+import dev.racelab.ui.shell.VerdictBanner;
+import javafx.scene.Node;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TextField;
+import javafx.scene.input.KeyCode;
+import org.testfx.api.FxRobot;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+/** What the UI tests do with the window, in the user's terms: choose, type, press, wait. */
+final class WindowDriver {
+
+    private final FxRobot robot;
+
+    WindowDriver(FxRobot robot) {
+        this.robot = robot;
+    }
+
+    void chooseLab(String title) {
+        robot.clickOn(title);
+    }
+
+    void chooseStrategy(String id) {
+        robot.clickOn("#strategy-" + id);
+    }
+
+    /** Types a delay into the gates table's cell for {@code row} ("all workers", "client-2") and gate. */
+    void setDelay(String row, String gate, String delay) {
+        TextField field = delayField(row, gate);
+        robot.clickOn(field);
+        robot.push(KeyCode.CONTROL, KeyCode.A);
+        robot.write(delay);
+        robot.push(KeyCode.ENTER);
+    }
+
+    TextField delayField(String row, String gate) {
+        GatesTable table = robot.lookup(".gates-table").queryAs(GatesTable.class);
+        int column = table.getColumns().stream().skip(1).map(c -> ((javafx.scene.control.Label) c.getGraphic()).getText())
+                .toList().indexOf(gate);
+        if (column < 0) {
+            fail("no gate " + gate);
+        }
+        for (Node node : table.lookupAll(".table-row-cell")) {
+            TableRow<?> tableRow = (TableRow<?>) node;
+            if (tableRow.getItem() instanceof GatesTable.Row r && r.name().equals(row)) {
+                List<TextField> fields = tableRow.lookupAll(".delay-field").stream().map(TextField.class::cast)
+                        .sorted(Comparator.comparingDouble(f -> f.localToScene(0, 0).getX())).toList();
+                return fields.get(column);
+            }
+        }
+        fail("no row " + row + " in the gates table");
+        return null;
+    }
+
+    void setSpinner(String tooltipText, int value) {
+        javafx.scene.control.Spinner<?> spinner = robot.lookup(".spinner").queryAllAs(javafx.scene.control.Spinner.class)
+                .stream().filter(s -> s.getTooltip() != null && s.getTooltip().getText().equals(tooltipText))
+                .findFirst().orElseThrow();
+        robot.doubleClickOn(spinner.getEditor());
+        robot.push(KeyCode.CONTROL, KeyCode.A);
+        robot.write(String.valueOf(value));
+        robot.push(KeyCode.ENTER);
+    }
+
+    void press(String button) {
+        robot.clickOn("#" + button + "-button");
+    }
+
+    String verdict() {
+        return robot.lookup(".verdict-banner").queryAs(VerdictBanner.class).headlineText();
+    }
+
+    /** Waits until the banner's headline satisfies {@code condition}; returns it. */
+    String awaitVerdict(Predicate<String> condition) throws Exception {
+        WaitForAsyncUtils.waitFor(120, TimeUnit.SECONDS, () -> condition.test(verdict()));
+        return verdict();
+    }
+
+    /** Saves what the window shows to target/ui-failures/NAME.png: the first thing to look at when a UI test fails. */
+    void snapshot(String name) {
+        try {
+            javafx.scene.Scene scene = robot.lookup(".main-view").query().getScene();
+            javafx.scene.image.WritableImage image = org.testfx.util.WaitForAsyncUtils.asyncFx(() -> scene.snapshot(null))
+                    .get(10, TimeUnit.SECONDS);
+            int w = (int) image.getWidth();
+            int h = (int) image.getHeight();
+            java.awt.image.BufferedImage png = new java.awt.image.BufferedImage(w, h,
+                    java.awt.image.BufferedImage.TYPE_INT_ARGB);
+            int[] row = new int[w];
+            for (int y = 0; y < h; y++) {
+                image.getPixelReader().getPixels(0, y, w, 1, javafx.scene.image.PixelFormat.getIntArgbInstance(),
+                        row, 0, w);
+                png.setRGB(0, y, w, 1, row, 0, w);
+            }
+            java.nio.file.Path dir = java.nio.file.Path.of("target", "ui-failures");
+            java.nio.file.Files.createDirectories(dir);
+            javax.imageio.ImageIO.write(png, "png", dir.resolve(name + ".png").toFile());
+        } catch (Exception e) {
+            System.err.println("could not save a snapshot: " + e);
+        }
+    }
+
+    static void await(long seconds, java.util.concurrent.Callable<Boolean> condition) throws Exception {
+        WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, condition);
+    }
+}
