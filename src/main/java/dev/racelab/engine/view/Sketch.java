@@ -37,6 +37,12 @@ public interface Sketch {
 
     void line(double x1, double y1, double x2, double y2);
 
+    /** A card: a rounded box in the surface ink with an outline, the frame of most pictures' parts. */
+    default void card(double x, double y, double w, double h) {
+        fill(Ink.SURFACE).fillRoundRect(x, y, w, h, em() * 0.4);
+        stroke(Ink.OUTLINE, 1).strokeRoundRect(x, y, w, h, em() * 0.4);
+    }
+
     /** A line with an arrow head at its end. */
     void arrow(double x1, double y1, double x2, double y2);
 

@@ -74,8 +74,7 @@ final class CounterView implements LabView {
         s.fill(Ink.MUTED).text("racelab.counters — one row, one value", pad, pad * 1.6, 0.9, false, Sketch.Align.LEFT);
         double boxY = pad * 2.3;
         double boxH = em * 4.2;
-        s.fill(Ink.SURFACE).fillRoundRect(pad, boxY, w - 2 * pad, boxH, em * 0.4);
-        s.stroke(Ink.OUTLINE, 1).strokeRoundRect(pad, boxY, w - 2 * pad, boxH, em * 0.4);
+        s.card(pad, boxY, w - 2 * pad, boxH);
         double third = (w - 2 * pad) / 3;
         column(s, pad, boxY, third, boxH, "in the row", value == null ? "—" : String.valueOf(value), Ink.TEXT);
         column(s, pad + third, boxY, third, boxH, "committed", String.valueOf(committed), Ink.TEXT);

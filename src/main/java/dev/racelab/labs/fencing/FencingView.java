@@ -115,8 +115,7 @@ final class FencingView implements LabView {
         double bookW = (w - 3 * pad) * 0.58;
         double boxH = em * 5.2;
         double y = pad * 0.8;
-        s.fill(Ink.SURFACE).fillRoundRect(pad, y, bookW, boxH, em * 0.4);
-        s.stroke(Ink.OUTLINE, 1).strokeRoundRect(pad, y, bookW, boxH, em * 0.4);
+        s.card(pad, y, bookW, boxH);
         s.fill(Ink.MUTED).text("racelab.books", pad + em * 0.6, y + em * 1.2, 0.8, false, Sketch.Align.LEFT);
         s.fill(Ink.TEXT).text("price " + (price == null ? "—" : price), pad + em * 0.6, y + em * 3.1, 1.6, true,
                 Sketch.Align.LEFT);
@@ -125,8 +124,7 @@ final class FencingView implements LabView {
 
         double tokenX = 2 * pad + bookW;
         double tokenW = w - tokenX - pad;
-        s.fill(Ink.SURFACE).fillRoundRect(tokenX, y, tokenW, boxH, em * 0.4);
-        s.stroke(Ink.OUTLINE, 1).strokeRoundRect(tokenX, y, tokenW, boxH, em * 0.4);
+        s.card(tokenX, y, tokenW, boxH);
         s.fill(Ink.MUTED).text("fencing_tokens", tokenX + em * 0.6, y + em * 1.2, 0.8, false, Sketch.Align.LEFT);
         s.fill(Ink.TOKEN).text("#" + (counter == null ? "—" : counter), tokenX + tokenW / 2, y + em * 3.4, 1.8, true,
                 Sketch.Align.CENTER);

@@ -67,7 +67,7 @@ public final class ServerDialog extends Dialog<ButtonType> {
         url.setPromptText(service == Service.POSTGRES ? "postgresql://user@localhost:5432/mydb"
                 : "redis://localhost:6379");
         url.setPrefColumnCount(34);
-        settingsKey().flatMap(settings::get).ifPresent(url::setText);
+        settings.get(settingsKey()).ifPresent(url::setText);
         password.setId("server-password");
         password.setPromptText("if the server asks for one");
         result.setId("server-result");
@@ -97,8 +97,8 @@ public final class ServerDialog extends Dialog<ButtonType> {
         Platform.runLater(url::requestFocus);
     }
 
-    private Optional<String> settingsKey() {
-        return Optional.of(service == Service.POSTGRES ? Settings.POSTGRES_URL : Settings.REDIS_URL);
+    private String settingsKey() {
+        return service == Service.POSTGRES ? Settings.POSTGRES_URL : Settings.REDIS_URL;
     }
 
     /** Parses and tries the address on a background thread; the dialog stays open until it works. */
@@ -170,7 +170,7 @@ public final class ServerDialog extends Dialog<ButtonType> {
     }
 
     private void useEmbedded() {
-        settings.put(settingsKey().orElseThrow(), null);
+        settings.put(settingsKey(), null);
         BackendSettings current = backends.settings();
         backends.use(service == Service.POSTGRES ? current.withPostgres(Optional.empty())
                 : current.withRedis(Optional.empty()));
