@@ -140,7 +140,11 @@ public final class Cli {
         if (args.isEmpty() || args.get(0).startsWith("-")) {
             throw new UsageException("run needs a lab: racelab run LAB [options] (see racelab list)");
         }
-        try (Backends backends = new Backends(BackendSettings.embedded(), home, new StartupProgress(err))) {
+        Backends backends = new Backends(BackendSettings.embedded(), home, new StartupProgress(err));
+        // Ctrl-C ends the JVM without finally blocks: the hook still stops the embedded servers.
+        Thread hook = new Thread(backends::close, "racelab-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try (backends) {
             Labs labs = new Labs(backends);
             String id = args.get(0);
             Lab lab = labs.find(id).orElseThrow(() -> new UsageException(
@@ -158,6 +162,12 @@ public final class Cli {
             long startupMs = (System.nanoTime() - startupStart) / 1_000_000;
             try (Recording recording = options.record() == null ? Recording.NONE : Recording.open(options.record())) {
                 return execute(lab, options, backends, recording, startupMs);
+            }
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook is running or about to: it closes the servers.
             }
         }
     }
