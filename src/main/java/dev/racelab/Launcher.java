@@ -23,6 +23,23 @@ public final class Launcher {
         Cli cli = new Cli(System.getenv(), DataHome.resolve(System.getenv()), System.out, System.err);
         int code = cli.run(Arrays.asList(args));
         System.out.flush();
-        System.exit(code);
+        if (!shuttingDown()) {
+            System.exit(code);
+        }
+    }
+
+    /**
+     * Whether the JVM is already shutting down (SIGTERM, Ctrl-C): then {@code System.exit} would
+     * block for ever, and returning lets the shutdown finish.
+     */
+    private static boolean shuttingDown() {
+        Thread probe = new Thread(() -> { });
+        try {
+            Runtime.getRuntime().addShutdownHook(probe);
+            Runtime.getRuntime().removeShutdownHook(probe);
+            return false;
+        } catch (IllegalStateException e) {
+            return true;
+        }
     }
 }

@@ -3,21 +3,26 @@ package dev.racelab.backend;
 import dev.racelab.engine.Service;
 
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The servers of one RaceLab process, brought up on first use.
  *
  * <p>{@link #postgres()} and {@link #redis()} connect to the configured server, or start the
  * embedded one, the first time they are called, and return the same one afterwards; a command
- * line run of a PostgreSQL lab never starts Redis. Closing stops whatever was started. Both
- * accessors are synchronized per service: a second caller waits for the first start.
+ * line run of a PostgreSQL lab never starts Redis. Closing stops whatever was started. Each
+ * service has its own lock: a second caller waits for the first start.
  */
 public final class Backends implements AutoCloseable {
 
     private final Path home;
     private final StartupListener listener;
-    private final Object postgresLock = new Object();
-    private final Object redisLock = new Object();
+    private static final long CLOSE_WAIT_SECONDS = 3;
+
+    private final ReentrantLock postgresLock = new ReentrantLock();
+    private final ReentrantLock redisLock = new ReentrantLock();
+    private volatile boolean closing;
     private volatile BackendSettings settings;
     private Postgres postgres;
     private Redis redis;
@@ -40,22 +45,29 @@ public final class Backends implements AutoCloseable {
         BackendSettings previous = settings;
         settings = next;
         if (!previous.postgres().equals(next.postgres())) {
-            synchronized (postgresLock) {
+            postgresLock.lock();
+            try {
                 closeQuietly(postgres);
                 postgres = null;
+            } finally {
+                postgresLock.unlock();
             }
         }
         if (!previous.redis().equals(next.redis())) {
-            synchronized (redisLock) {
+            redisLock.lock();
+            try {
                 closeQuietly(redis);
                 redis = null;
+            } finally {
+                redisLock.unlock();
             }
         }
     }
 
     /** The PostgreSQL server, started or reached now if this is the first call. */
     public Postgres postgres() throws BackendException {
-        synchronized (postgresLock) {
+        postgresLock.lock();
+        try {
             if (postgres == null) {
                 if (settings.postgres().isPresent()) {
                     PgAddress address = settings.postgres().get();
@@ -65,15 +77,23 @@ public final class Backends implements AutoCloseable {
                 } else {
                     postgres = EmbeddedPostgresServer.start(home, listener);
                 }
+                if (closing) {
+                    closeQuietly(postgres);
+                    postgres = null;
+                    throw new BackendException(Service.POSTGRES, "RaceLab is shutting down");
+                }
                 listener.progress(Service.POSTGRES, StartupListener.Stage.READY, "Ready: " + postgres.describe());
             }
             return postgres;
+        } finally {
+            postgresLock.unlock();
         }
     }
 
     /** The Redis server, started or reached now if this is the first call. */
     public Redis redis() throws BackendException {
-        synchronized (redisLock) {
+        redisLock.lock();
+        try {
             if (redis == null) {
                 if (settings.redis().isPresent()) {
                     RedisAddress address = settings.redis().get();
@@ -83,9 +103,16 @@ public final class Backends implements AutoCloseable {
                 } else {
                     redis = EmbeddedRedisServer.start(home, listener);
                 }
+                if (closing) {
+                    closeQuietly(redis);
+                    redis = null;
+                    throw new BackendException(Service.REDIS, "RaceLab is shutting down");
+                }
                 listener.progress(Service.REDIS, StartupListener.Stage.READY, "Ready: " + redis.describe());
             }
             return redis;
+        } finally {
+            redisLock.unlock();
         }
     }
 
@@ -99,23 +126,51 @@ public final class Backends implements AutoCloseable {
 
     /** What serves each service that is up, without credentials: "embedded PostgreSQL 17.11 on …". */
     public String describe(Service service) {
-        synchronized (service == Service.POSTGRES ? postgresLock : redisLock) {
+        ReentrantLock lock = service == Service.POSTGRES ? postgresLock : redisLock;
+        if (!lock.tryLock()) {
+            return "starting";
+        }
+        try {
             Object server = service == Service.POSTGRES ? postgres : redis;
             return server == null ? "not started" : server.toString();
+        } finally {
+            lock.unlock();
         }
     }
 
-    /** Stops embedded servers and forgets connections; the next call starts afresh. */
+    /**
+     * Stops embedded servers and forgets connections. A server still starting is not waited for
+     * long (this runs in shutdown hooks too): its starter sees {@code closing} and stops it itself.
+     */
     @Override
     public void close() {
-        synchronized (postgresLock) {
+        closing = true;
+        boolean closedPostgres = closeService(postgresLock, () -> {
             closeQuietly(postgres);
             postgres = null;
-        }
-        synchronized (redisLock) {
+        });
+        boolean closedRedis = closeService(redisLock, () -> {
             closeQuietly(redis);
             redis = null;
+        });
+        // Usable again only if no start was left running; that start stops what it starts.
+        closing = !(closedPostgres && closedRedis);
+    }
+
+    private static boolean closeService(ReentrantLock lock, Runnable close) {
+        try {
+            if (lock.tryLock(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                try {
+                    close.run();
+                    return true;
+                } finally {
+                    lock.unlock();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
+        return false;
     }
 
     private static void closeQuietly(AutoCloseable server) {

@@ -61,6 +61,7 @@ final class EmbeddedPostgresServer implements AutoCloseable {
                 throw e;
             }
         } catch (IOException | RuntimeException e) {
+            stopHalfStarted(slot);
             closeQuietly(slot);
             throw new BackendException(Service.POSTGRES, "Embedded PostgreSQL could not start in " + root + ": "
                     + reason(e) + ". Set RACELAB_PG_URL to use an existing server instead.", e);
@@ -86,6 +87,17 @@ final class EmbeddedPostgresServer implements AutoCloseable {
             }
         }
         throw last;
+    }
+
+    /** A start that failed late (say, the JVM began shutting down) may have left the server running. */
+    private static void stopHalfStarted(Slot slot) {
+        if (slot != null) {
+            try {
+                slot.stopLeftover(slot.dir().resolve("data").resolve("postmaster.pid"), "postgres");
+            } catch (IOException ignored) {
+                // The next start stops it.
+            }
+        }
     }
 
     private static boolean isRoot() {

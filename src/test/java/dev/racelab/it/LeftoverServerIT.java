@@ -40,6 +40,19 @@ class LeftoverServerIT {
         assertFalse(Files.exists(pidFile), "and the second RaceLab stopped its own server on exit");
     }
 
+    @Test
+    void aRaceLabToldToStopStopsItsServerOnTheWayOut(@TempDir Path home) throws Exception {
+        Map<String, String> env = Map.of("RACELAB_HOME", home.toString());
+        Path pidFile = home.resolve("postgres/slot-0/data/postmaster.pid");
+        Child run = Child.jar(env, "run", "counter", "--workers", "1", "--ops", "100000", "--delay", "before-read=20");
+        assertTrue(eventually(Duration.ofSeconds(90), () -> serverReady(pidFile)), "PostgreSQL started");
+        long postgresPid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
+        run.process().destroy();
+        run.await(60);
+        assertTrue(eventually(Duration.ofSeconds(10), () -> !alive(postgresPid)),
+                "SIGTERM (or Ctrl-C) stops the embedded PostgreSQL too");
+    }
+
     /** Whether postmaster.pid says the server is up (initdb's bootstrap backend writes one too). */
     private static boolean serverReady(Path pidFile) {
         try {
