@@ -4,6 +4,7 @@ import dev.racelab.backend.Backends;
 import dev.racelab.engine.Lab;
 import dev.racelab.labs.counter.CounterLab;
 import dev.racelab.labs.fencing.FencingLab;
+import dev.racelab.labs.primitives.PrimitivesLab;
 
 import java.util.List;
 import java.util.Optional;
@@ -16,7 +17,8 @@ public final class Labs {
     public Labs(Backends backends) {
         this.labs = List.of(
                 new CounterLab(backends),
-                new FencingLab(backends));
+                new FencingLab(backends),
+                new PrimitivesLab(backends));
     }
 
     public List<Lab> all() {

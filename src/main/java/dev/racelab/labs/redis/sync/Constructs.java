@@ -3,6 +3,8 @@ package dev.racelab.labs.redis.sync;
 import redis.clients.jedis.Jedis;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -102,6 +104,32 @@ public final class Constructs {
      */
     public Duration signalWait(Duration patience) {
         return variant == Variant.ARTICLE ? patience : keeper.recheckEvery();
+    }
+
+    /**
+     * The workers in a wait queue as Redis holds it ({@code LRANGE 0 -1}), oldest first: the
+     * article pushes at the left and pops at the right, the hardened queue the other way round.
+     */
+    public List<String> waitingInOrder(List<String> queue) {
+        List<String> workers = new ArrayList<>(queue.size());
+        queue.forEach(entry -> workers.add(KeySpace.workerOf(entry)));
+        if (variant == Variant.ARTICLE) {
+            Collections.reverse(workers);
+        }
+        return workers;
+    }
+
+    /** Who waits for {@code name} now, oldest first, by worker name. */
+    public List<String> waiting(Jedis jedis, String name) {
+        return waitingInOrder(jedis.lrange(queueKey(name), 0, -1));
+    }
+
+    /** Who holds a permit of {@code name} now, by worker name; the article's constructs do not know. */
+    public List<String> holding(Jedis jedis, String name) {
+        if (variant == Variant.ARTICLE) {
+            return List.of();
+        }
+        return jedis.zrange(holdersKey(name), 0, -1).stream().map(KeySpace::workerOf).toList();
     }
 
     public String counterKey(String name) {

@@ -86,7 +86,11 @@ public final class SyncClient implements AutoCloseable {
         return events;
     }
 
-    Jedis commands() {
+    /**
+     * The client's command connection, for the constructs and for the work its owner does between
+     * them (a critical section's reads and writes). Only the owning thread may use it.
+     */
+    public Jedis commands() {
         if (health != Health.LIVE) {
             throw new IllegalStateException(name + " has " + health.name().toLowerCase() + " and cannot act");
         }
