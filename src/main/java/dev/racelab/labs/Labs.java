@@ -4,6 +4,7 @@ import dev.racelab.backend.Backends;
 import dev.racelab.engine.Lab;
 import dev.racelab.labs.counter.CounterLab;
 import dev.racelab.labs.fencing.FencingLab;
+import dev.racelab.labs.philosophers.PhilosophersLab;
 import dev.racelab.labs.primitives.PrimitivesLab;
 
 import java.util.List;
@@ -18,7 +19,8 @@ public final class Labs {
         this.labs = List.of(
                 new CounterLab(backends),
                 new FencingLab(backends),
-                new PrimitivesLab(backends));
+                new PrimitivesLab(backends),
+                new PhilosophersLab(backends));
     }
 
     public List<Lab> all() {
