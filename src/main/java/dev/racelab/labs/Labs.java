@@ -6,6 +6,7 @@ import dev.racelab.labs.counter.CounterLab;
 import dev.racelab.labs.fencing.FencingLab;
 import dev.racelab.labs.philosophers.PhilosophersLab;
 import dev.racelab.labs.primitives.PrimitivesLab;
+import dev.racelab.labs.readerswriters.ReadersWritersLab;
 
 import java.util.List;
 import java.util.Optional;
@@ -20,7 +21,8 @@ public final class Labs {
                 new CounterLab(backends),
                 new FencingLab(backends),
                 new PrimitivesLab(backends),
-                new PhilosophersLab(backends));
+                new PhilosophersLab(backends),
+                new ReadersWritersLab(backends));
     }
 
     public List<Lab> all() {
