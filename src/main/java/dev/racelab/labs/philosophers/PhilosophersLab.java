@@ -19,9 +19,11 @@ import java.util.Set;
  * permit (the hardened construct, so Redis itself records who holds each fork and who waits).
  *
  * <p>Philosopher {@code k} has fork {@code k} on the left and fork {@code k+1} on the right (the
- * last philosopher's right fork is fork 1). Taking the left fork first is fine until all of them
- * do it at once: then each holds one fork and waits for its neighbour's, for ever. A delay at
- * {@code between-forks} makes that happen every time.
+ * last philosopher's right fork is fork 1). Philosophers think for 1–20 ms and eat for 1–5 ms
+ * (drawn from the run's seed) on top of any delay set at those gates. Taking the left fork first
+ * is fine until all of them do it at once: then each holds one fork and waits for its
+ * neighbour's, for ever. A delay at {@code between-forks} longer than the thinking makes that
+ * happen every time.
  */
 public final class PhilosophersLab implements Lab {
 

@@ -52,6 +52,14 @@ final class PhilosophersScenario extends RedisScenario {
     /** Consecutive failed tries after which a try-backoff philosopher gives up a meal: a livelock. */
     static final int MAX_TRIES = 1_000;
 
+    /**
+     * How long a philosopher thinks and eats, in ms, before any delay set at the gates: a little,
+     * and never the same twice, as real philosophers. Lockstep (and so naive's deadlock) then
+     * needs a nudge: a delay at between-forks.
+     */
+    static final int[] THINK_MILLIS = {1, 20};
+    static final int[] EAT_MILLIS = {1, 5};
+
     private static final Duration LEASE = Duration.ofSeconds(2);
 
     private final String strategy;
@@ -235,6 +243,7 @@ final class PhilosophersScenario extends RedisScenario {
         @Override
         public void operation(int meal) throws Exception {
             context.state(ActorState.THINKING);
+            pause(THINK_MILLIS);
             context.gate(PhilosophersLab.THINKING);
             context.state(ActorState.HUNGRY);
             long hungrySince = System.nanoTime();
@@ -315,7 +324,13 @@ final class PhilosophersScenario extends RedisScenario {
             int i = context.index();
             longestHunger.accumulateAndGet(i, System.nanoTime() - hungrySince, Math::max);
             meals.incrementAndGet(i);
+            pause(EAT_MILLIS);
             context.gate(PhilosophersLab.EATING);
+        }
+
+        /** Thinks or eats for a while drawn from the run's seed, so philosophers do not move in lockstep. */
+        private void pause(int[] millis) throws InterruptedException {
+            Thread.sleep(context.random().nextInt(millis[0], millis[1] + 1));
         }
 
         @Override
