@@ -2,16 +2,14 @@ package dev.racelab.labs.philosophers;
 
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Gate;
-import dev.racelab.engine.Lab;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.Scenario;
-import dev.racelab.engine.Service;
 import dev.racelab.engine.Strategy;
+import dev.racelab.labs.support.RedisLab;
 import dev.racelab.engine.view.LabView;
 
 import java.util.List;
-import java.util.Set;
 
 /**
  * The dining philosophers: N philosophers round a table, a fork between each pair, and a
@@ -25,7 +23,7 @@ import java.util.Set;
  * neighbour's, for ever. A delay at {@code between-forks} longer than the thinking makes that
  * happen every time.
  */
-public final class PhilosophersLab implements Lab {
+public final class PhilosophersLab extends RedisLab {
 
     static final Gate THINKING = new Gate("thinking",
             "thinking, holding no fork, before getting hungry");
@@ -50,10 +48,8 @@ public final class PhilosophersLab implements Lab {
             "take the left fork, try the right; if it is taken put the left one back, back off and retry: no "
                     + "deadlock, but philosophers backing off alike can livelock", false);
 
-    private final Backends backends;
-
     public PhilosophersLab(Backends backends) {
-        this.backends = backends;
+        super(backends);
     }
 
     @Override
@@ -69,11 +65,6 @@ public final class PhilosophersLab implements Lab {
     @Override
     public String story() {
         return "Philosophers share forks kept in Redis; all grabbing the left fork first deadlocks the table.";
-    }
-
-    @Override
-    public Set<Service> services() {
-        return Set.of(Service.REDIS);
     }
 
     @Override
@@ -104,11 +95,6 @@ public final class PhilosophersLab implements Lab {
     @Override
     public int minWorkers() {
         return 2;
-    }
-
-    @Override
-    public int maxWorkers() {
-        return 64;
     }
 
     @Override

@@ -18,6 +18,7 @@ import dev.racelab.labs.redis.sync.SyncClient;
 import dev.racelab.labs.support.RecordingEvents;
 import dev.racelab.labs.support.RedisScenario;
 import dev.racelab.labs.support.SyncObserver;
+import dev.racelab.labs.support.SyncWorker;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -223,17 +224,14 @@ final class PhilosophersScenario extends RedisScenario {
     }
 
     /** One philosopher: each operation is one meal. */
-    private final class Philosopher implements LabWorker {
+    private final class Philosopher extends SyncWorker {
 
-        private final WorkerContext context;
-        private final SyncClient client;
         private final HardenedSemaphore left;
         private final HardenedSemaphore right;
         private final Semaphore seat;
 
         Philosopher(WorkerContext context, SyncClient client) {
-            this.context = context;
-            this.client = client;
+            super(context, client);
             int k = context.index() + 1;
             this.left = constructs.hardenedSemaphore(client, fork(k));
             this.right = constructs.hardenedSemaphore(client, fork(k % n + 1));
@@ -331,16 +329,6 @@ final class PhilosophersScenario extends RedisScenario {
         /** Thinks or eats for a while drawn from the run's seed, so philosophers do not move in lockstep. */
         private void pause(int[] millis) throws InterruptedException {
             Thread.sleep(context.random().nextInt(millis[0], millis[1] + 1));
-        }
-
-        @Override
-        public void abort() {
-            client.abort();
-        }
-
-        @Override
-        public void close() {
-            client.close();
         }
     }
 }

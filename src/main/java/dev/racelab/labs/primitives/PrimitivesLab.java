@@ -2,14 +2,12 @@ package dev.racelab.labs.primitives;
 
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Gate;
-import dev.racelab.engine.Lab;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.Scenario;
-import dev.racelab.engine.Service;
 import dev.racelab.engine.Strategy;
+import dev.racelab.labs.support.RedisLab;
 
 import java.util.List;
-import java.util.Set;
 
 /**
  * Redis locks and semaphores: workers take a mutex (or one of a semaphore's two permits) kept in
@@ -23,7 +21,7 @@ import java.util.Set;
  * fault: a crashed holder's lease runs out, a waiter that gives up leaves the queue, a wake-up
  * nobody can hear is skipped, a grant nobody takes up expires, a repeated release is refused.
  */
-public final class PrimitivesLab implements Lab {
+public final class PrimitivesLab extends RedisLab {
 
     static final Gate BEFORE_ACQUIRE = new Gate("before-acquire",
             "before the worker asks for the mutex (or a permit)");
@@ -59,10 +57,8 @@ public final class PrimitivesLab implements Lab {
     static final Strategy HARDENED_SEMAPHORE = new Strategy("hardened-semaphore", "Hardened semaphore",
             "the hardened construct with 2 permits", false);
 
-    private final Backends backends;
-
     public PrimitivesLab(Backends backends) {
-        this.backends = backends;
+        super(backends);
     }
 
     @Override
@@ -78,11 +74,6 @@ public final class PrimitivesLab implements Lab {
     @Override
     public String story() {
         return "Workers share a Redis mutex; crash its holder or waste a wake-up and the article's permit is gone.";
-    }
-
-    @Override
-    public Set<Service> services() {
-        return Set.of(Service.REDIS);
     }
 
     @Override
@@ -109,11 +100,6 @@ public final class PrimitivesLab implements Lab {
     @Override
     public int defaultOps() {
         return 20;
-    }
-
-    @Override
-    public int maxWorkers() {
-        return 64;
     }
 
     @Override

@@ -11,16 +11,15 @@ import dev.racelab.engine.RunSummary;
 import dev.racelab.engine.ServerObserver;
 import dev.racelab.engine.Verdict;
 import dev.racelab.engine.WorkerContext;
-import dev.racelab.labs.redis.sync.Constructs;
 import dev.racelab.labs.redis.sync.Semaphore;
 import dev.racelab.labs.redis.sync.SyncClient;
 import dev.racelab.labs.support.RecordingEvents;
 import dev.racelab.labs.support.RedisScenario;
 import dev.racelab.labs.support.Survivors;
 import dev.racelab.labs.support.SyncObserver;
+import dev.racelab.labs.support.SyncWorker;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -208,17 +207,14 @@ final class PrimitivesScenario extends RedisScenario {
     }
 
     /** One worker: take a permit, increment the protected counter, give the permit back. */
-    private final class Client implements LabWorker {
+    private final class Client extends SyncWorker {
 
-        private final WorkerContext context;
-        private final SyncClient sync;
         private final Semaphore semaphore;
         /** Out of the run for good (crashed, vanished, gave up); later operations do nothing. */
         private boolean out;
 
-        Client(WorkerContext context, SyncClient sync, Semaphore semaphore) {
-            this.context = context;
-            this.sync = sync;
+        Client(WorkerContext context, SyncClient client, Semaphore semaphore) {
+            super(context, client);
             this.semaphore = semaphore;
         }
 
@@ -239,7 +235,7 @@ final class PrimitivesScenario extends RedisScenario {
                 overlaps.increment();
                 context.violation(OVERLAP, now - permits);
             }
-            long value = Long.parseLong(sync.commands().get(valueKey));
+            long value = Long.parseLong(client.commands().get(valueKey));
             context.mark(EventKind.READ, "protected counter", value);
             context.gate(PrimitivesLab.IN_CRITICAL_SECTION);
             if (faultAt(PrimitivesLab.HOLDER_CRASHES)) {
@@ -250,10 +246,10 @@ final class PrimitivesScenario extends RedisScenario {
                 }
                 dropOut(ActorState.FAILED, context.name() + " crashed holding the " + construct + (hardened
                         ? "; its lease was no longer renewed."
-                        : ": nothing in Redis says who holds it, so nobody can take it back."), sync::crash);
+                        : ": nothing in Redis says who holds it, so nobody can take it back."), client::crash);
                 return;
             }
-            sync.commands().set(valueKey, Long.toString(value + 1));
+            client.commands().set(valueKey, Long.toString(value + 1));
             context.mark(EventKind.WRITE, "protected counter", value + 1);
             sections.increment();
             context.gate(PrimitivesLab.BEFORE_RELEASE);
@@ -271,11 +267,11 @@ final class PrimitivesScenario extends RedisScenario {
         private boolean awaitPermit() throws Exception {
             context.state(ActorState.WAITING, construct);
             if (faultAt(PrimitivesLab.WAITER_CRASHES)) {
-                dropOut(ActorState.FAILED, context.name() + " crashed while queued; its connections closed.", sync::crash);
+                dropOut(ActorState.FAILED, context.name() + " crashed while queued; its connections closed.", client::crash);
                 return false;
             }
             if (faultAt(PrimitivesLab.WAITER_VANISHES)) {
-                dropOut(ActorState.FAILED, context.name() + " froze while queued, its connections still open.", sync::vanish);
+                dropOut(ActorState.FAILED, context.name() + " froze while queued, its connections still open.", client::vanish);
                 return false;
             }
             if (faultAt(PrimitivesLab.WAITER_GIVES_UP)) {
@@ -316,10 +312,10 @@ final class PrimitivesScenario extends RedisScenario {
             survivors.done();
             int[] pendingSeen = {0};
             survivors.outlast(() -> {
-                if (sync.health() == SyncClient.Health.LIVE) {
-                    sync.reportUnread();
+                if (client.health() == SyncClient.Health.LIVE) {
+                    client.reportUnread();
                 }
-                int pending = sync.pendingWakeUps();
+                int pending = client.pendingWakeUps();
                 if (pending > pendingSeen[0]) {
                     if (!hardened) {
                         wastedWakeUps.add(pending - pendingSeen[0]);
@@ -333,16 +329,11 @@ final class PrimitivesScenario extends RedisScenario {
         }
 
         @Override
-        public void abort() {
-            sync.abort();
-        }
-
-        @Override
         public void close() {
             if (!out) {
                 survivors.done();
             }
-            sync.close();
+            super.close();
         }
     }
 }

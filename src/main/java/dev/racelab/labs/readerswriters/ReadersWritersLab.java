@@ -2,14 +2,12 @@ package dev.racelab.labs.readerswriters;
 
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Gate;
-import dev.racelab.engine.Lab;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.Scenario;
-import dev.racelab.engine.Service;
 import dev.racelab.engine.Strategy;
+import dev.racelab.labs.support.RedisLab;
 
 import java.util.List;
-import java.util.Set;
 
 /**
  * Readers and writers: a document kept in Redis as two keys that a writer sets one after the
@@ -20,7 +18,7 @@ import java.util.Set;
  * clients, client-1 … client-5 read and client-6 writes. The article's monitor prefers readers:
  * a writer gets in only when no reader is left, which a steady stream of readers never allows.
  */
-public final class ReadersWritersLab implements Lab {
+public final class ReadersWritersLab extends RedisLab {
 
     static final Gate BEFORE_REQUEST = new Gate("before-request",
             "before the client asks to read or to write (its time away from the document)");
@@ -44,10 +42,8 @@ public final class ReadersWritersLab implements Lab {
             "everyone first passes a turnstile, a FIFO mutex; a writer keeps it while waiting for the readers "
                     + "inside to leave, so readers who came later queue behind it (hardened constructs)", false);
 
-    private final Backends backends;
-
     public ReadersWritersLab(Backends backends) {
-        this.backends = backends;
+        super(backends);
     }
 
     @Override
@@ -63,11 +59,6 @@ public final class ReadersWritersLab implements Lab {
     @Override
     public String story() {
         return "Readers share a Redis document, writers need it alone; the article's monitor starves the writers.";
-    }
-
-    @Override
-    public Set<Service> services() {
-        return Set.of(Service.REDIS);
     }
 
     @Override
@@ -98,11 +89,6 @@ public final class ReadersWritersLab implements Lab {
     @Override
     public int minWorkers() {
         return 2;
-    }
-
-    @Override
-    public int maxWorkers() {
-        return 64;
     }
 
     /** How many of {@code workers} clients write: the last quarter, at least one. */

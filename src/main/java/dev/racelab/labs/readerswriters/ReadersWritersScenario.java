@@ -17,6 +17,7 @@ import dev.racelab.labs.redis.sync.SyncClient;
 import dev.racelab.labs.support.RecordingEvents;
 import dev.racelab.labs.support.RedisScenario;
 import dev.racelab.labs.support.SyncObserver;
+import dev.racelab.labs.support.SyncWorker;
 import redis.clients.jedis.Jedis;
 
 import java.time.Duration;
@@ -158,10 +159,8 @@ final class ReadersWritersScenario extends RedisScenario {
     }
 
     /** What readers and writers share: the monitor, its conditions, and how to wait on them. */
-    private abstract class Client implements LabWorker {
+    private abstract class Client extends SyncWorker {
 
-        final WorkerContext context;
-        final SyncClient client;
         final Jedis redis;
         final Monitor monitor;
         final Semaphore turnstile;
@@ -169,8 +168,7 @@ final class ReadersWritersScenario extends RedisScenario {
         final Condition okToWrite;
 
         Client(WorkerContext context, SyncClient client) {
-            this.context = context;
-            this.client = client;
+            super(context, client);
             this.redis = client.commands();
             this.monitor = new Monitor(constructs.mutex(client, MONITOR), PATIENCE, constructs.signalWait(PATIENCE));
             this.turnstile = constructs.mutex(client, TURNSTILE);
@@ -202,16 +200,6 @@ final class ReadersWritersScenario extends RedisScenario {
                     turnstile.release();
                 }
             }
-        }
-
-        @Override
-        public void abort() {
-            client.abort();
-        }
-
-        @Override
-        public void close() {
-            client.close();
         }
     }
 

@@ -14,54 +14,31 @@ import java.util.List;
  * froze) counts as a receiver, so its permit is lost. Nothing records who holds a permit, so a
  * holder that dies takes its permit with it, and anyone may release, any number of times.
  */
-final class ArticleSemaphore implements Semaphore {
+final class ArticleSemaphore extends QueuedSemaphore {
 
     private static final LuaScript ACQUIRE = LuaScript.load(ArticleSemaphore.class, "lua/article/acquire.lua");
     private static final LuaScript V = LuaScript.load(ArticleSemaphore.class, "lua/article/v.lua");
     private static final LuaScript MUTEX_RELEASE = LuaScript.load(ArticleSemaphore.class, "lua/article/release.lua");
 
-    private final SyncClient client;
-    private final String name;
-    private final List<String> keys;
     private final LuaScript releaseScript;
-    private final Mailbox mailbox;
 
     ArticleSemaphore(SyncClient client, String name, List<String> keys, boolean mutex) {
-        this.client = client;
-        this.name = name;
-        this.keys = keys;
+        super(client, name, keys);
         this.releaseScript = mutex ? MUTEX_RELEASE : V;
-        this.mailbox = client.mailbox(name);
     }
 
+    /** The queue holds the client's wake-up channel. */
     @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public boolean acquireOrEnqueue() {
-        client.reportUnread();
-        client.events().requested(name);
-        mailbox.arm();
+    boolean takeOrQueue() {
         String channel = client.space().channel(client.owner());
-        if (ACQUIRE.runForLong(client.commands(), keys, List.of(channel)) > 0) {
-            mailbox.disarm();
-            client.events().acquired(name, false, SyncEvents.NO_CAUSE);
-            return true;
-        }
-        return false;
+        return ACQUIRE.runForLong(client.commands(), keys, List.of(channel)) > 0;
     }
 
+    /** A wake-up is the permit: whoever receives it holds it. */
     @Override
     public boolean awaitTurn(Duration patience) throws InterruptedException {
         String message = mailbox.await(patience.toNanos());
-        if (message == null) {
-            return false;
-        }
-        mailbox.disarm();
-        client.events().acquired(name, true, WakeUps.cause(message));
-        return true;
+        return message != null && woken(message);
     }
 
     /** The article cannot leave its queue: the entry stays, and the client merely stops listening. */

@@ -24,7 +24,7 @@ import java.util.List;
  * <p>The handle belongs to its client's thread, except {@link #renew}, which the keeper's thread
  * calls with its own connection; the fields it reads are immutable or volatile.
  */
-public final class HardenedSemaphore implements Semaphore, LeaseKeeper.Leased {
+public final class HardenedSemaphore extends QueuedSemaphore implements LeaseKeeper.Leased {
 
     private static final String COMMON = "lua/hardened/common.lua";
     private static final LuaScript ACQUIRE = load("lua/hardened/acquire.lua");
@@ -33,21 +33,14 @@ public final class HardenedSemaphore implements Semaphore, LeaseKeeper.Leased {
     private static final LuaScript LEAVE = load("lua/hardened/leave.lua");
     private static final LuaScript RENEW = load("lua/hardened/renew.lua");
 
-    private final SyncClient client;
-    private final String name;
-    private final List<String> keys;
     private final LeaseKeeper keeper;
-    private final Mailbox mailbox;
     private final String leaseMillis;
     private volatile boolean holding;
     private volatile boolean leaseLost;
 
     HardenedSemaphore(SyncClient client, String name, List<String> keys, LeaseKeeper keeper) {
-        this.client = client;
-        this.name = name;
-        this.keys = keys;
+        super(client, name, keys);
         this.keeper = keeper;
-        this.mailbox = client.mailbox(name);
         this.leaseMillis = Long.toString(keeper.lease().toMillis());
     }
 
@@ -55,25 +48,17 @@ public final class HardenedSemaphore implements Semaphore, LeaseKeeper.Leased {
         return LuaScript.load(HardenedSemaphore.class, COMMON, script);
     }
 
+    /** From the moment it may be granted a permit, the client's lease is renewed while it lives. */
     @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public boolean acquireOrEnqueue() {
-        client.reportUnread();
-        client.events().requested(name);
-        mailbox.arm();
+    boolean takeOrQueue() {
         startRenewing();
-        if (take(ACQUIRE)) {
-            mailbox.disarm();
-            client.events().acquired(name, false, SyncEvents.NO_CAUSE);
-            return true;
-        }
-        return false;
+        return take(ACQUIRE);
     }
 
+    /**
+     * Waits for the wake-up, but never only for it: every third of a lease it looks at Redis, so a
+     * grant whose wake-up it missed, or a permit taken back from a dead holder, still reaches it.
+     */
     @Override
     public boolean awaitTurn(Duration patience) throws InterruptedException {
         long deadline = System.nanoTime() + patience.toNanos();
@@ -82,9 +67,7 @@ public final class HardenedSemaphore implements Semaphore, LeaseKeeper.Leased {
             long left = deadline - System.nanoTime();
             String message = mailbox.await(Math.max(0, Math.min(left, recheck)));
             if (take(ACQUIRE)) {
-                mailbox.disarm();
-                client.events().acquired(name, true, WakeUps.cause(message));
-                return true;
+                return woken(message);
             }
             if (System.nanoTime() - deadline >= 0) {
                 return false;
