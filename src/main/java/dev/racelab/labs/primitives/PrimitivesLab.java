@@ -2,9 +2,12 @@ package dev.racelab.labs.primitives;
 
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Gate;
+import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.Scenario;
 import dev.racelab.engine.Strategy;
+import dev.racelab.engine.view.LabView;
+import dev.racelab.labs.support.LockPanelsView;
 import dev.racelab.labs.support.RedisLab;
 
 import java.util.List;
@@ -105,5 +108,11 @@ public final class PrimitivesLab extends RedisLab {
     @Override
     public Scenario open(RunSetup setup) throws Exception {
         return new PrimitivesScenario(backends.redis(), setup);
+    }
+
+    /** The mutex's holder and queue; a semaphore has several holders, which the server lane shows. */
+    @Override
+    public LabView view(Run run) {
+        return new LockPanelsView(run, run.strategy().id().endsWith("mutex") ? List.of("mutex") : List.of());
     }
 }

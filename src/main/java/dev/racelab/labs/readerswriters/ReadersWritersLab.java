@@ -2,9 +2,12 @@ package dev.racelab.labs.readerswriters;
 
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Gate;
+import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.Scenario;
 import dev.racelab.engine.Strategy;
+import dev.racelab.engine.view.LabView;
+import dev.racelab.labs.support.LockPanelsView;
 import dev.racelab.labs.support.RedisLab;
 
 import java.util.List;
@@ -99,5 +102,11 @@ public final class ReadersWritersLab extends RedisLab {
     @Override
     public Scenario open(RunSetup setup) throws Exception {
         return new ReadersWritersScenario(backends.redis(), setup);
+    }
+
+    /** The monitor's mutex: who is inside the monitor, who queues to get in. */
+    @Override
+    public LabView view(Run run) {
+        return new LockPanelsView(run, List.of("monitor"));
     }
 }

@@ -11,6 +11,8 @@ import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Verdict;
+import dev.racelab.engine.view.LabView;
+import dev.racelab.engine.view.Panel;
 import dev.racelab.labs.redis.sync.KeySpace;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.AfterAll;
@@ -41,6 +43,8 @@ class PrimitivesLabTest {
     private static final Jedis PROBE = TestServers.redis().open("test:probe", 5_000);
 
     private final PrimitivesLab lab = new PrimitivesLab(TestServers.backends());
+    /** The run the last staged fault happened in. */
+    private Run staged;
 
     @AfterAll
     static void closeProbe() {
@@ -111,6 +115,7 @@ class PrimitivesLabTest {
     /** Client-1 halts at {@code haltAt} in its critical section, B and C queue, then {@code fault} applies. */
     private Outcome holderFault(String strategy, Gate haltAt, GatePlan fault) throws Exception {
         Run run = start(strategy, holdBackBAndC(GatePlan.NONE.with(haltAt.id(), A, GateRule.BREAKPOINT)));
+        staged = run;
         assertEquals(haltAt, run.gates().awaitSettled(A, WAIT), "A holds the mutex");
         queueBThenC(run, null);
         run.gates().setPlan(fault);
@@ -145,6 +150,13 @@ class PrimitivesLabTest {
         assertEquals("1 permit lost — 2 workers wait for ever", outcome.headline());
         assertEquals(2L, outcome.violations().get(PrimitivesScenario.STUCK_WAITERS));
         assertTrue(outcome.explanation().contains("client-1 crashed holding the mutex"), outcome.explanation());
+
+        LabView view = lab.view(staged);
+        staged.recorder().snapshot().forEach(view::accept);
+        Panel.Items mutex = (Panel.Items) view.panels().stream().filter(p -> p.title().equals("The mutex"))
+                .findFirst().orElseThrow();
+        assertEquals(List.of("holds: client-1", "1. client-2 waits", "2. client-3 waits"),
+                mutex.items().stream().map(Panel.Item::text).toList(), "the dead holder still holds it");
     }
 
     @Test
