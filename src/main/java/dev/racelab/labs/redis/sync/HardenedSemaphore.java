@@ -22,7 +22,8 @@ import java.util.List;
  * </ul>
  *
  * <p>The handle belongs to its client's thread, except {@link #renew}, which the keeper's thread
- * calls with its own connection; the fields it reads are immutable or volatile.
+ * calls with its own connection; the fields it reads are immutable. A holder whose lease was
+ * taken back (it was frozen longer than a lease) learns it when its release is refused.
  */
 public final class HardenedSemaphore extends QueuedSemaphore implements LeaseKeeper.Leased {
 
@@ -35,8 +36,6 @@ public final class HardenedSemaphore extends QueuedSemaphore implements LeaseKee
 
     private final LeaseKeeper keeper;
     private final String leaseMillis;
-    private volatile boolean holding;
-    private volatile boolean leaseLost;
 
     HardenedSemaphore(SyncClient client, String name, List<String> keys, LeaseKeeper keeper) {
         super(client, name, keys);
@@ -98,7 +97,6 @@ public final class HardenedSemaphore extends QueuedSemaphore implements LeaseKee
     @Override
     public boolean release() {
         long cause = client.events().released(name);
-        holding = false;
         keeper.drop(this);
         if (RELEASE.runForLong(client.commands(), keys, args(cause)) < 0) {
             client.events().refused(name);
@@ -107,18 +105,9 @@ public final class HardenedSemaphore extends QueuedSemaphore implements LeaseKee
         return true;
     }
 
-    /** Whether the keeper found this client's lease taken back while it believed it held a permit. */
-    public boolean leaseLost() {
-        return leaseLost;
-    }
-
     @Override
     public boolean renew(Jedis keeperConnection) {
-        boolean renewed = RENEW.runForLong(keeperConnection, keys, args(SyncEvents.NO_CAUSE)) == 1;
-        if (!renewed && holding) {
-            leaseLost = true;
-        }
-        return renewed;
+        return RENEW.runForLong(keeperConnection, keys, args(SyncEvents.NO_CAUSE)) == 1;
     }
 
     @Override
@@ -136,11 +125,7 @@ public final class HardenedSemaphore extends QueuedSemaphore implements LeaseKee
         if (answer.get(1) > 0) {
             client.events().reclaimed(name, answer.get(1));
         }
-        holding = answer.get(0) == 1;
-        if (holding) {
-            leaseLost = false;
-        }
-        return holding;
+        return answer.get(0) == 1;
     }
 
     private List<String> args(long cause) {

@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One user of the constructs, as one process of the article is: a command connection, a
@@ -136,7 +137,7 @@ public final class SyncClient implements AutoCloseable {
         try {
             while (commands.pubsubNumSub(wakeUps.channel()).getOrDefault(wakeUps.channel(), 0L) > 0
                     && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
+                LockSupport.parkNanos(200_000);
             }
         } finally {
             commands.close();
