@@ -32,6 +32,8 @@ final class TableView implements LabView {
     private final Map<Integer, ActorState> atTable = new HashMap<>();
     /** Per philosopher: halted or delayed at a gate now. */
     private final Map<Integer, Boolean> held = new HashMap<>();
+    /** Per philosopher holding one fork: which. */
+    private final Map<Integer, String> oneFork = new HashMap<>();
     private final Map<Integer, Integer> meals = new HashMap<>();
     private final Map<Integer, Long> hungrySince = new HashMap<>();
     private final Map<Integer, Long> longestHunger = new HashMap<>();
@@ -82,6 +84,9 @@ final class TableView implements LabView {
                 longestHunger.merge(actor, e.nanos() - since, Math::max);
             }
         }
+        if (state == ActorState.HOLDING) {
+            oneFork.put(actor, e.subject());
+        }
         atTable.put(actor, state);
         return true;
     }
@@ -128,10 +133,7 @@ final class TableView implements LabView {
 
     private String label(int actor) {
         ActorState state = atTable.getOrDefault(actor, ActorState.IDLE);
-        String text = state == ActorState.HOLDING ? "holding " + tracker.worker(actor).subject() : state.label();
-        if (state == ActorState.HOLDING && tracker.worker(actor).subject() == null) {
-            text = "holding a fork";
-        }
+        String text = state == ActorState.HOLDING ? "holding " + oneFork.getOrDefault(actor, "a fork") : state.label();
         return held.getOrDefault(actor, false) ? text + " (at a gate)" : text;
     }
 

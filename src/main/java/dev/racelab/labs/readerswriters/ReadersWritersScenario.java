@@ -71,6 +71,7 @@ final class ReadersWritersScenario extends RedisScenario {
     private final AtomicLong longestWriterWait = new AtomicLong();
     private final AtomicLong longestReaderWait = new AtomicLong();
     private final AtomicLong mostBypasses = new AtomicLong();
+    /** Who waited longest and how many reads passed it; changed together with longestWriterWait, under its lock. */
     private volatile String worstWait = "";
 
     ReadersWritersScenario(Redis redis, RunSetup setup) {
@@ -299,10 +300,12 @@ final class ReadersWritersScenario extends RedisScenario {
         }
 
         private void waited(long nanos, long bypasses) {
-            if (nanos > longestWriterWait.get()) {
-                worstWait = " (" + context.name() + ", while " + count(bypasses, "read") + " went ahead)";
+            synchronized (longestWriterWait) {
+                if (nanos > longestWriterWait.get()) {
+                    longestWriterWait.set(nanos);
+                    worstWait = " (" + context.name() + ", while " + count(bypasses, "read") + " went ahead)";
+                }
             }
-            longestWriterWait.accumulateAndGet(nanos, Math::max);
             mostBypasses.accumulateAndGet(bypasses, Math::max);
             if (bypasses > 2L * readers) {
                 starved.increment();
