@@ -228,39 +228,50 @@ final class PrimitivesScenario extends RedisScenario {
                 return;
             }
             heldByTheLiving.incrementAndGet();
-            context.state(ActorState.CRITICAL, construct);
             int now = inside.incrementAndGet();
-            mostInside.accumulateAndGet(now, Math::max);
-            if (now > permits) {
-                overlaps.increment();
-                context.violation(OVERLAP, now - permits);
-            }
-            long value = Long.parseLong(client.commands().get(valueKey));
-            context.mark(EventKind.READ, "protected counter", value);
-            context.gate(PrimitivesLab.IN_CRITICAL_SECTION);
-            if (faultAt(PrimitivesLab.HOLDER_CRASHES)) {
-                inside.decrementAndGet();
-                heldByTheLiving.decrementAndGet();
-                if (!hardened) {
-                    context.violation(LOST, 1);
+            boolean crashed = false;
+            try {
+                context.state(ActorState.CRITICAL, construct);
+                mostInside.accumulateAndGet(now, Math::max);
+                if (now > permits) {
+                    overlaps.increment();
+                    context.violation(OVERLAP, now - permits);
                 }
-                dropOut(ActorState.FAILED, context.name() + " crashed holding the " + construct + (hardened
-                        ? "; its lease was no longer renewed."
-                        : ": nothing in Redis says who holds it, so nobody can take it back."), client::crash);
-                return;
+                long value = Long.parseLong(client.commands().get(valueKey));
+                context.mark(EventKind.READ, "protected counter", value);
+                context.gate(PrimitivesLab.IN_CRITICAL_SECTION);
+                if (faultAt(PrimitivesLab.HOLDER_CRASHES)) {
+                    crashed = true;
+                    leaveCriticalSection();
+                    if (!hardened) {
+                        context.violation(LOST, 1);
+                    }
+                    dropOut(ActorState.FAILED, context.name() + " crashed holding the " + construct + (hardened
+                            ? "; its lease was no longer renewed."
+                            : ": nothing in Redis says who holds it, so nobody can take it back."), client::crash);
+                    return;
+                }
+                client.commands().set(valueKey, Long.toString(value + 1));
+                context.mark(EventKind.WRITE, "protected counter", value + 1);
+                sections.increment();
+                context.gate(PrimitivesLab.BEFORE_RELEASE);
+            } finally {
+                if (!crashed) {
+                    leaveCriticalSection();
+                    semaphore.release();
+                }
             }
-            client.commands().set(valueKey, Long.toString(value + 1));
-            context.mark(EventKind.WRITE, "protected counter", value + 1);
-            sections.increment();
-            context.gate(PrimitivesLab.BEFORE_RELEASE);
-            inside.decrementAndGet();
-            heldByTheLiving.decrementAndGet();
-            semaphore.release();
             if (faultAt(PrimitivesLab.RELEASE_REPEATED)) {
                 incidents.add(context.name() + " sent its release twice.");
                 semaphore.release();
             }
             context.state(ActorState.RUNNING);
+        }
+
+        /** This worker is no longer inside, nor holding a permit as far as it knows. */
+        private void leaveCriticalSection() {
+            inside.decrementAndGet();
+            heldByTheLiving.decrementAndGet();
         }
 
         /** Queued: waits for the permit, unless a fault gate ends the wait. Returns whether it holds one. */

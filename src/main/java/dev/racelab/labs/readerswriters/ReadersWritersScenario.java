@@ -216,18 +216,21 @@ final class ReadersWritersScenario extends RedisScenario {
             long asked = System.nanoTime();
             context.state(ActorState.WAITING, "read access");
             turnstile(false);
-            monitor.enter();
-            waitFor(okToRead, () -> get(writingKey) > 0
-                    || strategy.equals("writer-preference") && get(waitingWritersKey) > 0);
-            redis.incr(readingKey);
-            monitor.exit();
+            monitor.inside(() -> {
+                waitFor(okToRead, () -> get(writingKey) > 0
+                        || strategy.equals("writer-preference") && get(waitingWritersKey) > 0);
+                redis.incr(readingKey);
+            });
             longestReaderWait.accumulateAndGet(System.nanoTime() - asked, Math::max);
-            read();
-            monitor.enter();
-            if (redis.decr(readingKey) == 0) {
-                okToWrite.signal();
+            try {
+                read();
+            } finally {
+                monitor.inside(() -> {
+                    if (redis.decr(readingKey) == 0) {
+                        okToWrite.signal();
+                    }
+                });
             }
-            monitor.exit();
             context.state(ActorState.RUNNING);
         }
 
@@ -270,32 +273,33 @@ final class ReadersWritersScenario extends RedisScenario {
             boolean writerFirst = strategy.equals("writer-preference");
             turnstile(true);
             try {
-                monitor.enter();
-                if (writerFirst) {
-                    redis.incr(waitingWritersKey);
-                }
-                waitFor(okToWrite, () -> get(readingKey) > 0 || get(writingKey) > 0);
-                if (writerFirst) {
-                    redis.decr(waitingWritersKey);
-                }
-                redis.incr(writingKey);
-                monitor.exit();
+                monitor.inside(() -> {
+                    if (writerFirst) {
+                        redis.incr(waitingWritersKey);
+                    }
+                    waitFor(okToWrite, () -> get(readingKey) > 0 || get(writingKey) > 0);
+                    if (writerFirst) {
+                        redis.decr(waitingWritersKey);
+                    }
+                    redis.incr(writingKey);
+                });
             } finally {
                 if (strategy.equals("fair")) {
                     turnstile.release();
                 }
             }
             waited(System.nanoTime() - asked, reads.sum() - readsBefore);
-            write();
-            monitor.enter();
-            redis.decr(writingKey);
-            if (writerFirst && get(waitingWritersKey) > 0) {
-                okToWrite.signal();
-            } else {
-                okToWrite.signal();
-                okToRead.signalAll();
+            try {
+                write();
+            } finally {
+                monitor.inside(() -> {
+                    redis.decr(writingKey);
+                    okToWrite.signal();
+                    if (!writerFirst || get(waitingWritersKey) == 0) {
+                        okToRead.signalAll();
+                    }
+                });
             }
-            monitor.exit();
             context.state(ActorState.RUNNING);
         }
 

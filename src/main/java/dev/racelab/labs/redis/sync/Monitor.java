@@ -33,6 +33,8 @@ public final class Monitor {
     private final Semaphore mutex;
     private final Duration patience;
     private final Duration signalWait;
+    /** Whether this client is inside the monitor: it holds the mutex and is not waiting on a condition. */
+    private boolean inside;
 
     /**
      * @param mutex      this client's handle on the monitor's mutex
@@ -56,10 +58,27 @@ public final class Monitor {
             throw new IllegalStateException("could not enter the monitor " + mutex.name() + " within "
                     + patience.toSeconds() + " s");
         }
+        inside = true;
     }
 
     public void exit() {
+        inside = false;
         mutex.release();
+    }
+
+    /**
+     * Runs {@code body} inside the monitor and leaves it afterwards, also when {@code body} fails,
+     * unless it failed while waiting on a condition (when the mutex is not held).
+     */
+    public void inside(Step body) throws Exception {
+        enter();
+        try {
+            body.run();
+        } finally {
+            if (inside) {
+                exit();
+            }
+        }
     }
 
     /** Waits on {@code condition} for as long as {@code blocked} holds; returns inside the monitor. */
@@ -80,6 +99,7 @@ public final class Monitor {
     }
 
     private void waitOnce(Condition condition, Step afterWake) throws Exception {
+        inside = false;
         condition.await(mutex, signalWait);
         afterWake.run();
         enter();
