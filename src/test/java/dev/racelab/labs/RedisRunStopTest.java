@@ -13,6 +13,7 @@ import dev.racelab.engine.RunSpec;
 import dev.racelab.labs.philosophers.PhilosophersLab;
 import dev.racelab.labs.primitives.PrimitivesLab;
 import dev.racelab.labs.readerswriters.ReadersWritersLab;
+import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
@@ -38,11 +39,7 @@ class RedisRunStopTest {
     private static void stopWhileWorkersWait(Lab lab, RunSpec spec, ActorState state, int waiting) throws Exception {
         Run run = new Run(lab, spec.withTimeout(Duration.ofMinutes(5)), Clock.system());
         run.start();
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (waitingNow(run, state) < waiting) {
-            assertTrue(System.nanoTime() < deadline, "the workers never all waited");
-            Thread.sleep(5);
-        }
+        Poll.until("the workers all wait", () -> waitingNow(run, state) >= waiting);
         run.stop();
         Outcome outcome = run.awaitOutcome(WAIT);
         assertTrue(outcome.explanation().startsWith("Stopped by the user"), outcome.explanation());

@@ -14,6 +14,7 @@ import dev.racelab.engine.Verdict;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.Panel;
 import dev.racelab.labs.redis.sync.KeySpace;
+import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,6 @@ import redis.clients.jedis.Jedis;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -64,14 +64,6 @@ class PrimitivesLabTest {
                 .with(PrimitivesLab.BEFORE_ACQUIRE.id(), C, GateRule.BREAKPOINT);
     }
 
-    private static void eventually(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "never happened: " + what);
-            Thread.sleep(5);
-        }
-    }
-
     private static long queued(Run run) {
         return PROBE.llen(new KeySpace(run.id()).key("mutex:queue"));
     }
@@ -94,9 +86,9 @@ class PrimitivesLabTest {
         if (bHaltsAt != null) {
             assertEquals(bHaltsAt, run.gates().awaitSettled(B, WAIT), "B is queued, at the fault gate");
         }
-        eventually("B queued", () -> queued(run) == 1);
+        Poll.until("B queued", () -> queued(run) == 1);
         run.step(C);
-        eventually("C queued behind B", () -> queued(run) == 2);
+        Poll.until("C queued behind B", () -> queued(run) == 2);
     }
 
     /** Client-2 suffers {@code fault} while queued behind client-1, with client-3 queued behind it. */
@@ -107,7 +99,7 @@ class PrimitivesLabTest {
         assertEquals(PrimitivesLab.IN_CRITICAL_SECTION, run.gates().awaitSettled(A, WAIT), "A holds the mutex");
         queueBThenC(run, fault);
         run.step(B);
-        eventually("the fault happened to B", () -> lastStateIs(run, B, after));
+        Poll.until("the fault happened to B", () -> lastStateIs(run, B, after));
         run.gates().setPlan(GatePlan.NONE);
         return run.awaitOutcome(WAIT);
     }

@@ -9,6 +9,7 @@ import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Verdict;
 import dev.racelab.labs.redis.sync.KeySpace;
+import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.Jedis;
 
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,14 +37,6 @@ class ReadersWritersLabTest {
     @AfterAll
     static void closeProbe() {
         PROBE.close();
-    }
-
-    private static void eventually(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "never happened: " + what);
-            Thread.sleep(5);
-        }
     }
 
     private Outcome run(RunSpec spec) throws Exception {
@@ -109,14 +101,14 @@ class ReadersWritersLabTest {
         assertEquals(ReadersWritersLab.BEFORE_REQUEST, run.gates().awaitSettled(W, WAIT));
         run.step(W);
         String okToWrite = new KeySpace(run.id()).key("ok-to-write:queue");
-        eventually("the writer waits for reader 1", () -> PROBE.llen(okToWrite) == 1);
+        Poll.until("the writer waits for reader 1", () -> PROBE.llen(okToWrite) == 1);
         run.step(R1);
         assertEquals(ReadersWritersLab.AFTER_WAKE, run.gates().awaitSettled(W, WAIT), "reader 1 left and signalled");
         run.step(R2);
         assertEquals(ReadersWritersLab.BETWEEN_READS, run.gates().awaitSettled(R2, WAIT),
                 "reader 2 slipped in before the writer took the mutex again");
         run.step(W);
-        eventually("the writer wrote, or checked again and went back to waiting", () -> PROBE.llen(okToWrite) == 1
+        Poll.until("the writer wrote, or checked again and went back to waiting", () -> PROBE.llen(okToWrite) == 1
                 || run.recorder().snapshot().stream().anyMatch(e -> e.kind() == EventKind.WRITE
                         && e.actor() == run.workerActor(W)));
         run.gates().setPlan(GatePlan.NONE);

@@ -1,6 +1,7 @@
 package dev.racelab.labs.redis.sync;
 
 import dev.racelab.backend.Redis;
+import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -109,15 +109,6 @@ class SyncConstructsTest {
         return t;
     }
 
-    /** Polls {@code condition} until it holds, for at most ten seconds. */
-    static void eventually(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + LONG.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "never happened: " + what);
-            Thread.sleep(5);
-        }
-    }
-
     private String counter(Constructs constructs) {
         return admin.get(constructs.counterKey("mutex"));
     }
@@ -164,7 +155,7 @@ class SyncConstructsTest {
         assertEquals(0, counts.retried.get());
         assertFalse(t.mc.acquireOrEnqueue());
         assertFalse(t.mc.awaitTurn(SHORT), "the permit went to B, who is not waiting for it");
-        eventually("B received one wake-up it was not waiting for", () -> {
+        Poll.until("B received one wake-up it was not waiting for", () -> {
             t.b.reportUnread();
             return counts.unread.get() == 1;
         });
@@ -177,7 +168,7 @@ class SyncConstructsTest {
         t.b.vanish();
         assertTrue(t.ma.release());
         assertEquals(0, counts.retried.get(), "PUBLISH counted B's open connection");
-        eventually("the wake-up sits with B, who will never act on it", () -> t.b.pendingWakeUps() == 1);
+        Poll.until("the wake-up sits with B, who will never act on it", () -> t.b.pendingWakeUps() == 1);
         assertFalse(t.mc.acquireOrEnqueue());
         assertFalse(t.mc.awaitTurn(SHORT));
         assertEquals("0", counter(t.constructs));
