@@ -96,6 +96,7 @@ class PrimitivesLabTest {
         Run run = start(strategy, holdBackBAndC(GatePlan.NONE
                 .with(PrimitivesLab.IN_CRITICAL_SECTION.id(), A, GateRule.BREAKPOINT)
                 .with(fault.id(), B, GateRule.BREAKPOINT)));
+        staged = run;
         assertEquals(PrimitivesLab.IN_CRITICAL_SECTION, run.gates().awaitSettled(A, WAIT), "A holds the mutex");
         queueBThenC(run, fault);
         run.step(B);
@@ -198,6 +199,12 @@ class PrimitivesLabTest {
         assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
         assertEquals(1L, outcome.metrics().get("retriedReleases"));
         assertEquals(2L, outcome.metrics().get("protectedCounter"));
+
+        List<Event> events = staged.recorder().snapshot();
+        Event released = events.stream().filter(e -> e.kind() == EventKind.LOCK_RELEASED
+                && e.actor() == staged.workerActor(A)).findFirst().orElseThrow();
+        assertTrue(events.stream().anyMatch(e -> e.kind() == EventKind.WOKEN && e.actor() == staged.workerActor(C)
+                && e.value() == released.seq()), "C's wake-up points at A's release, for the timeline's arrow");
     }
 
     @Test
