@@ -28,6 +28,15 @@ public interface WorkerContext {
      */
     void gate(Gate gate) throws InterruptedException;
 
+    /**
+     * The user's rule for this worker at {@code gate} now, without passing it. Labs with fault
+     * gates use it to decide whether the fault is armed for this worker: a fault gate carries no
+     * delay of its own, so any rule set on it (a delay or a breakpoint) is the user saying "here".
+     */
+    default GateRule rule(Gate gate) {
+        return GateRule.PASS;
+    }
+
     /** Moves this worker to {@code state}, concerning {@code subject} (may be null). */
     void state(ActorState state, String subject);
 

@@ -57,6 +57,11 @@ final class WorkerHandle implements WorkerContext {
     }
 
     @Override
+    public GateRule rule(Gate gate) {
+        return gates.plan().rule(gate.id(), index);
+    }
+
+    @Override
     public void state(ActorState next, String subject) {
         state = next;
         recorder.state(actor, next, subject);

@@ -4,6 +4,9 @@ import dev.racelab.backend.Backends;
 import dev.racelab.engine.Lab;
 import dev.racelab.labs.counter.CounterLab;
 import dev.racelab.labs.fencing.FencingLab;
+import dev.racelab.labs.philosophers.PhilosophersLab;
+import dev.racelab.labs.primitives.PrimitivesLab;
+import dev.racelab.labs.readerswriters.ReadersWritersLab;
 
 import java.util.List;
 import java.util.Optional;
@@ -16,7 +19,10 @@ public final class Labs {
     public Labs(Backends backends) {
         this.labs = List.of(
                 new CounterLab(backends),
-                new FencingLab(backends));
+                new FencingLab(backends),
+                new PrimitivesLab(backends),
+                new PhilosophersLab(backends),
+                new ReadersWritersLab(backends));
     }
 
     public List<Lab> all() {

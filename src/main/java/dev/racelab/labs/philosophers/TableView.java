@@ -1,0 +1,233 @@
+package dev.racelab.labs.philosophers;
+
+import dev.racelab.engine.ActorState;
+import dev.racelab.engine.Event;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Run;
+import dev.racelab.engine.view.Ink;
+import dev.racelab.engine.view.LabView;
+import dev.racelab.engine.view.Panel;
+import dev.racelab.engine.view.RunTracker;
+import dev.racelab.engine.view.Sketch;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The philosophers' table: each philosopher in the colour of what it is doing (thinking, hungry,
+ * holding one fork, eating), each fork on the table or in the hand of whoever holds it, and, once
+ * the oracle found one, the deadlock cycle drawn as arrows from each philosopher to the one it
+ * waits for. Panels: every fork's holder and queue, meals per philosopher, the longest hunger.
+ *
+ * <p>Built from events only ({@code LOCK_*} per fork, state changes, the oracle's cycle notes), so
+ * it shows the same live and in a replay. Owned by the thread that feeds it.
+ */
+final class TableView implements LabView {
+
+    private final RunTracker tracker;
+    /** Per philosopher (actor id): what it does at the table; gates' delays and halts do not change it. */
+    private final Map<Integer, ActorState> atTable = new HashMap<>();
+    /** Per philosopher: halted or delayed at a gate now. */
+    private final Map<Integer, Boolean> held = new HashMap<>();
+    /** Per philosopher holding one fork: which. */
+    private final Map<Integer, String> oneFork = new HashMap<>();
+    private final Map<Integer, Integer> meals = new HashMap<>();
+    private final Map<Integer, Long> hungrySince = new HashMap<>();
+    private final Map<Integer, Long> longestHunger = new HashMap<>();
+    /** The deadlock cycle: waiter's actor id to the actor it waits for, in the cycle's order. */
+    private final Map<Integer, Integer> cycle = new LinkedHashMap<>();
+    private String cycleText;
+    private long version;
+
+    TableView(Run run) {
+        this.tracker = new RunTracker(run);
+    }
+
+    @Override
+    public void accept(Event e) {
+        boolean changed = tracker.accept(e);
+        if (e.kind() == EventKind.STATE && e.actor() != Run.RUN_ACTOR) {
+            changed |= followState(e);
+        } else if (e.kind() == EventKind.NOTE && e.subject() != null) {
+            if (e.actor() != Run.RUN_ACTOR && e.subject().startsWith(PhilosophersScenario.CYCLE_NOTE)) {
+                cycle.put(e.actor(), (int) e.value());
+                changed = true;
+            } else if (e.actor() == Run.RUN_ACTOR && e.subject().startsWith("deadlock: ")) {
+                cycleText = e.subject();
+                changed = true;
+            }
+        }
+        if (changed) {
+            version++;
+        }
+    }
+
+    private boolean followState(Event e) {
+        ActorState state = e.state();
+        int actor = e.actor();
+        if (state == ActorState.DELAYED || state == ActorState.AT_GATE) {
+            held.put(actor, true);
+            return true;
+        }
+        held.put(actor, false);
+        if (state == ActorState.HUNGRY && atTable.get(actor) != ActorState.HUNGRY
+                && atTable.get(actor) != ActorState.HOLDING) {
+            hungrySince.put(actor, e.nanos());
+        }
+        if (state == ActorState.EATING && atTable.get(actor) != ActorState.EATING) {
+            meals.merge(actor, 1, Integer::sum);
+            Long since = hungrySince.remove(actor);
+            if (since != null) {
+                longestHunger.merge(actor, e.nanos() - since, Math::max);
+            }
+        }
+        if (state == ActorState.HOLDING) {
+            oneFork.put(actor, e.subject());
+        }
+        atTable.put(actor, state);
+        return true;
+    }
+
+    @Override
+    public long version() {
+        return version;
+    }
+
+    @Override
+    public List<Panel> panels() {
+        List<Integer> philosophers = tracker.workerActors();
+        List<Panel> panels = new ArrayList<>();
+        if (cycleText != null) {
+            panels.add(new Panel.Items("Deadlock", List.of(new Panel.Item(cycleText, Ink.RACE)), ""));
+        }
+        List<List<String>> forks = new ArrayList<>();
+        for (int k = 1; k <= philosophers.size(); k++) {
+            String fork = PhilosophersScenario.fork(k);
+            int holder = tracker.holder(fork);
+            List<String> queue = new ArrayList<>();
+            tracker.waiting(fork).forEach(actor -> queue.add(tracker.name(actor)));
+            forks.add(List.of(fork, holder < 0 ? "on the table" : tracker.name(holder),
+                    queue.isEmpty() ? "" : String.join(", ", queue)));
+        }
+        panels.add(new Panel.Table("Forks", List.of("fork", "held by", "waiting"), forks));
+        List<List<String>> rows = new ArrayList<>();
+        long worst = -1;
+        int worstActor = -1;
+        for (int actor : philosophers) {
+            long hunger = longestHunger.getOrDefault(actor, 0L);
+            if (hunger > worst) {
+                worst = hunger;
+                worstActor = actor;
+            }
+            rows.add(List.of(tracker.name(actor), String.valueOf(meals.getOrDefault(actor, 0)), label(actor),
+                    hunger / 1_000_000 + " ms"));
+        }
+        panels.add(new Panel.Table("Meals", List.of("philosopher", "meals", "doing", "longest hunger"), rows));
+        panels.add(new Panel.Values("Hunger", List.of(Panel.Value.of("longest",
+                worstActor < 0 || worst <= 0 ? "—" : worst / 1_000_000 + " ms (" + tracker.name(worstActor) + ")"))));
+        return panels;
+    }
+
+    private String label(int actor) {
+        ActorState state = atTable.getOrDefault(actor, ActorState.IDLE);
+        String text = state == ActorState.HOLDING ? "holding " + oneFork.getOrDefault(actor, "a fork") : state.label();
+        return held.getOrDefault(actor, false) ? text + " (at a gate)" : text;
+    }
+
+    @Override
+    public boolean hasPicture() {
+        return true;
+    }
+
+    @Override
+    public void draw(Sketch sketch) {
+        List<Integer> philosophers = tracker.workerActors();
+        int n = philosophers.size();
+        if (n == 0) {
+            return;
+        }
+        double cx = sketch.width() / 2;
+        double cy = sketch.height() / 2;
+        double table = Math.min(sketch.width(), sketch.height()) * 0.32;
+        double seat = table * 1.22;
+        double r = Math.max(sketch.em() * 0.6, Math.min(sketch.em() * 1.6, seat * Math.sin(Math.PI / n) * 0.55));
+
+        sketch.fill(Ink.SURFACE).fillCircle(cx, cy, table);
+        sketch.stroke(Ink.OUTLINE, 1.5).strokeCircle(cx, cy, table);
+
+        Map<Integer, double[]> at = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            double angle = angleOf(i, n);
+            at.put(philosophers.get(i), new double[] {cx + seat * Math.cos(angle), cy + seat * Math.sin(angle)});
+        }
+        for (int k = 1; k <= n; k++) {
+            drawFork(sketch, k, n, cx, cy, table, r, philosophers);
+        }
+        for (int i = 0; i < n; i++) {
+            int actor = philosophers.get(i);
+            double[] p = at.get(actor);
+            ActorState state = atTable.getOrDefault(actor, ActorState.IDLE);
+            sketch.fill(Ink.of(state)).fillCircle(p[0], p[1], r);
+            boolean inCycle = cycle.containsKey(actor);
+            sketch.stroke(inCycle ? Ink.HIGHLIGHT : held.getOrDefault(actor, false) ? Ink.AT_GATE : Ink.OUTLINE,
+                    inCycle ? 3 : 1.5).strokeCircle(p[0], p[1], r);
+            sketch.fill(Ink.TEXT).text("P" + (i + 1), p[0], p[1] + sketch.em() * 0.35, 1.0, true, Sketch.Align.CENTER);
+            double below = p[1] + r + sketch.em() * 1.1;
+            sketch.fill(Ink.MUTED).text(meals.getOrDefault(actor, 0) + " meals", p[0], below, 0.8, false,
+                    Sketch.Align.CENTER);
+        }
+        if (!cycle.isEmpty()) {
+            sketch.stroke(Ink.HIGHLIGHT, 3);
+            cycle.forEach((waiter, holder) -> {
+                double[] from = at.get(waiter);
+                double[] to = at.get(holder);
+                if (from != null && to != null) {
+                    double dx = to[0] - from[0];
+                    double dy = to[1] - from[1];
+                    double length = Math.hypot(dx, dy);
+                    double ux = dx / length;
+                    double uy = dy / length;
+                    sketch.arrow(from[0] + ux * r, from[1] + uy * r, to[0] - ux * r, to[1] - uy * r);
+                }
+            });
+            sketch.fill(Ink.RACE).text(cycleText == null ? "deadlock" : cycleText, cx, sketch.em() * 1.4, 1.0, true,
+                    Sketch.Align.CENTER);
+        }
+    }
+
+    /** Philosopher {@code i} (0-based) sits at this angle, the first at the top, going clockwise. */
+    private static double angleOf(double i, int n) {
+        return -Math.PI / 2 + 2 * Math.PI * i / n;
+    }
+
+    /**
+     * Fork {@code k} lies between philosopher {@code k-1} and {@code k} (it is philosopher k's
+     * left fork); when held it is drawn in its holder's hand, on the side it came from.
+     */
+    private void drawFork(Sketch sketch, int k, int n, double cx, double cy, double table, double r,
+                          List<Integer> philosophers) {
+        String fork = PhilosophersScenario.fork(k);
+        int holder = tracker.holder(fork);
+        double angle = angleOf(k - 1.5, n);
+        double inner = table * 0.62;
+        double outer = table * 0.92;
+        Ink ink = Ink.MUTED;
+        if (holder >= 0) {
+            int seat = philosophers.indexOf(holder);
+            boolean isLeftFork = seat == k - 1;
+            angle = angleOf(seat + (isLeftFork ? -0.28 : 0.28), n);
+            inner = table * 1.22 - r * 2.2;
+            outer = table * 1.22 - r * 1.05;
+            ink = cycle.containsKey(holder) ? Ink.HIGHLIGHT : Ink.HOLDING;
+        }
+        double cos = Math.cos(angle);
+        double sin = Math.sin(angle);
+        sketch.stroke(ink, 3).line(cx + inner * cos, cy + inner * sin, cx + outer * cos, cy + outer * sin);
+        double label = inner - sketch.em() * 0.8;
+        sketch.fill(Ink.MUTED).text(String.valueOf(k), cx + label * cos, cy + label * sin + sketch.em() * 0.3, 0.7,
+                false, Sketch.Align.CENTER);
+    }
+}

@@ -1,0 +1,340 @@
+package dev.racelab.labs.readerswriters;
+
+import dev.racelab.backend.Redis;
+import dev.racelab.engine.ActorState;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.LabWorker;
+import dev.racelab.engine.Outcome;
+import dev.racelab.engine.RunSetup;
+import dev.racelab.engine.RunSummary;
+import dev.racelab.engine.ServerObserver;
+import dev.racelab.engine.Verdict;
+import dev.racelab.engine.WorkerContext;
+import dev.racelab.labs.redis.sync.Condition;
+import dev.racelab.labs.redis.sync.Monitor;
+import dev.racelab.labs.redis.sync.Semaphore;
+import dev.racelab.labs.redis.sync.SyncClient;
+import dev.racelab.labs.support.RecordingEvents;
+import dev.racelab.labs.support.RedisScenario;
+import dev.racelab.labs.support.SyncObserver;
+import dev.racelab.labs.support.SyncWorker;
+import redis.clients.jedis.Jedis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One run of readers and writers. The monitor's state (how many read, how many write, how many
+ * writers wait) lives in Redis keys, read and written by whoever holds the monitor's mutex, as in
+ * the article. The document is two keys; a writer sets both to its version, one after the other.
+ *
+ * <p>The oracle, at the event where it happens: a writer getting in while anyone reads or writes,
+ * or a reader while someone writes, is an exclusion violation; a reader finding the two parts
+ * different read a torn document. It times every writer's wait and counts the reads that got in
+ * while the writer waited: more than two per reader means the writer was starved (in arrival order
+ * each reader could go ahead of it at most once, having asked first).
+ */
+final class ReadersWritersScenario extends RedisScenario {
+
+    static final String EXCLUSION = "exclusion violations";
+    static final String TORN = "torn reads";
+    static final String STARVATION = "writer starvation";
+
+    private static final Duration LEASE = Duration.ofSeconds(2);
+    private static final String MONITOR = "monitor";
+    private static final String TURNSTILE = "turnstile";
+    private static final String OK_TO_READ = "ok-to-read";
+    private static final String OK_TO_WRITE = "ok-to-write";
+
+    private final String strategy;
+    private final int readers;
+    private final String readingKey;
+    private final String writingKey;
+    private final String waitingWritersKey;
+    private final String part1;
+    private final String part2;
+    private final RecordingEvents.Tally tally = new RecordingEvents.Tally();
+    private final AtomicInteger readersInside = new AtomicInteger();
+    private final AtomicInteger writersInside = new AtomicInteger();
+    private final AtomicLong versions = new AtomicLong();
+    private final LongAdder reads = new LongAdder();
+    private final LongAdder writes = new LongAdder();
+    private final LongAdder exclusions = new LongAdder();
+    private final LongAdder torn = new LongAdder();
+    private final LongAdder starved = new LongAdder();
+    private final AtomicLong longestWriterWait = new AtomicLong();
+    private final AtomicLong longestReaderWait = new AtomicLong();
+    private final AtomicLong mostBypasses = new AtomicLong();
+    /** Who waited longest and how many reads passed it; changed together with longestWriterWait, under its lock. */
+    private volatile String worstWait = "";
+
+    ReadersWritersScenario(Redis redis, RunSetup setup) {
+        super(redis, setup, articles(setup) ? null : LEASE);
+        this.strategy = setup.strategy().id();
+        this.readers = setup.workers() - ReadersWritersLab.writers(setup.workers());
+        this.readingKey = space.key("reading");
+        this.writingKey = space.key("writing");
+        this.waitingWritersKey = space.key("waiting-writers");
+        this.part1 = space.key("document:part-1");
+        this.part2 = space.key("document:part-2");
+        constructs.createSemaphore(admin, MONITOR, 1);
+        constructs.createSemaphore(admin, TURNSTILE, 1);
+        constructs.createCondition(admin, OK_TO_READ);
+        constructs.createCondition(admin, OK_TO_WRITE);
+        for (String key : List.of(readingKey, writingKey, waitingWritersKey, part1, part2)) {
+            admin.set(key, "0");
+        }
+    }
+
+    /** The broken strategies are the article's monitor, built from the article's constructs. */
+    private static boolean articles(RunSetup setup) {
+        return setup.strategy().broken();
+    }
+
+    @Override
+    public LabWorker worker(WorkerContext context) {
+        SyncClient client = client(context, new RecordingEvents(context, tally));
+        return context.index() < readers ? new Reader(context, client) : new Writer(context, client);
+    }
+
+    @Override
+    public List<ServerObserver> observers() {
+        List<String> watched = new ArrayList<>(List.of(MONITOR, OK_TO_READ, OK_TO_WRITE));
+        if (strategy.equals("fair")) {
+            watched.add(TURNSTILE);
+        }
+        return List.of(new SyncObserver(redis, constructs, "redis: monitor", watched, List.of(
+                new SyncObserver.Value("reading", readingKey), new SyncObserver.Value("writing", writingKey),
+                new SyncObserver.Value("writers waiting", waitingWritersKey))));
+    }
+
+    @Override
+    public Outcome judge(RunSummary summary) {
+        Map<String, Long> violations = new LinkedHashMap<>();
+        put(violations, EXCLUSION, exclusions.sum());
+        put(violations, TORN, torn.sum());
+        put(violations, STARVATION, starved.sum());
+        Map<String, Number> metrics = new LinkedHashMap<>();
+        metrics.put("reads", reads.sum());
+        metrics.put("writes", writes.sum());
+        metrics.put("exclusionViolations", exclusions.sum());
+        metrics.put("tornReads", torn.sum());
+        metrics.put("longestWriterWaitMs", longestWriterWait.get() / 1_000_000);
+        metrics.put("longestReaderWaitMs", longestReaderWait.get() / 1_000_000);
+        metrics.put("mostReadsPastAWriter", mostBypasses.get());
+        String waits = "The longest a writer waited was " + longestWriterWait.get() / 1_000_000 + " ms" + worstWait
+                + "; the longest a reader waited, " + longestReaderWait.get() / 1_000_000 + " ms.";
+        if (exclusions.sum() > 0 || torn.sum() > 0) {
+            return new Outcome(Verdict.RACE, count(exclusions.sum(), "exclusion violation") + ", "
+                    + count(torn.sum(), "torn read"),
+                    "A writer wrote while others were inside, and readers saw half-written documents. " + waits,
+                    violations, metrics, List.of());
+        }
+        if (starved.sum() > 0) {
+            return new Outcome(Verdict.RACE, "writers starved: the longest wait was "
+                    + longestWriterWait.get() / 1_000_000 + " ms",
+                    "While a writer waited, up to " + mostBypasses.get() + " reads went ahead of it, more than two per "
+                            + "reader (" + readers + "): readers kept the document busy. " + waits,
+                    violations, metrics, List.of());
+        }
+        return new Outcome(Verdict.SAFE, "readers shared, writers wrote alone; longest writer wait "
+                + longestWriterWait.get() / 1_000_000 + " ms",
+                reads.sum() + " reads, " + writes.sum() + " writes, no document torn. " + waits,
+                violations, metrics, List.of());
+    }
+
+    private static void put(Map<String, Long> map, String name, long n) {
+        if (n > 0) {
+            map.put(name, n);
+        }
+    }
+
+    private static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
+    /** What readers and writers share: the monitor, its conditions, and how to wait on them. */
+    private abstract class Client extends SyncWorker {
+
+        final Jedis redis;
+        final Monitor monitor;
+        final Semaphore turnstile;
+        final Condition okToRead;
+        final Condition okToWrite;
+
+        Client(WorkerContext context, SyncClient client) {
+            super(context, client);
+            this.redis = client.commands();
+            this.monitor = new Monitor(constructs.mutex(client, MONITOR), PATIENCE, constructs.signalWait(PATIENCE));
+            this.turnstile = constructs.mutex(client, TURNSTILE);
+            this.okToRead = constructs.condition(client, OK_TO_READ);
+            this.okToWrite = constructs.condition(client, OK_TO_WRITE);
+        }
+
+        /** Waits on {@code condition} while {@code blocked}: with {@code while}, or with mesa-if's {@code if}. */
+        void waitFor(Condition condition, Monitor.Check blocked) throws Exception {
+            Monitor.Step afterWake = () -> context.gate(ReadersWritersLab.AFTER_WAKE);
+            if (strategy.equals("mesa-if")) {
+                monitor.waitIf(condition, blocked, afterWake);
+            } else {
+                monitor.waitWhile(condition, blocked, afterWake);
+            }
+        }
+
+        long get(String key) {
+            return Long.parseLong(redis.get(key));
+        }
+
+        /** Passes the turnstile in arrival order (fair only): takes it, and lets it go unless told to keep it. */
+        void turnstile(boolean keep) throws InterruptedException {
+            if (strategy.equals("fair")) {
+                if (!turnstile.acquire(PATIENCE)) {
+                    throw new IllegalStateException("the turnstile did not let " + context.name() + " through");
+                }
+                if (!keep) {
+                    turnstile.release();
+                }
+            }
+        }
+    }
+
+    private final class Reader extends Client {
+
+        Reader(WorkerContext context, SyncClient client) {
+            super(context, client);
+        }
+
+        @Override
+        public void operation(int n) throws Exception {
+            context.gate(ReadersWritersLab.BEFORE_REQUEST);
+            long asked = System.nanoTime();
+            context.state(ActorState.WAITING, "read access");
+            turnstile(false);
+            monitor.inside(() -> {
+                waitFor(okToRead, () -> get(writingKey) > 0
+                        || strategy.equals("writer-preference") && get(waitingWritersKey) > 0);
+                redis.incr(readingKey);
+            });
+            longestReaderWait.accumulateAndGet(System.nanoTime() - asked, Math::max);
+            try {
+                read();
+            } finally {
+                monitor.inside(() -> {
+                    if (redis.decr(readingKey) == 0) {
+                        okToWrite.signal();
+                    }
+                });
+            }
+            context.state(ActorState.RUNNING);
+        }
+
+        private void read() throws InterruptedException {
+            reads.increment();
+            readersInside.incrementAndGet();
+            try {
+                context.state(ActorState.CRITICAL, "reading");
+                if (writersInside.get() > 0) {
+                    exclusions.increment();
+                    context.violation(EXCLUSION, 1);
+                }
+                long first = Long.parseLong(redis.get(part1));
+                context.mark(EventKind.READ, "document part 1", first);
+                context.gate(ReadersWritersLab.BETWEEN_READS);
+                long second = Long.parseLong(redis.get(part2));
+                context.mark(EventKind.READ, "document part 2", second);
+                if (first != second) {
+                    torn.increment();
+                    context.violation(TORN, 1);
+                }
+            } finally {
+                readersInside.decrementAndGet();
+            }
+        }
+    }
+
+    private final class Writer extends Client {
+
+        Writer(WorkerContext context, SyncClient client) {
+            super(context, client);
+        }
+
+        @Override
+        public void operation(int n) throws Exception {
+            context.gate(ReadersWritersLab.BEFORE_REQUEST);
+            long asked = System.nanoTime();
+            long readsBefore = reads.sum();
+            context.state(ActorState.WAITING, "write access");
+            boolean writerFirst = strategy.equals("writer-preference");
+            turnstile(true);
+            try {
+                monitor.inside(() -> {
+                    if (writerFirst) {
+                        redis.incr(waitingWritersKey);
+                    }
+                    waitFor(okToWrite, () -> get(readingKey) > 0 || get(writingKey) > 0);
+                    if (writerFirst) {
+                        redis.decr(waitingWritersKey);
+                    }
+                    redis.incr(writingKey);
+                });
+            } finally {
+                if (strategy.equals("fair")) {
+                    turnstile.release();
+                }
+            }
+            waited(System.nanoTime() - asked, reads.sum() - readsBefore);
+            try {
+                write();
+            } finally {
+                monitor.inside(() -> {
+                    redis.decr(writingKey);
+                    okToWrite.signal();
+                    if (!writerFirst || get(waitingWritersKey) == 0) {
+                        okToRead.signalAll();
+                    }
+                });
+            }
+            context.state(ActorState.RUNNING);
+        }
+
+        private void waited(long nanos, long bypasses) {
+            synchronized (longestWriterWait) {
+                if (nanos > longestWriterWait.get()) {
+                    longestWriterWait.set(nanos);
+                    worstWait = " (" + context.name() + ", while " + count(bypasses, "read") + " went ahead)";
+                }
+            }
+            mostBypasses.accumulateAndGet(bypasses, Math::max);
+            if (bypasses > 2L * readers) {
+                starved.increment();
+                context.violation(STARVATION, bypasses);
+            }
+        }
+
+        private void write() throws InterruptedException {
+            writersInside.incrementAndGet();
+            try {
+                context.state(ActorState.CRITICAL, "writing");
+                if (readersInside.get() > 0 || writersInside.get() > 1) {
+                    exclusions.increment();
+                    context.violation(EXCLUSION, 1);
+                }
+                long version = versions.incrementAndGet();
+                redis.set(part1, Long.toString(version));
+                context.mark(EventKind.WRITE, "document part 1", version);
+                context.gate(ReadersWritersLab.BETWEEN_WRITES);
+                redis.set(part2, Long.toString(version));
+                context.mark(EventKind.WRITE, "document part 2", version);
+                writes.increment();
+            } finally {
+                writersInside.decrementAndGet();
+            }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package dev.racelab.labs.redis.sync;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Where one client's wake-ups for one construct land, and where the client waits for them.
+ *
+ * <p>A client <em>arms</em> the mailbox before it runs the script that may queue it (as the
+ * article registers its callback before its {@code EVAL}), so a wake-up published the instant it
+ * is queued is not missed. A wake-up that arrives while the mailbox is armed is kept until the
+ * client takes it. One that arrives while nobody waits here is <em>unread</em>: in the article's
+ * design its permit went with it. A client that stopped acting (vanished) never takes what
+ * arrives: it stays {@linkplain #pending() pending}.
+ *
+ * <p>Threads: the client's subscriber thread delivers; the client's own thread arms, waits and
+ * disarms; any thread may {@linkplain #breakWith break} it. Everything is guarded by {@code lock}.
+ */
+final class Mailbox {
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition arrived = lock.newCondition();
+    private final ArrayDeque<String> kept = new ArrayDeque<>();
+    private boolean armed;
+    private int unread;
+    private String broken;
+
+    /** The client is about to wait here: keep what arrives from now on. */
+    void arm() {
+        lock.lock();
+        try {
+            armed = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits for a wake-up for at most {@code nanos}.
+     *
+     * @return the wake-up's message, or null when the time ran out
+     * @throws WakeUpsBroken when no wake-up can come any more (the subscriber died or the run stopped)
+     */
+    String await(long nanos) throws InterruptedException {
+        lock.lock();
+        try {
+            long left = nanos;
+            while (kept.isEmpty() && broken == null && left > 0) {
+                left = arrived.awaitNanos(left);
+            }
+            if (!kept.isEmpty()) {
+                return kept.poll();
+            }
+            if (broken != null) {
+                throw new WakeUpsBroken(broken);
+            }
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The client stops waiting here. Wake-ups that arrived and were not taken are dropped and
+     * counted as unread.
+     *
+     * @return how many wake-ups were dropped
+     */
+    int disarm() {
+        lock.lock();
+        try {
+            armed = false;
+            int dropped = kept.size();
+            kept.clear();
+            unread += dropped;
+            return dropped;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Called by the subscriber thread for each wake-up. */
+    void deliver(String message) {
+        lock.lock();
+        try {
+            if (armed) {
+                kept.add(message);
+                arrived.signalAll();
+            } else {
+                unread++;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Unread wake-ups since the last call. */
+    int takeUnread() {
+        lock.lock();
+        try {
+            int n = unread;
+            unread = 0;
+            return n;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Wake-ups that arrived while armed and have not been taken. */
+    int pending() {
+        lock.lock();
+        try {
+            return kept.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Ends every wait here, now and later, with {@link WakeUpsBroken}. */
+    void breakWith(String reason) {
+        lock.lock();
+        try {
+            if (broken == null) {
+                broken = reason;
+            }
+            arrived.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

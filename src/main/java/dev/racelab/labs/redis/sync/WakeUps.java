@@ -1,0 +1,136 @@
+package dev.racelab.labs.redis.sync;
+
+import dev.racelab.backend.Redis;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPubSub;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One client's dedicated subscriber: its own connection, subscribed to the client's wake-up
+ * channel for the client's whole life (as the article subscribes in its constructor), and the
+ * thread that reads it and sorts each wake-up into the {@link Mailbox} of the construct it names.
+ *
+ * <p>A wake-up's message is {@code <construct>#<cause>}: which construct it is for, and an
+ * opaque number the waker chose (RaceLab passes the sequence number of the release event, so
+ * the timeline can draw an arrow from the release to the wake-up it caused).
+ *
+ * <p>Threads: the subscriber thread ({@code <client>-wake-ups-<run>}) owns the connection while
+ * it reads; {@link #close} (from the client's thread, or the run's when it ends) closes the socket
+ * under it, which ends the thread, and joins it.
+ */
+final class WakeUps implements AutoCloseable {
+
+    private static final long SUBSCRIBE_TIMEOUT_MILLIS = 5_000;
+    private static final long JOIN_MILLIS = 5_000;
+
+    private final String channel;
+    private final Jedis subscriber;
+    private final Map<String, Mailbox> mailboxes = new ConcurrentHashMap<>();
+    private final CountDownLatch subscribed = new CountDownLatch(1);
+    private final Thread thread;
+    private volatile boolean closing;
+
+    private WakeUps(Jedis subscriber, String channel, String threadName) {
+        this.subscriber = subscriber;
+        this.channel = channel;
+        this.thread = new Thread(this::listen, threadName);
+        this.thread.setDaemon(true);
+    }
+
+    /** Opens the subscriber and returns once the server confirmed the subscription. */
+    static WakeUps open(Redis redis, String connectionName, String channel, String threadName) {
+        WakeUps wakeUps = new WakeUps(redis.open(connectionName, 0), channel, threadName);
+        wakeUps.thread.start();
+        try {
+            if (!wakeUps.subscribed.await(SUBSCRIBE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)) {
+                wakeUps.close();
+                throw new IllegalStateException("Redis did not confirm the subscription to " + channel + " within "
+                        + SUBSCRIBE_TIMEOUT_MILLIS / 1000 + " s");
+            }
+        } catch (InterruptedException e) {
+            wakeUps.close();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while subscribing to " + channel, e);
+        }
+        return wakeUps;
+    }
+
+    /** The message of a wake-up for {@code construct}, carrying {@code cause}. */
+    static String message(String construct, long cause) {
+        return construct + "#" + cause;
+    }
+
+    /** The cause a wake-up's message carries, or {@link SyncEvents#NO_CAUSE}. */
+    static long cause(String message) {
+        int hash = message == null ? -1 : message.lastIndexOf('#');
+        if (hash < 0) {
+            return SyncEvents.NO_CAUSE;
+        }
+        try {
+            return Long.parseLong(message.substring(hash + 1));
+        } catch (NumberFormatException e) {
+            return SyncEvents.NO_CAUSE;
+        }
+    }
+
+    String channel() {
+        return channel;
+    }
+
+    /** The mailbox of {@code construct}, made on first use. */
+    Mailbox mailbox(String construct) {
+        return mailboxes.computeIfAbsent(construct, c -> new Mailbox());
+    }
+
+    /** Every mailbox so far, by construct. */
+    Map<String, Mailbox> mailboxes() {
+        return mailboxes;
+    }
+
+    private void listen() {
+        String why = "the subscriber connection closed";
+        try {
+            subscriber.subscribe(new JedisPubSub() {
+                @Override
+                public void onSubscribe(String ignored, int count) {
+                    subscribed.countDown();
+                }
+
+                @Override
+                public void onMessage(String ignored, String message) {
+                    int hash = message.lastIndexOf('#');
+                    mailbox(hash < 0 ? message : message.substring(0, hash)).deliver(message);
+                }
+            }, channel);
+        } catch (RuntimeException e) {
+            why = "the subscriber connection failed: " + (e.getMessage() == null ? e : e.getMessage());
+        }
+        if (!closing) {
+            String reason = why;
+            mailboxes.values().forEach(m -> m.breakWith(reason));
+        }
+    }
+
+    /** Ends every wait for a wake-up with {@link WakeUpsBroken}; the subscription stays. */
+    void breakAll(String reason) {
+        mailboxes.values().forEach(m -> m.breakWith(reason));
+    }
+
+    /** Closes the connection under the subscriber thread and waits for the thread to end. */
+    @Override
+    public void close() {
+        closing = true;
+        subscriber.disconnect();
+        if (Thread.currentThread() != thread) {
+            try {
+                thread.join(JOIN_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

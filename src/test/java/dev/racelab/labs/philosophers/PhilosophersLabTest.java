@@ -1,0 +1,141 @@
+package dev.racelab.labs.philosophers;
+
+import dev.racelab.engine.Clock;
+import dev.racelab.engine.Event;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.GatePlan;
+import dev.racelab.engine.GateRule;
+import dev.racelab.engine.Outcome;
+import dev.racelab.engine.Run;
+import dev.racelab.engine.RunSpec;
+import dev.racelab.engine.Verdict;
+import dev.racelab.engine.view.LabView;
+import dev.racelab.engine.view.Panel;
+import dev.racelab.support.RecordingSketch;
+import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The dining philosophers against a real Redis. */
+class PhilosophersLabTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final String CYCLE_OF_FIVE = "deadlock: philosopher-1 → philosopher-2 → philosopher-3 → "
+            + "philosopher-4 → philosopher-5 → philosopher-1";
+
+    private final PhilosophersLab lab = new PhilosophersLab(TestServers.backends());
+
+    private Run start(RunSpec spec) {
+        Run run = new Run(lab, spec, Clock.system());
+        run.start();
+        return run;
+    }
+
+    /** Everyone takes the left fork, then dawdles long enough for everyone else to take theirs. */
+    private RunSpec naiveWithADelayBetweenForks(long seed) {
+        return RunSpec.defaults(lab).withSeed(seed).withTimeout(Duration.ofMillis(500))
+                .withGates(GatePlan.NONE.with(PhilosophersLab.BETWEEN_FORKS.id(), GateRule.fixed(150)));
+    }
+
+    @Test
+    void naivePhilosophersWithADelayBetweenForksDeadlockInTenRunsOutOfTenAndTheCycleIsNamed() throws Exception {
+        for (int i = 0; i < 10; i++) {
+            Outcome outcome = start(naiveWithADelayBetweenForks(i)).awaitOutcome(WAIT);
+            assertEquals(Verdict.DEADLOCK, outcome.verdict(), "run " + i + ": " + outcome.banner());
+            assertEquals(CYCLE_OF_FIVE, outcome.headline());
+            assertTrue(outcome.explanation().contains("philosopher-1 waits for fork-2, held by philosopher-2"),
+                    outcome.explanation());
+            assertEquals(1L, outcome.violations().get(PhilosophersScenario.DEADLOCK));
+            assertEquals(1, outcome.places().size(), "the deadlock is marked on the timeline");
+        }
+    }
+
+    @Test
+    void theTableViewDrawsTheDeadlockCycleAndEveryForkInAHand() throws Exception {
+        Run run = start(naiveWithADelayBetweenForks(1));
+        run.awaitOutcome(WAIT);
+        LabView view = lab.view(run);
+        List<Event> events = run.recorder().snapshot();
+        int lastCycleNote = -1;
+        for (int i = 0; i < events.size(); i++) {
+            Event e = events.get(i);
+            if (e.kind() == EventKind.NOTE && e.subject() != null
+                    && e.subject().startsWith(PhilosophersScenario.CYCLE_NOTE)) {
+                lastCycleNote = i;
+            }
+        }
+        // The table as it stood when the oracle found the cycle, before the stop put the forks down.
+        events.subList(0, lastCycleNote + 1).forEach(view::accept);
+        RecordingSketch sketch = new RecordingSketch(600, 400);
+        view.draw(sketch);
+        assertEquals(5, sketch.arrows(), "one arrow per philosopher of the cycle");
+        assertTrue(sketch.texts().contains(CYCLE_OF_FIVE), sketch.texts().toString());
+        Panel.Table forks = (Panel.Table) view.panels().stream().filter(p -> p.title().equals("Forks")).findFirst()
+                .orElseThrow();
+        for (int k = 1; k <= 5; k++) {
+            assertEquals(List.of("fork-" + k, "philosopher-" + k, "philosopher-" + (k == 1 ? 5 : k - 1)),
+                    forks.rows().get(k - 1), "each holds its left fork; its right-hand neighbour waits for it");
+        }
+        assertTrue(view.panels().stream().anyMatch(p -> p.title().equals("Deadlock")));
+    }
+
+    /** The stated requirement: thirty seconds of dinner, provoked as hard as naive's deadlock, and nobody stuck. */
+    private void thirtySecondsOfDinner(String strategy) throws Exception {
+        Run run = start(RunSpec.defaults(lab).withStrategy(strategy).withOps(1_000_000)
+                .withGates(GatePlan.NONE.with(PhilosophersLab.BETWEEN_FORKS.id(), GateRule.range(0, 5))
+                        .with(PhilosophersLab.EATING.id(), GateRule.range(0, 3))));
+        assertThrows(TimeoutException.class, () -> run.awaitOutcome(Duration.ofSeconds(30)),
+                "the dinner is still going after 30 s: no deadlock, nobody stuck");
+        run.stop();
+        Outcome outcome = run.awaitOutcome(WAIT);
+        assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner() + " " + outcome.explanation());
+        for (int p = 1; p <= 5; p++) {
+            assertTrue(outcome.metrics().get("meals:philosopher-" + p).longValue() > 0, "philosopher-" + p + " ate");
+        }
+        assertTrue(run.recorder().snapshot().stream().noneMatch(e -> e.kind() == EventKind.VIOLATION));
+        System.out.printf("[philosophers] %s for 30 s: %s meals, fewest %s, longest hunger %s ms%n", strategy,
+                outcome.metrics().get("meals"), outcome.metrics().get("fewestMeals"),
+                outcome.metrics().get("longestHungerMs"));
+    }
+
+    @Test
+    void orderedPhilosophersEatForThirtySecondsWithoutDeadlock() throws Exception {
+        thirtySecondsOfDinner("ordered");
+    }
+
+    @Test
+    void philosophersWithAWaiterEatForThirtySecondsWithoutDeadlock() throws Exception {
+        thirtySecondsOfDinner("waiter");
+    }
+
+    @Test
+    void tryBackoffWithARandomBackoffAvoidsTheDeadlockNaiveFallsInto() throws Exception {
+        Outcome outcome = start(naiveWithADelayBetweenForks(3).withStrategy("try-backoff").withOps(3)
+                .withGates(GatePlan.NONE.with(PhilosophersLab.BETWEEN_FORKS.id(), GateRule.fixed(20))
+                        .with(PhilosophersLab.BACKOFF.id(), GateRule.range(0, 60)))).awaitOutcome(WAIT);
+        assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
+        assertEquals(15L, outcome.metrics().get("meals"));
+        assertTrue(outcome.metrics().get("retries").longValue() > 0, "forks were put back");
+    }
+
+    @Test
+    void serverLanesShowWhoHoldsAndWhoWaitsForEachFork() throws Exception {
+        Run run = start(naiveWithADelayBetweenForks(2).withObserve(true));
+        run.awaitOutcome(WAIT);
+        List<Event> events = run.recorder().snapshot();
+        assertTrue(events.stream().anyMatch(e -> e.kind() == EventKind.SERVER_HOLDS && "fork-1".equals(e.subject())
+                && e.value() == run.workerActor(0)), "Redis says philosopher-1 holds fork-1");
+        assertTrue(events.stream().anyMatch(e -> e.kind() == EventKind.SERVER_WAITS && e.subject() != null
+                && e.subject().startsWith("for fork-2") && e.value() == run.workerActor(0)),
+                "and waits for fork-2");
+        assertTrue(events.stream().anyMatch(e -> e.kind() == EventKind.SERVER_VALUE && "fork-3 free".equals(e.subject())
+                && e.value() == 0));
+    }
+}
