@@ -235,6 +235,7 @@ public final class GateKeeper {
         if (rule.delays()) {
             long nanos = (long) (rule.drawNanos(worker.random()) * delayScale);
             ActorState before = worker.currentState();
+            String about = worker.currentSubject();
             worker.state(ActorState.DELAYED, gate.id());
             inDelay.incrementAndGet();
             try {
@@ -245,13 +246,14 @@ public final class GateKeeper {
             if (stopped) {
                 throw new RunStopped();
             }
-            worker.state(before, null);
+            worker.state(before, about);
         }
     }
 
     private void halt(WorkerHandle worker, Gate gate, int g) throws InterruptedException {
         int w = worker.index();
         ActorState before = worker.currentState();
+        String about = worker.currentSubject();
         lock.lock();
         try {
             haltedAt.set(w, gate);
@@ -272,7 +274,7 @@ public final class GateKeeper {
         } finally {
             lock.unlock();
         }
-        worker.state(before, null);
+        worker.state(before, about);
     }
 
     /** Thrown out of a gate when the run stops, to unwind the worker's script. */

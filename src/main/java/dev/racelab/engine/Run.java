@@ -318,16 +318,16 @@ public final class Run {
                 worker.mark(EventKind.OP_END, null, op);
                 worker.opDone();
             }
-            worker.state(stopping ? ActorState.IDLE : ActorState.DONE);
+            if (!stopping) {
+                worker.state(ActorState.DONE);
+            }
         } catch (GateKeeper.RunStopped | InterruptedException e) {
-            worker.state(ActorState.IDLE);
+            // Stopped: the lane keeps showing what the worker was doing when the run ended.
         } catch (Exception | LinkageError e) {
             if (!stopping) {
                 failure.compareAndSet(null, new Failure(worker.name(), e));
                 worker.mark(EventKind.ERROR, message(e), 0);
                 worker.state(ActorState.FAILED);
-            } else {
-                worker.state(ActorState.IDLE);
             }
         } finally {
             gates.finished(worker.index());

@@ -18,6 +18,7 @@ final class WorkerHandle implements WorkerContext {
     private final GateKeeper gates;
     private final Run run;
     private ActorState state = ActorState.IDLE;
+    private String subject;
     private volatile long opsDone;
     LabWorker script;
 
@@ -62,9 +63,15 @@ final class WorkerHandle implements WorkerContext {
     }
 
     @Override
-    public void state(ActorState next, String subject) {
+    public void state(ActorState next, String about) {
         state = next;
-        recorder.state(actor, next, subject);
+        subject = about;
+        recorder.state(actor, next, about);
+    }
+
+    /** What the current state concerns; gates restore it with the state after a delay or halt. */
+    String currentSubject() {
+        return subject;
     }
 
     @Override

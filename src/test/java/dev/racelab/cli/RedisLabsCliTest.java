@@ -47,7 +47,7 @@ class RedisLabsCliTest {
         assertEquals("DEADLOCK", json.get("verdict").getAsString());
         assertEquals(1, json.getAsJsonObject("verdicts").get("DEADLOCK").getAsInt());
         assertEquals(1, json.getAsJsonObject("violations").get("deadlock").getAsLong());
-        assertEquals("deadlock: philosopher-1 → philosopher-2 → philosopher-3 → philosopher-4 → philosopher-5 → "
+        assertEquals("philosopher-1 → philosopher-2 → philosopher-3 → philosopher-4 → philosopher-5 → "
                 + "philosopher-1", json.get("headline").getAsString());
         assertEquals("between-forks=150", json.get("delays").getAsString());
         assertTrue(json.get("events").getAsLong() > 0);

@@ -41,6 +41,25 @@ class LeftoverServerIT {
     }
 
     @Test
+    void theNextStartStopsTheRedisAKilledRaceLabLeftRunning(@TempDir Path home) throws Exception {
+        Map<String, String> env = Map.of("RACELAB_HOME", home.toString());
+        Path pidFile = home.resolve("redis/slot-0/redis.pid");
+        Child first = Child.jar(env, "run", "redis-primitives", "--workers", "2", "--ops", "100000",
+                "--delay", "in-critical-section=20");
+        assertTrue(eventually(Duration.ofSeconds(90), () -> Files.exists(pidFile)),
+                "Redis started");
+        long redisPid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
+        assertTrue(eventually(Duration.ofSeconds(30), () -> alive(redisPid)));
+        first.process().destroyForcibly().waitFor();
+        assertTrue(alive(redisPid), "killed without a chance to clean up, the RaceLab left Redis running");
+
+        Child second = Child.jar(env, "run", "redis-primitives", "--workers", "2", "--ops", "3", "--json");
+        assertEquals(0, second.await(120), second.err());
+        assertTrue(second.err().contains("Stopped a Redis left running by an earlier RaceLab"), second.err());
+        assertTrue(eventually(Duration.ofSeconds(10), () -> !alive(redisPid)), "the leftover Redis is gone");
+    }
+
+    @Test
     void aRaceLabToldToStopStopsItsServerOnTheWayOut(@TempDir Path home) throws Exception {
         Map<String, String> env = Map.of("RACELAB_HOME", home.toString());
         Path pidFile = home.resolve("postgres/slot-0/data/postmaster.pid");

@@ -146,6 +146,37 @@ public final class ScreenshotTour extends Application {
             pause(400);
             shoot("fencing-fenced-cas-safe");
         }
+        if (wanted("philosophers-deadlock")) {
+            setUp("dining-philosophers", "naive", 5, 10, GatePlan.NONE.with("between-forks", GateRule.fixed(150)), false);
+            fx(s -> window.session().start());
+            awaitCondition(run -> run.opsCompleted() == 0 && run.recorder().size() > 40
+                    && run.startNanos() != 0 && run.recorder().clock().nanos() - run.startNanos() > 2_000_000_000L);
+            shoot("philosophers-deadlocked-live");
+            awaitOutcome();
+            shoot("philosophers-deadlock");
+        }
+        if (wanted("philosophers-waiter")) {
+            setUp("dining-philosophers", "waiter", 5, 400, GatePlan.NONE, false);
+            fx(s -> window.session().start());
+            awaitCondition(run -> run.recorder().clock().nanos() - run.startNanos() > 3_000_000_000L
+                    && run.startNanos() != 0);
+            shoot("philosophers-waiter-live");
+            fx(s -> window.session().stop());
+            awaitOutcome();
+        }
+        if (wanted("readers-writers")) {
+            setUp("readers-writers", "reader-preference", 8, 20, GatePlan.NONE, false);
+            fx(s -> window.session().start());
+            awaitOutcome();
+            shoot("readers-writers-reader-preference");
+        }
+        if (wanted("primitives")) {
+            setUp("redis-primitives", "article-mutex", 4, 20, GatePlan.NONE.with("holder-crashes", 1, GateRule.fixed(1)),
+                    false);
+            fx(s -> window.session().start());
+            awaitOutcome();
+            shoot("primitives-article-mutex-holder-crashes");
+        }
     }
 
     private boolean wanted(String shot) {

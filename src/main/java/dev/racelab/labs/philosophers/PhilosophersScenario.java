@@ -137,14 +137,15 @@ final class PhilosophersScenario extends RedisScenario {
         mark(summary.recorder(), cycle, path);
         String how = cycle.stream().map(e -> e.waiter() + " waits for " + e.resource() + ", held by " + e.holder())
                 .collect(Collectors.joining("; "));
-        return new Outcome(Verdict.DEADLOCK, "deadlock: " + path,
+        return new Outcome(Verdict.DEADLOCK, path,
                 "Each waits for the next, and none lets go: " + how + ". " + mealsText(),
                 Map.of(DEADLOCK, 1L), metrics(), deadlockSeq.get() < 0 ? List.of() : List.of(deadlockSeq.get()));
     }
 
     /** Puts the cycle on the timeline: one violation on the run's lane, one note per edge. */
     private void mark(Recorder recorder, List<WaitForGraph.Edge> cycle, String path) {
-        var violation = recorder.record(Run.RUN_ACTOR, EventKind.VIOLATION, DEADLOCK, 1);
+        // On the lane of the first philosopher in the cycle, so the timeline can point at it.
+        var violation = recorder.record(actors.get(indexOf(cycle.get(0).waiter())), EventKind.VIOLATION, DEADLOCK, 1);
         if (violation != null) {
             deadlockSeq.set(violation.seq());
         }

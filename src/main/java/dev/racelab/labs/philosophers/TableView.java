@@ -48,6 +48,10 @@ final class TableView implements LabView {
 
     @Override
     public void accept(Event e) {
+        if (cycleText != null && e.kind() != EventKind.NOTE) {
+            // The deadlock is named: keep the table as it was then, not as stopping the run left it.
+            return;
+        }
         boolean changed = tracker.accept(e);
         if (e.kind() == EventKind.STATE && e.actor() != Run.RUN_ACTOR) {
             changed |= followState(e);
@@ -56,7 +60,7 @@ final class TableView implements LabView {
                 cycle.put(e.actor(), (int) e.value());
                 changed = true;
             } else if (e.actor() == Run.RUN_ACTOR && e.subject().startsWith("deadlock: ")) {
-                cycleText = e.subject();
+                cycleText = e.subject().substring("deadlock: ".length());
                 changed = true;
             }
         }
@@ -84,7 +88,7 @@ final class TableView implements LabView {
                 longestHunger.merge(actor, e.nanos() - since, Math::max);
             }
         }
-        if (state == ActorState.HOLDING) {
+        if (state == ActorState.HOLDING && e.subject() != null) {
             oneFork.put(actor, e.subject());
         }
         atTable.put(actor, state);
@@ -122,10 +126,10 @@ final class TableView implements LabView {
                 worst = hunger;
                 worstActor = actor;
             }
-            rows.add(List.of(tracker.name(actor), String.valueOf(meals.getOrDefault(actor, 0)), label(actor),
+            rows.add(List.of(shortName(actor), String.valueOf(meals.getOrDefault(actor, 0)), label(actor),
                     hunger / 1_000_000 + " ms"));
         }
-        panels.add(new Panel.Table("Meals", List.of("philosopher", "meals", "doing", "longest hunger"), rows));
+        panels.add(new Panel.Table("Meals", List.of("", "meals", "now", "longest hunger"), rows));
         panels.add(new Panel.Values("Hunger", List.of(Panel.Value.of("longest",
                 worstActor < 0 || worst <= 0 ? "—" : worst / 1_000_000 + " ms (" + tracker.name(worstActor) + ")"))));
         return panels;
@@ -133,8 +137,15 @@ final class TableView implements LabView {
 
     private String label(int actor) {
         ActorState state = atTable.getOrDefault(actor, ActorState.IDLE);
-        String text = state == ActorState.HOLDING ? "holding " + oneFork.getOrDefault(actor, "a fork") : state.label();
-        return held.getOrDefault(actor, false) ? text + " (at a gate)" : text;
+        String fork = oneFork.get(actor);
+        String text = state == ActorState.HOLDING ? "holds " + (fork == null ? "a fork" : fork) : state.label();
+        return held.getOrDefault(actor, false) ? text + ", at a gate" : text;
+    }
+
+    /** "P3" for philosopher-3, as on the table. */
+    private String shortName(int actor) {
+        String name = tracker.name(actor);
+        return "P" + name.substring(name.lastIndexOf('-') + 1);
     }
 
     @Override
@@ -193,8 +204,8 @@ final class TableView implements LabView {
                     sketch.arrow(from[0] + ux * r, from[1] + uy * r, to[0] - ux * r, to[1] - uy * r);
                 }
             });
-            sketch.fill(Ink.RACE).text(cycleText == null ? "deadlock" : cycleText, cx, sketch.em() * 1.4, 1.0, true,
-                    Sketch.Align.CENTER);
+            sketch.fill(Ink.RACE).text("deadlock", sketch.em() * 0.6, sketch.em() * 1.4, 1.0, true,
+                    Sketch.Align.LEFT);
         }
     }
 

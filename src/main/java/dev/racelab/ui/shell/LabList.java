@@ -32,6 +32,8 @@ public final class LabList extends ListView<Lab> {
                 servers.getStyleClass().add("lab-servers");
                 box.setMinWidth(0);
                 story.maxWidthProperty().bind(list.widthProperty().subtract(36));
+                title.setWrapText(true);
+                title.maxWidthProperty().bind(list.widthProperty().subtract(36));
             }
 
             @Override

@@ -45,6 +45,9 @@ import javafx.scene.shape.Rectangle;
 import javafx.scene.text.Font;
 import org.controlsfx.control.StatusBar;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 /**
  * The window's content: labs on the left, controls on top, the timeline in the middle with the
  * verdict and the gates below it, the lab's state on the right, the servers in the status bar.
@@ -72,6 +75,10 @@ public final class MainView extends BorderPane {
     private TimelineModel model;
     private LabView view;
     private Run.State shownState;
+    private static final Set<ActorState> DEFAULT_LEGEND = EnumSet.of(ActorState.RUNNING, ActorState.WAITING,
+            ActorState.HOLDING, ActorState.DELAYED, ActorState.AT_GATE);
+    private final HBox legend = new HBox(12);
+    private Set<ActorState> legendStates = EnumSet.noneOf(ActorState.class);
 
     public MainView(Session session, Labs labs, Backends backends, Settings settings, ServerStartup startup) {
         this.session = session;
@@ -255,22 +262,30 @@ public final class MainView extends BorderPane {
         return bar;
     }
 
-    /** What the colours and marks on the timeline mean, under it. */
+    /** What the colours and marks on the timeline mean, under it: the states this run has shown so far. */
     private Region legend() {
-        HBox legend = new HBox(12);
         legend.getStyleClass().add("legend");
         legend.setAlignment(Pos.CENTER_LEFT);
-        legend.getChildren().addAll(chip("running", Palette.of(ActorState.RUNNING)),
-                chip("waiting", Palette.of(ActorState.WAITING)), chip("holding", Palette.of(ActorState.HOLDING)),
-                chip("critical", Palette.of(ActorState.CRITICAL)), chip("delay", Palette.of(ActorState.DELAYED)),
-                chip("at gate", Palette.of(ActorState.AT_GATE)), mark("● token", Ink.TOKEN),
-                mark("✓ accepted", Ink.SAFE), mark("⊘ rejected", Ink.TEXT), mark("✕ violation", Ink.RACE));
+        legend.setMinWidth(0);
+        showLegend(DEFAULT_LEGEND);
+        return legend;
+    }
+
+    private void showLegend(Set<ActorState> states) {
+        legendStates = EnumSet.copyOf(states);
+        legend.getChildren().clear();
+        for (ActorState state : legendStates) {
+            if (state != ActorState.IDLE && state != ActorState.DONE) {
+                legend.getChildren().add(chip(state == ActorState.DELAYED ? "delay" : state.label(),
+                        Palette.of(state)));
+            }
+        }
+        legend.getChildren().addAll(mark("● token", Ink.TOKEN), mark("✓ accepted", Ink.SAFE),
+                mark("⊘ rejected", Ink.TEXT), mark("✕ violation", Ink.RACE));
         Label stripe = new Label("thin stripe under a worker: what the server says (orange waits, blue holds)");
         stripe.getStyleClass().add("hint");
         stripe.setMinWidth(0);
         legend.getChildren().add(stripe);
-        legend.setMinWidth(0);
-        return legend;
     }
 
     private static Label mark(String text, Ink ink) {
@@ -348,6 +363,7 @@ public final class MainView extends BorderPane {
         }
         model = new TimelineModel(run.recorder(), run::actors);
         model.syncLanes();
+        showLegend(DEFAULT_LEGEND);
         view = session.view();
         timeline.setModel(model);
         stateColumn.setView(view);
@@ -381,6 +397,11 @@ public final class MainView extends BorderPane {
         timeline.render(state == Run.State.ENDED ? model.latest() : since, live || model.behind());
         stateColumn.refresh(now);
         gates.update(run);
+        if (!legendStates.containsAll(model.statesSeen())) {
+            EnumSet<ActorState> states = EnumSet.copyOf(legendStates);
+            states.addAll(model.statesSeen());
+            showLegend(states);
+        }
         if (live) {
             banner.showProgress(run);
         }

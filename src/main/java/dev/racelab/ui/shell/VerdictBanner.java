@@ -39,6 +39,8 @@ public final class VerdictBanner extends HBox {
         getStyleClass().add(STYLE);
         headline.getStyleClass().add("verdict-headline");
         headline.setId("verdict");
+        headline.setWrapText(true);
+        headline.setMinHeight(Region.USE_PREF_SIZE);
         explanation.getStyleClass().add("verdict-explanation");
         explanation.setWrapText(true);
         explanation.setMinHeight(Region.USE_PREF_SIZE);

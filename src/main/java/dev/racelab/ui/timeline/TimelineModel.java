@@ -40,6 +40,8 @@ public final class TimelineModel {
     private final Map<EventKind, Long> counts = new EnumMap<>(EventKind.class);
     /** Per server lane: what it says of each worker, to compose its label. */
     private final Map<Integer, ServerState> serverStates = new TreeMap<>();
+    private final java.util.EnumSet<dev.racelab.engine.ActorState> statesSeen =
+            java.util.EnumSet.noneOf(dev.racelab.engine.ActorState.class);
     private long cursor;
     private long origin = Long.MIN_VALUE;
     private long latest;
@@ -82,7 +84,10 @@ public final class TimelineModel {
         Lane lane = lane(e.actor());
         counts.merge(e.kind(), 1L, Long::sum);
         switch (e.kind()) {
-            case STATE -> lane.state(t, e.state(), e.subject());
+            case STATE -> {
+                lane.state(t, e.state(), e.subject());
+                statesSeen.add(e.state());
+            }
             case SERVER_HOLDS, SERVER_WAITS -> serverLock(lane, e, t);
             case SERVER_VALUE -> serverValue(lane, e, t);
             case WOKEN -> {
@@ -153,6 +158,11 @@ public final class TimelineModel {
         if (!known.isEmpty()) {
             lane(known.size() - 1);
         }
+    }
+
+    /** The states workers have been in so far, for the legend. */
+    public java.util.Set<dev.racelab.engine.ActorState> statesSeen() {
+        return java.util.Collections.unmodifiableSet(statesSeen);
     }
 
     public int laneCount() {

@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PhilosophersLabTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static final String CYCLE_OF_FIVE = "deadlock: philosopher-1 → philosopher-2 → philosopher-3 → "
+    private static final String CYCLE_OF_FIVE = "philosopher-1 → philosopher-2 → philosopher-3 → "
             + "philosopher-4 → philosopher-5 → philosopher-1";
 
     private final PhilosophersLab lab = new PhilosophersLab(TestServers.backends());
