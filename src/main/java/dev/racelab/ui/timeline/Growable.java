@@ -35,6 +35,11 @@ final class Growable {
             return values[size - 1];
         }
 
+        /** The backing array, valid up to {@link #size()}, for tight loops; do not keep it across appends. */
+        long[] raw() {
+            return values;
+        }
+
         /** Index of the last value ≤ {@code key} (values ascending), or -1. */
         int floor(long key) {
             int low = 0;
@@ -70,6 +75,11 @@ final class Growable {
 
         int size() {
             return size;
+        }
+
+        /** The backing array, valid up to {@link #size()}, for tight loops; do not keep it across appends. */
+        byte[] raw() {
+            return values;
         }
     }
 

@@ -51,6 +51,40 @@ final class MarkerSprites {
         "#...#",
         ".###."};
 
+    private static final int SPACING = 4;
+    private static final int VIOLATION = EventKind.VIOLATION.ordinal();
+
+    /** A sprite compiled from its picture: offsets from its centre, and whether each is ink or halo. */
+    private record Compiled(int[] dx, int[] dy, boolean[] ink) {
+        static Compiled of(String[] mask) {
+            int count = 0;
+            for (String line : mask) {
+                count += line.replace(".", "").length();
+            }
+            int[] dx = new int[count];
+            int[] dy = new int[count];
+            boolean[] ink = new boolean[count];
+            int i = 0;
+            for (int r = 0; r < mask.length; r++) {
+                for (int c = 0; c < mask[r].length(); c++) {
+                    char ch = mask[r].charAt(c);
+                    if (ch != '.') {
+                        dx[i] = c - mask[0].length() / 2;
+                        dy[i] = r - mask.length / 2;
+                        ink[i++] = ch == '#';
+                    }
+                }
+            }
+            return new Compiled(dx, dy, ink);
+        }
+    }
+
+    private static final Compiled DOT_SPRITE = Compiled.of(DOT);
+    private static final Compiled RING_SPRITE = Compiled.of(RING);
+    private static final Compiled TICK_SPRITE = Compiled.of(TICK);
+    private static final Compiled CROSS_SPRITE = Compiled.of(CROSS);
+    private static final Compiled CIRCLE_SPRITE = Compiled.of(CIRCLE);
+
     private final int[] pixels;
     private final int token = Palette.argb(Palette.of(Ink.TOKEN));
     private final int safe = Palette.argb(Palette.of(Ink.SAFE));
@@ -70,7 +104,7 @@ final class MarkerSprites {
         if (n == 0 || bottom - top < 4) {
             return;
         }
-        java.util.Arrays.fill(lastX, Integer.MIN_VALUE);
+        java.util.Arrays.fill(lastX, Integer.MIN_VALUE / 2);
         double end = viewStart + width * nanosPerPixel;
         int mid = top + (int) ((bottom - top) * 0.5);
         for (int m = Math.max(0, lane.markTime.floor((long) viewStart)); m < n; m++) {
@@ -83,16 +117,18 @@ final class MarkerSprites {
             }
             int x = (int) ((t - viewStart) / nanosPerPixel);
             int kind = lane.markKind.get(m);
-            if (x == lastX[kind]) {
+            // Marks are a few pixels wide: one every SPACING pixels per kind shows all there is to
+            // see; violations are never thinned beyond a shared pixel.
+            if (x - lastX[kind] < (kind == VIOLATION ? 1 : SPACING)) {
                 continue;
             }
             lastX[kind] = x;
             switch (Lane.KINDS[kind]) {
-                case TOKEN -> sprite(DOT, x, mid, token, white, width, height, top, bottom);
-                case WRITE_ACCEPTED -> sprite(TICK, x, mid, safe, white, width, height, top, bottom);
-                case WRITE_REJECTED -> sprite(RING, x, mid, text, white, width, height, top, bottom);
-                case VIOLATION -> sprite(CROSS, x, mid, race, white, width, height, top, bottom);
-                case RETRY -> sprite(CIRCLE, x, mid, retry, white, width, height, top, bottom);
+                case TOKEN -> sprite(DOT_SPRITE, x, mid, token, white, width, height, top, bottom);
+                case WRITE_ACCEPTED -> sprite(TICK_SPRITE, x, mid, safe, white, width, height, top, bottom);
+                case WRITE_REJECTED -> sprite(RING_SPRITE, x, mid, text, white, width, height, top, bottom);
+                case VIOLATION -> sprite(CROSS_SPRITE, x, mid, race, white, width, height, top, bottom);
+                case RETRY -> sprite(CIRCLE_SPRITE, x, mid, retry, white, width, height, top, bottom);
                 case READ, WRITE -> column(x, top + (bottom - top) * 2 / 3, bottom, text, width, height);
                 case ERROR -> {
                     for (int dx = -1; dx <= 1; dx++) {
@@ -105,23 +141,18 @@ final class MarkerSprites {
         }
     }
 
-    private void sprite(String[] mask, int cx, int cy, int ink, int halo, int width, int height, int top, int bottom) {
-        int x0 = cx - mask[0].length() / 2;
-        int y0 = cy - mask.length / 2;
-        for (int r = 0; r < mask.length; r++) {
-            int y = y0 + r;
-            if (y < Math.max(0, top) || y >= Math.min(height, bottom)) {
-                continue;
-            }
-            String line = mask[r];
-            int offset = y * width;
-            for (int c = 0; c < line.length(); c++) {
-                int x = x0 + c;
-                char ch = line.charAt(c);
-                if (x < 0 || x >= width || ch == '.') {
-                    continue;
-                }
-                pixels[offset + x] = ch == '#' ? ink : halo;
+    private void sprite(Compiled sprite, int cx, int cy, int ink, int halo, int width, int height, int top,
+                        int bottom) {
+        int minY = Math.max(0, top);
+        int maxY = Math.min(height, bottom);
+        int[] dx = sprite.dx();
+        int[] dy = sprite.dy();
+        boolean[] isInk = sprite.ink();
+        for (int i = 0; i < dx.length; i++) {
+            int x = cx + dx[i];
+            int y = cy + dy[i];
+            if (x >= 0 && x < width && y >= minY && y < maxY) {
+                pixels[y * width + x] = isInk[i] ? ink : halo;
             }
         }
     }

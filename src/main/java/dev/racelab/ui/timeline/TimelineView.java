@@ -52,7 +52,7 @@ import java.util.List;
 public final class TimelineView extends Region {
 
     private static final int[] PRIORITY = new int[ActorState.values().length];
-    private static final double FOLLOW_WINDOW = 20e9;
+    private static final double FOLLOW_WINDOW = 10e9;
     private static final double MIN_FOLLOW_SPAN = 50e6;
     private static final int STRIPE_WAITS = Palette.argb(Palette.of(Ink.WAITING));
     private static final int STRIPE_HOLDS = Palette.argb(Palette.of(Ink.HOLDING));
@@ -437,40 +437,60 @@ public final class TimelineView extends Region {
         gc.drawImage(image, gutter(), top);
     }
 
-    /** Colours {@code row}: one state per pixel column, the most telling one where several meet. */
+    /**
+     * Colours {@code row}: one state per pixel column, the most telling one where several meet.
+     * The hot loop of the timeline: it sees every segment in view, so it reads the lane's arrays
+     * directly and multiplies by the inverse scale instead of dividing.
+     */
     private void fillStates(Lane lane, int width, int background) {
         Arrays.fill(rowPriority, -1);
         int n = lane.segStart.size();
+        long[] starts = lane.segStart.raw();
+        byte[] states = lane.segState.raw();
         int first = Math.max(0, lane.segStart.floor((long) viewStart));
+        double inverse = 1.0 / nanosPerPixel;
         double end = viewStart + width * nanosPerPixel;
+        int last = width - 1;
+        int idle = ActorState.IDLE.ordinal();
+        int done = ActorState.DONE.ordinal();
+        int delayed = ActorState.DELAYED.ordinal();
+        int atGate = ActorState.AT_GATE.ordinal();
         for (int s = first; s < n; s++) {
-            long start = lane.segStart.get(s);
+            long start = starts[s];
             if (start > end) {
                 break;
             }
-            long stop = s + 1 < n ? lane.segStart.get(s + 1) : now;
-            int state = lane.segState.get(s);
-            if (state == ActorState.IDLE.ordinal() || state == ActorState.DONE.ordinal()) {
+            int state = states[s];
+            if (state == idle || state == done) {
                 continue;
             }
-            int x0 = (int) Math.floor((start - viewStart) / nanosPerPixel);
-            int x1 = (int) Math.floor((stop - viewStart) / nanosPerPixel);
-            if (x1 < 0 || x0 >= width) {
+            long stop = s + 1 < n ? starts[s + 1] : now;
+            double from = (start - viewStart) * inverse;
+            double to = (stop - viewStart) * inverse;
+            if (to < 0) {
                 continue;
             }
-            x0 = Math.max(0, x0);
-            x1 = Math.min(width - 1, x1);
+            int x0 = from <= 0 ? 0 : (int) from;
+            int x1 = to >= last ? last : (int) to;
             int priority = PRIORITY[state];
-            byte pattern = (byte) (state == ActorState.DELAYED.ordinal() ? 1 : state == ActorState.AT_GATE.ordinal() ? 2 : 0);
-            for (int x = x0; x <= x1; x++) {
-                // Columns inside the segment are its own; at its edges it shares the column with
-                // its neighbours and the more telling state wins.
-                boolean inside = x > x0 && x < x1;
-                if (inside || priority >= rowPriority[x]) {
-                    row[x] = stateArgb[state];
-                    rowPriority[x] = priority;
-                    rowPattern[x] = pattern;
-                }
+            int color = stateArgb[state];
+            byte pattern = (byte) (state == delayed ? 1 : state == atGate ? 2 : 0);
+            if (priority >= rowPriority[x0]) {
+                row[x0] = color;
+                rowPriority[x0] = priority;
+                rowPattern[x0] = pattern;
+            }
+            // Columns inside the segment are its own; at its edges it shares the column with its
+            // neighbours and the more telling state wins.
+            for (int x = x0 + 1; x < x1; x++) {
+                row[x] = color;
+                rowPriority[x] = priority;
+                rowPattern[x] = pattern;
+            }
+            if (x1 > x0 && priority >= rowPriority[x1]) {
+                row[x1] = color;
+                rowPriority[x1] = priority;
+                rowPattern[x1] = pattern;
             }
         }
         for (int x = 0; x < width; x++) {
@@ -568,14 +588,8 @@ public final class TimelineView extends Region {
             String text = lane.labelText.get(s);
             double room = x1 - Math.max(x0, lastTextEnd) - 6;
             if (text != null && room > em() * 2) {
-                gc.save();
-                gc.beginPath();
-                gc.rect(x0, y, x1 - x0, laneH);
-                gc.clip();
                 gc.setFill(Palette.of(Ink.TEXT));
-                double tx = Math.max(x0, left) + 4;
-                gc.fillText(text, tx, y + laneH / 2 - 1);
-                gc.restore();
+                gc.fillText(fit(text, x1 - Math.max(x0, left) - 8), Math.max(x0, left) + 4, y + laneH / 2 - 1);
                 lastTextEnd = x1;
             }
         }
@@ -618,19 +632,18 @@ public final class TimelineView extends Region {
                 default -> subject == null ? state.label() : state.label() + " · " + subject;
             };
             Color background = Palette.of(state);
-            gc.save();
-            gc.beginPath();
-            gc.rect(x0, y, x1 - x0, laneH);
-            gc.clip();
-            gc.setFill(state == ActorState.DELAYED ? Palette.of(Ink.TEXT) : Palette.textOn(background));
-            if (state == ActorState.AT_GATE) {
-                double textWidth = text.length() * em() * 0.45;
-                gc.setFill(Palette.BACKGROUND);
-                gc.fillRoundRect(x0 + 3, y + laneH * 0.14, Math.min(textWidth + 8, x1 - x0 - 6), laneH * 0.56, 6, 6);
-                gc.setFill(Palette.of(Ink.TEXT));
+            String fitted = fit(text, x1 - x0 - 10);
+            if (fitted.isEmpty()) {
+                continue;
             }
-            gc.fillText(text, x0 + 5, y + laneH * 0.42);
-            gc.restore();
+            if (state == ActorState.AT_GATE) {
+                gc.setFill(Palette.BACKGROUND);
+                gc.fillRoundRect(x0 + 3, y + laneH * 0.14, fitted.length() * em() * 0.45 + 8, laneH * 0.56, 6, 6);
+                gc.setFill(Palette.of(Ink.TEXT));
+            } else {
+                gc.setFill(state == ActorState.DELAYED ? Palette.of(Ink.TEXT) : Palette.textOn(background));
+            }
+            gc.fillText(fitted, x0 + 5, y + laneH * 0.42);
             drawn++;
         }
     }
@@ -639,6 +652,15 @@ public final class TimelineView extends Region {
      * Writes the values of markers where they are sparse enough to read (the marks themselves are
      * painted into the lane's pixels by {@link MarkerSprites}).
      */
+    /** {@code text}, cut with an ellipsis to about {@code pixels} wide (no clipping: clips cost a canvas state copy). */
+    private String fit(String text, double pixels) {
+        int chars = (int) (pixels / (em() * 0.48));
+        if (chars >= text.length()) {
+            return text;
+        }
+        return chars < 4 ? "" : text.substring(0, chars - 1) + "…";
+    }
+
     private void drawMarkers(GraphicsContext gc, Lane lane, double y, double laneH) {
         int n = lane.markTime.size();
         if (n == 0 || laneH < em() * 1.5 || lane.kind != Actor.Kind.WORKER) {
