@@ -3,7 +3,6 @@ package dev.racelab.engine.view;
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
-import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Run;
 
 import java.util.ArrayList;

@@ -1,7 +1,6 @@
 package dev.racelab.labs.fencing;
 
 import dev.racelab.engine.Event;
-import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.view.Ink;
 import dev.racelab.engine.view.LabView;
