@@ -35,6 +35,7 @@ public final class TimelineBenchmark extends Application {
     private static final long RUN_NANOS = 60_000_000_000L;
 
     private Stage stage;
+    private static boolean quiet;
 
     public static final class Main {
         private Main() {
@@ -50,6 +51,12 @@ public final class TimelineBenchmark extends Application {
         stage = primary;
         Thread thread = new Thread(() -> {
             try {
+                // A window that has been open a second has its drawing code compiled; the first
+                // pass through a fresh JVM measures the JIT instead. Warm up once, untimed.
+                quiet = true;
+                scenario("warm-up", 100, false);
+                quiet = false;
+                System.out.println("(after one untimed warm-up pass of the 100-lane scenario)");
                 scenario("100 lanes, 1,000,000 events", 100, false);
                 if (System.getProperty("bench.quick") == null) {
                     scenario("1000 lanes, 1,000,000 events", 1000, false);
@@ -66,7 +73,9 @@ public final class TimelineBenchmark extends Application {
     }
 
     private void scenario(String name, int lanes, boolean compact) throws Exception {
-        System.out.printf("%n== %s ==%n", name);
+        if (!quiet) {
+            System.out.printf("%n== %s ==%n", name);
+        }
         ManualClock clock = new ManualClock();
         Recorder recorder = new Recorder(clock, EVENTS + 200_000);
         List<Actor> actors = actors(lanes);
@@ -163,6 +172,7 @@ public final class TimelineBenchmark extends Application {
         cpu = new long[count];
         java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         CountDownLatch done = new CountDownLatch(1);
+        Throwable[] failure = new Throwable[1];
         Platform.runLater(() -> new AnimationTimer() {
             private int frame;
 
@@ -170,7 +180,15 @@ public final class TimelineBenchmark extends Application {
             public void handle(long now) {
                 long start = System.nanoTime();
                 long startCpu = threads.getCurrentThreadCpuTime();
-                work.frame(frame);
+                try {
+                    work.frame(frame);
+                } catch (Throwable e) {
+                    // A frame that failed drew nothing: its time would flatter the figures.
+                    failure[0] = e;
+                    stop();
+                    done.countDown();
+                    return;
+                }
                 nanos[frame] = System.nanoTime() - start;
                 cpu[frame] = threads.getCurrentThreadCpuTime() - startCpu;
                 if (++frame == count) {
@@ -180,12 +198,28 @@ public final class TimelineBenchmark extends Application {
             }
         }.start());
         done.await();
+        if (failure[0] != null) {
+            throw new IllegalStateException("a frame failed; no figures", failure[0]);
+        }
         return nanos;
     }
 
     private static void report(String what, long[] nanos) {
+        if (quiet) {
+            return;
+        }
         long[] sorted = nanos.clone();
         Arrays.sort(sorted);
+        if (System.getProperty("bench.slowest") != null) {
+            long limit = sorted[(int) (sorted.length * 0.98)];
+            StringBuilder slow = new StringBuilder("  slowest frames:");
+            for (int i = 0; i < nanos.length; i++) {
+                if (nanos[i] >= limit) {
+                    slow.append(String.format(" #%d %.1f/%.1f", i, nanos[i] / 1e6, cpu[i] / 1e6));
+                }
+            }
+            System.out.println(slow);
+        }
         long[] cpuSorted = cpu.clone();
         Arrays.sort(cpuSorted);
         System.out.printf("%-44s %4d frames · wall p50 %5.2f p99 %5.2f max %6.2f ms · FX-thread CPU p50 %5.2f "

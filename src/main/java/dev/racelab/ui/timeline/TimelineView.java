@@ -470,7 +470,8 @@ public final class TimelineView extends Region {
             if (to < 0) {
                 continue;
             }
-            int x0 = from <= 0 ? 0 : (int) from;
+            // A segment may start exactly at the right edge: clamp both ends into the row.
+            int x0 = from <= 0 ? 0 : from >= last ? last : (int) from;
             int x1 = to >= last ? last : (int) to;
             int priority = PRIORITY[state];
             int color = stateArgb[state];
@@ -513,7 +514,7 @@ public final class TimelineView extends Region {
                 break;
             }
             long stop = s + 1 < n ? lane.labelStart.get(s + 1) : now;
-            int x0 = Math.max(0, (int) Math.floor((start - viewStart) / nanosPerPixel));
+            int x0 = Math.min(width - 1, Math.max(0, (int) Math.floor((start - viewStart) / nanosPerPixel)));
             int x1 = Math.min(width - 1, (int) Math.floor((stop - viewStart) / nanosPerPixel));
             int color = labelArgb[lane.labelInk.get(s)];
             for (int x = x0; x <= x1; x++) {

@@ -1,0 +1,105 @@
+package dev.racelab.ui.timeline;
+
+import dev.racelab.engine.Actor;
+import dev.racelab.engine.ActorState;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.ManualClock;
+import dev.racelab.engine.Recorder;
+import dev.racelab.ui.Palette;
+import javafx.scene.Scene;
+import javafx.scene.image.PixelReader;
+import javafx.scene.image.WritableImage;
+import javafx.scene.paint.Color;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The timeline drawn from a small recording: a worker runs for a second, waits for a second, runs
+ * again. What a user sees must be that story, from any position of the view.
+ */
+@ExtendWith(ApplicationExtension.class)
+class TimelineViewTest {
+
+    private static final long SECOND = 1_000_000_000L;
+
+    private TimelineView view;
+
+    @Start
+    void start(Stage stage) {
+        view = new TimelineView();
+        stage.setScene(new Scene(view, 900, 260));
+        stage.show();
+    }
+
+    private static TimelineModel waitInTheMiddle() {
+        ManualClock clock = new ManualClock();
+        Recorder recorder = new Recorder(clock);
+        List<Actor> actors = List.of(new Actor(0, "run", Actor.Kind.RUN),
+                new Actor(1, "client-1", Actor.Kind.WORKER));
+        recorder.record(0, EventKind.RUN_STARTED, "test", 1);
+        ActorState[] story = {ActorState.RUNNING, ActorState.WAITING, ActorState.RUNNING, ActorState.DONE};
+        for (ActorState state : story) {
+            clock.advance(Duration.ofNanos(SECOND));
+            recorder.state(1, state, "row lock");
+        }
+        TimelineModel model = new TimelineModel(recorder, () -> actors);
+        model.drain();
+        return model;
+    }
+
+    @Test
+    void theWaitTakesTheQuarterOfTheRunItLasted() {
+        WritableImage[] shot = new WritableImage[1];
+        WaitForAsyncUtils.waitForAsyncFx(5_000, () -> {
+            view.setModel(waitInTheMiddle());
+            view.fit();
+            view.render(4 * SECOND, false);
+            shot[0] = view.snapshot(null, null);
+        });
+        int waiting = widestRunOf(shot[0], Palette.of(ActorState.WAITING));
+        int running = widestRunOf(shot[0], Palette.of(ActorState.RUNNING));
+        double width = shot[0].getWidth();
+        // fit() shows 4 s plus 2 %; the wait is one of those seconds.
+        assertTrue(Math.abs(waiting - width * 0.2) < width * 0.06, "waiting " + waiting + " px of " + width);
+        assertTrue(Math.abs(running - width * 0.2) < width * 0.06, "running " + running + " px of " + width);
+    }
+
+    @Test
+    void panningPixelByPixelPastEverySegmentEdgeDrawsEveryFrame() {
+        WaitForAsyncUtils.waitForAsyncFx(20_000, () -> {
+            view.setModel(waitInTheMiddle());
+            // One millisecond a pixel and whole seconds between events: at some step a segment
+            // starts exactly on the right edge of the view, and at another exactly on the left.
+            view.setView(1_000_000, 0);
+            for (int step = 0; step < 4_200; step++) {
+                view.pan(1);
+                assertDoesNotThrow(() -> view.render(4 * SECOND, false));
+            }
+        });
+    }
+
+    /** The longest horizontal run of {@code color} in any row of {@code image}. */
+    private static int widestRunOf(WritableImage image, Color color) {
+        PixelReader reader = image.getPixelReader();
+        int target = Palette.argb(color);
+        int widest = 0;
+        for (int y = 0; y < (int) image.getHeight(); y++) {
+            int run = 0;
+            for (int x = 0; x < (int) image.getWidth(); x++) {
+                run = reader.getArgb(x, y) == target ? run + 1 : 0;
+                widest = Math.max(widest, run);
+            }
+        }
+        return widest;
+    }
+}
