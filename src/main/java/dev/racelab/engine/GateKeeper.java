@@ -236,7 +236,12 @@ public final class GateKeeper {
             long nanos = (long) (rule.drawNanos(worker.random()) * delayScale);
             ActorState before = worker.currentState();
             String about = worker.currentSubject();
-            worker.state(ActorState.DELAYED, gate.id());
+            if (gate.stretches()) {
+                worker.mark(EventKind.NOTE, "delay at " + gate.id() + ": " + before.label() + " "
+                        + Math.round(nanos / 1e6) + " ms longer", nanos / 1_000_000);
+            } else {
+                worker.state(ActorState.DELAYED, gate.id());
+            }
             inDelay.incrementAndGet();
             try {
                 clock.sleep(nanos);
@@ -246,7 +251,9 @@ public final class GateKeeper {
             if (stopped) {
                 throw new RunStopped();
             }
-            worker.state(before, about);
+            if (!gate.stretches()) {
+                worker.state(before, about);
+            }
         }
     }
 

@@ -15,10 +15,12 @@ final class MemoryCounterLab implements Lab {
 
     static final Gate BEFORE = new Gate("before-read", "before reading");
     static final Gate AFTER = new Gate("after-read", "between read and write");
+    static final Gate RESTING = Gate.stretching("resting", "strategy 'rest' only: thinking after the write");
     static final Strategy UNSAFE = new Strategy("unsafe", "Unsafe", "read, then write", true);
     static final Strategy LOCKED = new Strategy("locked", "Locked", "read and write under a lock", false);
     static final Strategy HANG = new Strategy("hang", "Hang", "never finishes", true);
     static final Strategy FAIL = new Strategy("fail", "Fail", "throws", true);
+    static final Strategy REST = new Strategy("rest", "Rest", "read, then write, then think a while", true);
 
     final AtomicLong value = new AtomicLong();
     final LongAdder committed = new LongAdder();
@@ -46,12 +48,12 @@ final class MemoryCounterLab implements Lab {
 
     @Override
     public List<Strategy> strategies() {
-        return List.of(UNSAFE, LOCKED, HANG, FAIL);
+        return List.of(UNSAFE, LOCKED, HANG, FAIL, REST);
     }
 
     @Override
     public List<Gate> gates() {
-        return List.of(BEFORE, AFTER);
+        return List.of(BEFORE, AFTER, RESTING);
     }
 
     @Override
@@ -94,6 +96,12 @@ final class MemoryCounterLab implements Lab {
                             new java.util.concurrent.CountDownLatch(1).await();
                         }
                         case "fail" -> throw new IllegalStateException("the lab broke on purpose");
+                        case "rest" -> {
+                            increment(context);
+                            context.state(ActorState.THINKING, "after the write");
+                            context.gate(RESTING);
+                            context.state(ActorState.RUNNING);
+                        }
                         default -> increment(context);
                     }
                     committed.increment();

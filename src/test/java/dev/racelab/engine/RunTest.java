@@ -110,6 +110,26 @@ class RunTest {
     }
 
     @Test
+    void aDelayAtAGateInsideAnActivityMakesTheActivityLastLonger() throws Exception {
+        GatePlan plan = GatePlan.NONE.with("resting", GateRule.fixed(3_000));
+        Run run = run(spec("rest", 1, 1).withGates(plan));
+        clock.awaitSleepers(1, WAIT);
+        clock.advance(Duration.ofMillis(3_000));
+
+        assertEquals(Verdict.SAFE, run.awaitOutcome(WAIT).verdict());
+        List<Event> mine = run.recorder().snapshot().stream().filter(e -> e.actor() == run.workerActor(0)).toList();
+        assertTrue(mine.stream().noneMatch(e -> e.kind() == EventKind.STATE && e.state() == ActorState.DELAYED),
+                "the worker was never shown as delayed: " + mine);
+        Event thinking = mine.stream().filter(e -> e.kind() == EventKind.STATE && e.state() == ActorState.THINKING)
+                .findFirst().orElseThrow();
+        Event next = mine.stream().filter(e -> e.kind() == EventKind.STATE && e.seq() > thinking.seq())
+                .findFirst().orElseThrow();
+        assertEquals(3_000_000_000L, next.nanos() - thinking.nanos(), "it thought for the three seconds of the delay");
+        assertTrue(mine.stream().anyMatch(e -> e.kind() == EventKind.NOTE && e.value() == 3_000
+                && e.subject().startsWith("delay at resting")), "the delay is on record");
+    }
+
+    @Test
     void aRangeDrawsEachDelayFromTheRangeWithTheRunsSeed() throws Exception {
         GatePlan plan = GatePlan.NONE.with("before-read", GateRule.range(10, 20));
         Run run = run(spec("locked", 1, 3).withGates(plan).withSeed(42));

@@ -156,7 +156,9 @@ public final class ScreenshotTour extends Application {
             shoot("philosophers-deadlock");
         }
         if (wanted("philosophers-waiter")) {
-            setUp("dining-philosophers", "waiter", 5, 400, GatePlan.NONE, false);
+            // Meals that last long enough to see forks in hands on the projector.
+            setUp("dining-philosophers", "waiter", 5, 400, GatePlan.NONE.with("eating", GateRule.fixed(120))
+                    .with("thinking", GateRule.range(20, 150)), false);
             fx(s -> window.session().start());
             awaitCondition(run -> run.recorder().clock().nanos() - run.startNanos() > 3_000_000_000L
                     && run.startNanos() != 0);

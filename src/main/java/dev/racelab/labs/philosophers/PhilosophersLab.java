@@ -25,11 +25,11 @@ import java.util.List;
  */
 public final class PhilosophersLab extends RedisLab {
 
-    static final Gate THINKING = new Gate("thinking",
+    static final Gate THINKING = Gate.stretching("thinking",
             "thinking, holding no fork, before getting hungry");
     static final Gate BETWEEN_FORKS = new Gate("between-forks",
             "holding the first fork, before reaching for the second");
-    static final Gate EATING = new Gate("eating",
+    static final Gate EATING = Gate.stretching("eating",
             "eating, holding both forks");
     static final Gate BACKOFF = new Gate("backoff",
             "try-backoff only: the second fork was taken, the first is back on the table; before trying again "

@@ -274,12 +274,15 @@ public final class MainView extends BorderPane {
     private void showLegend(Set<ActorState> states) {
         legendStates = EnumSet.copyOf(states);
         legend.getChildren().clear();
+        // States drawn in one colour (a hungry philosopher is a waiting one) share a chip.
+        java.util.Map<javafx.scene.paint.Color, String> chips = new java.util.LinkedHashMap<>();
         for (ActorState state : legendStates) {
             if (state != ActorState.IDLE && state != ActorState.DONE) {
-                legend.getChildren().add(chip(state == ActorState.DELAYED ? "delay" : state.label(),
-                        Palette.of(state)));
+                chips.merge(Palette.of(state), state == ActorState.DELAYED ? "delay" : state.label(),
+                        (a, b) -> a + " / " + b);
             }
         }
+        chips.forEach((color, text) -> legend.getChildren().add(chip(text, color)));
         legend.getChildren().addAll(mark("● token", Ink.TOKEN), mark("✓ accepted", Ink.SAFE),
                 mark("⊘ rejected", Ink.TEXT), mark("✕ violation", Ink.RACE));
         Label stripe = new Label("thin stripe under a worker: what the server says (orange waits, blue holds)");
