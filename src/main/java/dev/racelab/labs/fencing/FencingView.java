@@ -161,7 +161,7 @@ final class FencingView implements LabView {
             x += chip + em * 0.35;
         }
         double legendY = Math.min(s.height() - em * 0.4, rowY + chip + em * 1.4);
-        s.fill(Ink.MUTED).text("green accepted · grey rejected as stale · red stale write that got through", pad,
+        s.fill(Ink.MUTED).text("green accepted · grey rejected · red stale, yet applied", pad,
                 legendY, 0.7, false, Sketch.Align.LEFT);
     }
 }
