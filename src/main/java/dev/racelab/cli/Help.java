@@ -26,7 +26,8 @@ final class Help {
                                   worker (repeatable), e.g. --delay after-read=5 --delay after-read=2-20@client-3
               --runs N            repeat on fresh state; the summary counts verdicts
               --seed N            seed for random delays (run i uses N + i)
-              --timeout SECONDS   how long without progress before the run is judged DEADLOCK or STUCK
+              --timeout SECONDS   how long without progress before the run is judged STUCK (a cycle of
+                                  waits is named DEADLOCK after a quiet second)
               --record FILE       save every event of every run (JSON lines)
               --pg-url URL        an existing PostgreSQL (else RACELAB_PG_URL, else embedded)
               --redis-url URL     an existing Redis (else RACELAB_REDIS_URL, else embedded)

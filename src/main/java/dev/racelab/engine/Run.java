@@ -39,6 +39,8 @@ public final class Run {
     public static final int RUN_ACTOR = 0;
 
     private static final long POLL_MILLIS = 20;
+    /** How long a run is quiet before its lab is asked whether the workers are deadlocked. */
+    private static final long DEADLOCK_CHECK_NANOS = 1_000_000_000L;
     private static final long ABORT_AFTER_MILLIS = 250;
     private static final long JOIN_MILLIS = 5_000;
     private static final int MAX_PLACES = 10_000;
@@ -59,6 +61,8 @@ public final class Run {
 
     private volatile State state = State.READY;
     private volatile boolean stopRequested;
+    /** A deadlock the lab named before the timeout; read by the supervisor thread only. */
+    private Outcome deadlock;
     private volatile boolean stopping;
     private volatile long startNanos;
     private volatile long endNanos;
@@ -223,7 +227,7 @@ public final class Run {
                 pause();
             }
             stage = "run the workers";
-            boolean timedOut = runWorkers();
+            boolean timedOut = runWorkers(scenario);
             stage = "judge the run";
             result = conclude(scenario, timedOut);
         } catch (Exception | LinkageError e) {
@@ -244,7 +248,7 @@ public final class Run {
     }
 
     /** Runs the workers until they finish, one fails, the user stops, or progress stalls. */
-    private boolean runWorkers() throws InterruptedException {
+    private boolean runWorkers(Scenario scenario) throws Exception {
         recorder.record(RUN_ACTOR, EventKind.RUN_STARTED, strategy.id(), spec.workers());
         startNanos = clock.nanos();
         for (WorkerHandle worker : workers) {
@@ -258,6 +262,7 @@ public final class Run {
         threads.forEach(Thread::start);
         long seen = -1;
         long lastProgress = clock.nanos();
+        boolean askedForDeadlock = false;
         while (!workersDone.await(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
             if (stopRequested || failure.get() != null) {
                 return false;
@@ -267,8 +272,16 @@ public final class Run {
             if (size != seen || gates.holdingAnyone()) {
                 seen = size;
                 lastProgress = now;
+                askedForDeadlock = false;
             } else if (now - lastProgress > spec.timeout().toNanos()) {
                 return true;
+            } else if (!askedForDeadlock && now - lastProgress > DEADLOCK_CHECK_NANOS) {
+                // A cycle of waits does not break by itself: say so now, not at the timeout.
+                askedForDeadlock = true;
+                deadlock = scenario.deadlock(summary(true));
+                if (deadlock != null) {
+                    return true;
+                }
             }
         }
         endNanos = clock.nanos();
@@ -281,6 +294,10 @@ public final class Run {
             stopWorkers();
             String why = scenario.explain(failed.cause);
             return Outcome.error(failed.worker + " failed", why);
+        }
+        if (timedOut && deadlock != null) {
+            stopWorkers();
+            return deadlock;
         }
         if (timedOut) {
             RunSummary stalled = summary(true);

@@ -25,6 +25,15 @@ public interface Scenario extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Called once a run has been quiet for a second (well before its timeout): a DEADLOCK outcome
+     * if the workers are in a cycle of waits that nothing can break, which ends the run at once;
+     * null otherwise, and the run waits on. Must not answer on a hunch: slow is not deadlocked.
+     */
+    default Outcome deadlock(RunSummary summary) throws Exception {
+        return null;
+    }
+
     /** A sentence for a failure that ended the run. */
     default String explain(Throwable failure) {
         return failure.getMessage() == null ? failure.toString() : failure.getMessage();

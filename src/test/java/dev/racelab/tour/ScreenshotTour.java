@@ -150,7 +150,7 @@ public final class ScreenshotTour extends Application {
             setUp("dining-philosophers", "naive", 5, 10, GatePlan.NONE.with("between-forks", GateRule.fixed(150)), false);
             fx(s -> window.session().start());
             awaitCondition(run -> run.opsCompleted() == 0 && run.recorder().size() > 40
-                    && run.startNanos() != 0 && run.recorder().clock().nanos() - run.startNanos() > 2_000_000_000L);
+                    && run.startNanos() != 0 && run.recorder().clock().nanos() - run.startNanos() > 700_000_000L);
             shoot("philosophers-deadlocked-live");
             awaitOutcome();
             shoot("philosophers-deadlock");

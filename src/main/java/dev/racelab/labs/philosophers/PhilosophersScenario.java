@@ -117,6 +117,29 @@ final class PhilosophersScenario extends RedisScenario {
 
     @Override
     public Outcome diagnose(RunSummary summary) {
+        WaitForGraph graph = waitForGraph();
+        Outcome deadlock = deadlock(summary, graph);
+        if (deadlock != null) {
+            return deadlock;
+        }
+        String who = graph.edges().stream().map(e -> e.waiter() + " waits for " + e.resource() + ", held by "
+                + e.holder()).collect(Collectors.joining("; "));
+        return new Outcome(Verdict.STUCK, "no progress, but no cycle of waiting either",
+                (who.isEmpty() ? "Nobody waits in a fork's queue." : who + ".") + " " + mealsText(),
+                Map.of(), metrics(), List.of());
+    }
+
+    /**
+     * The forks' queues after a quiet second: a cycle there is for ever, since every waiter blocks
+     * until its fork comes and every holder is alive (its lease is renewed) and waiting itself.
+     */
+    @Override
+    public Outcome deadlock(RunSummary summary) {
+        return deadlock(summary, waitForGraph());
+    }
+
+    /** Who waits in which fork's (or seat's) queue for whom, as Redis has it. */
+    private WaitForGraph waitForGraph() {
         WaitForGraph graph = new WaitForGraph();
         for (String name : semaphores()) {
             List<String> holders = constructs.holding(admin, name);
@@ -124,13 +147,13 @@ final class PhilosophersScenario extends RedisScenario {
                 holders.forEach(holder -> graph.waitsFor(waiter, name, holder));
             }
         }
+        return graph;
+    }
+
+    private Outcome deadlock(RunSummary summary, WaitForGraph graph) {
         List<WaitForGraph.Edge> cycle = graph.cycle(Comparator.comparingInt(this::indexOf));
         if (cycle.isEmpty()) {
-            String who = graph.edges().stream().map(e -> e.waiter() + " waits for " + e.resource() + ", held by "
-                    + e.holder()).collect(Collectors.joining("; "));
-            return new Outcome(Verdict.STUCK, "no progress, but no cycle of waiting either",
-                    (who.isEmpty() ? "Nobody waits in a fork's queue." : who + ".") + " " + mealsText(),
-                    Map.of(), metrics(), List.of());
+            return null;
         }
         String path = cycle.stream().map(WaitForGraph.Edge::waiter).collect(Collectors.joining(" → "))
                 + " → " + cycle.get(0).waiter();

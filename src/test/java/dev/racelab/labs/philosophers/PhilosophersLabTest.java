@@ -58,6 +58,17 @@ class PhilosophersLabTest {
     }
 
     @Test
+    void theDeadlockIsNamedASecondAfterTheTableFreezesNotAtTheTimeout() throws Exception {
+        Run run = start(naiveWithADelayBetweenForks(7).withTimeout(Duration.ofMinutes(2)));
+        long started = System.nanoTime();
+        Outcome outcome = run.awaitOutcome(Duration.ofSeconds(15));
+        double seconds = (System.nanoTime() - started) / 1e9;
+        assertEquals(Verdict.DEADLOCK, outcome.verdict(), outcome.banner());
+        assertEquals(CYCLE_OF_FIVE, outcome.headline());
+        assertTrue(seconds < 5, "named after " + seconds + " s; the timeout was two minutes");
+    }
+
+    @Test
     void theTableViewDrawsTheDeadlockCycleAndEveryForkInAHand() throws Exception {
         Run run = start(naiveWithADelayBetweenForks(1));
         run.awaitOutcome(WAIT);
