@@ -2,13 +2,14 @@ package dev.racelab.labs.counter;
 
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Gate;
-import dev.racelab.engine.Lab;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.Scenario;
 import dev.racelab.engine.Service;
 import dev.racelab.engine.Strategy;
 import dev.racelab.engine.view.LabView;
+import dev.racelab.labs.support.LabProfile;
+import dev.racelab.labs.support.ProfiledLab;
 
 import java.util.List;
 import java.util.Set;
@@ -22,7 +23,7 @@ import java.util.Set;
  * between them ({@code SELECT … FOR UPDATE}), or let PostgreSQL detect the conflict and retry
  * ({@code SERIALIZABLE}).
  */
-public final class CounterLab implements Lab {
+public final class CounterLab extends ProfiledLab {
 
     static final Gate BEFORE_READ = new Gate("before-read",
             "before the worker reads the counter: nothing of this increment has happened yet");
@@ -39,60 +40,13 @@ public final class CounterLab implements Lab {
     static final Strategy SERIALIZABLE_RETRY = new Strategy("serializable-retry", "Serializable + retry",
             "read and write in a SERIALIZABLE transaction; PostgreSQL aborts the loser, which retries", false);
 
-    private final Backends backends;
-
     public CounterLab(Backends backends) {
-        this.backends = backends;
-    }
-
-    @Override
-    public String id() {
-        return "counter";
-    }
-
-    @Override
-    public String title() {
-        return "Lost increments";
-    }
-
-    @Override
-    public String story() {
-        return "Workers add one to a shared counter; read-then-write loses increments.";
-    }
-
-    @Override
-    public Set<Service> services() {
-        return Set.of(Service.POSTGRES);
-    }
-
-    @Override
-    public List<Strategy> strategies() {
-        return List.of(READ_MODIFY_WRITE, ATOMIC_UPDATE, SELECT_FOR_UPDATE, SERIALIZABLE_RETRY);
-    }
-
-    @Override
-    public List<Gate> gates() {
-        return List.of(BEFORE_READ, AFTER_READ);
-    }
-
-    @Override
-    public String workerRole() {
-        return "client";
-    }
-
-    @Override
-    public int defaultWorkers() {
-        return 8;
-    }
-
-    @Override
-    public int defaultOps() {
-        return 50;
-    }
-
-    @Override
-    public int maxWorkers() {
-        return 1000;
+        super(backends, new LabProfile("counter", "Lost increments",
+                "Workers add one to a shared counter; read-then-write loses increments.",
+                Set.of(Service.POSTGRES),
+                List.of(READ_MODIFY_WRITE, ATOMIC_UPDATE, SELECT_FOR_UPDATE, SERIALIZABLE_RETRY),
+                List.of(BEFORE_READ, AFTER_READ),
+                new LabProfile.Crew("client", 8, 1, 1000), 50));
     }
 
     @Override

@@ -2,13 +2,14 @@ package dev.racelab.labs.fencing;
 
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Gate;
-import dev.racelab.engine.Lab;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.Scenario;
 import dev.racelab.engine.Service;
 import dev.racelab.engine.Strategy;
 import dev.racelab.engine.view.LabView;
+import dev.racelab.labs.support.LabProfile;
+import dev.racelab.labs.support.ProfiledLab;
 
 import java.util.List;
 import java.util.Set;
@@ -23,7 +24,7 @@ import java.util.Set;
  * stale write through when the client pauses between the two. Only a write that checks and writes
  * in one statement ({@code fenced-cas}) makes the outcome predictable.
  */
-public final class FencingLab implements Lab {
+public final class FencingLab extends ProfiledLab {
 
     static final Gate BEFORE_TOKEN = new Gate("before-token",
             "before the client asks for a fencing token");
@@ -44,60 +45,12 @@ public final class FencingLab implements Lab {
             "UPDATE … WHERE token < mine: the check and the write are one statement, stale writes are rejected",
             false);
 
-    private final Backends backends;
-
     public FencingLab(Backends backends) {
-        this.backends = backends;
-    }
-
-    @Override
-    public String id() {
-        return "fencing";
-    }
-
-    @Override
-    public String title() {
-        return "Fencing tokens";
-    }
-
-    @Override
-    public String story() {
-        return "Clients race to set a book's price; only the highest token's price may stand.";
-    }
-
-    @Override
-    public Set<Service> services() {
-        return Set.of(Service.POSTGRES);
-    }
-
-    @Override
-    public List<Strategy> strategies() {
-        return List.of(BLIND_WRITE, CHECK_THEN_WRITE, FENCED_CAS);
-    }
-
-    @Override
-    public List<Gate> gates() {
-        return List.of(BEFORE_TOKEN, AFTER_TOKEN, AFTER_CHECK, BEFORE_WRITE);
-    }
-
-    @Override
-    public String workerRole() {
-        return "client";
-    }
-
-    @Override
-    public int defaultWorkers() {
-        return 10;
-    }
-
-    @Override
-    public int defaultOps() {
-        return 5;
-    }
-
-    @Override
-    public int maxWorkers() {
-        return 1000;
+        super(backends, new LabProfile("fencing", "Fencing tokens",
+                "Clients race to set a book's price; only the highest token's price may stand.",
+                Set.of(Service.POSTGRES), List.of(BLIND_WRITE, CHECK_THEN_WRITE, FENCED_CAS),
+                List.of(BEFORE_TOKEN, AFTER_TOKEN, AFTER_CHECK, BEFORE_WRITE),
+                new LabProfile.Crew("client", 10, 1, 1000), 5));
     }
 
     @Override

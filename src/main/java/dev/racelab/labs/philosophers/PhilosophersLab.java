@@ -6,8 +6,9 @@ import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.Scenario;
 import dev.racelab.engine.Strategy;
-import dev.racelab.labs.support.RedisLab;
 import dev.racelab.engine.view.LabView;
+import dev.racelab.labs.support.LabProfile;
+import dev.racelab.labs.support.RedisLab;
 
 import java.util.List;
 
@@ -49,52 +50,11 @@ public final class PhilosophersLab extends RedisLab {
                     + "deadlock, but philosophers backing off alike can livelock", false);
 
     public PhilosophersLab(Backends backends) {
-        super(backends);
-    }
-
-    @Override
-    public String id() {
-        return "dining-philosophers";
-    }
-
-    @Override
-    public String title() {
-        return "Dining philosophers";
-    }
-
-    @Override
-    public String story() {
-        return "Philosophers share forks kept in Redis; all grabbing the left fork first deadlocks the table.";
-    }
-
-    @Override
-    public List<Strategy> strategies() {
-        return List.of(NAIVE, ORDERED, WAITER, TRY_BACKOFF);
-    }
-
-    @Override
-    public List<Gate> gates() {
-        return List.of(THINKING, BETWEEN_FORKS, EATING, BACKOFF);
-    }
-
-    @Override
-    public String workerRole() {
-        return "philosopher";
-    }
-
-    @Override
-    public int defaultWorkers() {
-        return 5;
-    }
-
-    @Override
-    public int defaultOps() {
-        return 10;
-    }
-
-    @Override
-    public int minWorkers() {
-        return 2;
+        super(backends, new LabProfile("dining-philosophers", "Dining philosophers",
+                "Philosophers share forks kept in Redis; all grabbing the left fork first deadlocks the table.",
+                SERVICES, List.of(NAIVE, ORDERED, WAITER, TRY_BACKOFF),
+                List.of(THINKING, BETWEEN_FORKS, EATING, BACKOFF),
+                new LabProfile.Crew("philosopher", 5, 2, MOST_WORKERS), 10));
     }
 
     @Override

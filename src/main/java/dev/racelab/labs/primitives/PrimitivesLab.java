@@ -7,6 +7,7 @@ import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.Scenario;
 import dev.racelab.engine.Strategy;
 import dev.racelab.engine.view.LabView;
+import dev.racelab.labs.support.LabProfile;
 import dev.racelab.labs.support.LockPanelsView;
 import dev.racelab.labs.support.RedisLab;
 
@@ -61,48 +62,12 @@ public final class PrimitivesLab extends RedisLab {
             "the hardened construct with 2 permits", false);
 
     public PrimitivesLab(Backends backends) {
-        super(backends);
-    }
-
-    @Override
-    public String id() {
-        return "redis-primitives";
-    }
-
-    @Override
-    public String title() {
-        return "Redis mutex and semaphore";
-    }
-
-    @Override
-    public String story() {
-        return "Workers share a Redis mutex; crash its holder or waste a wake-up and the article's permit is gone.";
-    }
-
-    @Override
-    public List<Strategy> strategies() {
-        return List.of(ARTICLE_MUTEX, ARTICLE_SEMAPHORE, HARDENED_MUTEX, HARDENED_SEMAPHORE);
-    }
-
-    @Override
-    public List<Gate> gates() {
-        return List.of(BEFORE_ACQUIRE, WAITER_CRASHES, WAITER_VANISHES, WAITER_GIVES_UP, IN_CRITICAL_SECTION,
-                HOLDER_CRASHES, BEFORE_RELEASE, RELEASE_REPEATED);
-    }
-
-    @Override
-    public String workerRole() {
-        return "client";
-    }
-
-    @Override
-    public int defaultWorkers() {
-        return 4;
-    }
-
-    @Override
-    public int defaultOps() {
-        return 20;
+        super(backends, new LabProfile("redis-primitives", "Redis mutex and semaphore",
+                "Workers share a Redis mutex; crash its holder or waste a wake-up and the article's permit is gone.",
+                SERVICES, List.of(ARTICLE_MUTEX, ARTICLE_SEMAPHORE, HARDENED_MUTEX, HARDENED_SEMAPHORE),
+                List.of(BEFORE_ACQUIRE, WAITER_CRASHES, WAITER_VANISHES, WAITER_GIVES_UP, IN_CRITICAL_SECTION,
+                HOLDER_CRASHES, BEFORE_RELEASE, RELEASE_REPEATED),
+                new LabProfile.Crew("client", 4, 1, MOST_WORKERS), 20));
     }
 
     @Override

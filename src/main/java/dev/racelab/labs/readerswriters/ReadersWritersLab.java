@@ -7,6 +7,7 @@ import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.Scenario;
 import dev.racelab.engine.Strategy;
 import dev.racelab.engine.view.LabView;
+import dev.racelab.labs.support.LabProfile;
 import dev.racelab.labs.support.LockPanelsView;
 import dev.racelab.labs.support.RedisLab;
 
@@ -46,52 +47,11 @@ public final class ReadersWritersLab extends RedisLab {
                     + "inside to leave, so readers who came later queue behind it (hardened constructs)", false);
 
     public ReadersWritersLab(Backends backends) {
-        super(backends);
-    }
-
-    @Override
-    public String id() {
-        return "readers-writers";
-    }
-
-    @Override
-    public String title() {
-        return "Readers and writers";
-    }
-
-    @Override
-    public String story() {
-        return "Readers share a Redis document, writers need it alone; the article's monitor starves the writers.";
-    }
-
-    @Override
-    public List<Strategy> strategies() {
-        return List.of(READER_PREFERENCE, MESA_IF, WRITER_PREFERENCE, FAIR);
-    }
-
-    @Override
-    public List<Gate> gates() {
-        return List.of(BEFORE_REQUEST, AFTER_WAKE, BETWEEN_READS, BETWEEN_WRITES);
-    }
-
-    @Override
-    public String workerRole() {
-        return "client";
-    }
-
-    @Override
-    public int defaultWorkers() {
-        return 6;
-    }
-
-    @Override
-    public int defaultOps() {
-        return 10;
-    }
-
-    @Override
-    public int minWorkers() {
-        return 2;
+        super(backends, new LabProfile("readers-writers", "Readers and writers",
+                "Readers share a Redis document, writers need it alone; the article's monitor starves the writers.",
+                SERVICES, List.of(READER_PREFERENCE, MESA_IF, WRITER_PREFERENCE, FAIR),
+                List.of(BEFORE_REQUEST, AFTER_WAKE, BETWEEN_READS, BETWEEN_WRITES),
+                new LabProfile.Crew("client", 6, 2, MOST_WORKERS), 10));
     }
 
     /** How many of {@code workers} clients write: the last quarter, at least one. */
