@@ -124,6 +124,30 @@ public final class Backends implements AutoCloseable {
         }
     }
 
+    /**
+     * Checks that a service that was brought up still answers; one that was never brought up is
+     * not started by this.
+     *
+     * @throws BackendException naming the server and why, if it does not answer
+     */
+    public void probe(Service service) throws BackendException {
+        ReentrantLock lock = service == Service.POSTGRES ? postgresLock : redisLock;
+        Postgres pg;
+        Redis rd;
+        lock.lock();
+        try {
+            pg = postgres;
+            rd = redis;
+        } finally {
+            lock.unlock();
+        }
+        if (service == Service.POSTGRES && pg != null) {
+            pg.probe();
+        } else if (service == Service.REDIS && rd != null) {
+            rd.probe();
+        }
+    }
+
     /** What serves each service that is up, without credentials: "embedded PostgreSQL 17.11 on …". */
     public String describe(Service service) {
         ReentrantLock lock = service == Service.POSTGRES ? postgresLock : redisLock;

@@ -69,6 +69,16 @@ public final class Postgres implements AutoCloseable {
         return DriverManager.getConnection(address.jdbcUrl(), props);
     }
 
+    /** Checks that the server still answers, with a fresh session: after a run that failed, say, it may have died. */
+    public void probe() throws BackendException {
+        try (Connection c = connect(address, APP_PREFIX + "probe"); Statement s = c.createStatement()) {
+            s.setQueryTimeout(CONNECT_TIMEOUT_SECONDS);
+            s.execute("SELECT 1");
+        } catch (SQLException e) {
+            throw explain(address, e, "stopped answering");
+        }
+    }
+
     public PgAddress address() {
         return address;
     }

@@ -73,6 +73,15 @@ public final class Redis implements AutoCloseable {
         return jedis;
     }
 
+    /** Checks that the server still answers, on a fresh connection: after a run that failed, say, it may have died. */
+    public void probe() throws BackendException {
+        try (Jedis jedis = open(address, Postgres.APP_PREFIX + "probe", CONNECT_TIMEOUT_MILLIS)) {
+            jedis.ping();
+        } catch (JedisException e) {
+            throw explain(address, e);
+        }
+    }
+
     public RedisAddress address() {
         return address;
     }

@@ -179,6 +179,7 @@ public final class Cli {
         long events = 0;
         Outcome last = null;
         boolean allExpected = true;
+        BackendException serverDown = null;
         long start = System.nanoTime();
         for (int i = 0; i < options.runs(); i++) {
             Run run = new Run(lab, options.spec().withSeed(options.spec().seed() + i), Clock.system());
@@ -199,6 +200,14 @@ public final class Cli {
             if (options.runs() > 1 && !options.json()) {
                 out.printf("run %d/%d: %s%n", i + 1, options.runs(), outcome.banner());
             }
+            if (outcome.verdict() == Verdict.ERROR) {
+                // An ERROR may be the lab's, or a server that died under it: the latter ends the
+                // command as a backend failure, after the summary of what was run.
+                serverDown = deadServer(lab, backends);
+                if (serverDown != null) {
+                    break;
+                }
+            }
         }
         long elapsedMs = (System.nanoTime() - start) / 1_000_000;
         Verdict overall = verdicts.size() == 1 ? verdicts.keySet().iterator().next()
@@ -210,11 +219,27 @@ public final class Cli {
         } else {
             summary.print(out);
         }
+        if (serverDown != null) {
+            err.println("racelab: " + serverDown.getMessage());
+            return BACKEND_FAILURE;
+        }
         if (!allExpected) {
             err.println("racelab: expected " + options.expect() + " in every run, got " + summary.verdictCounts());
             return UNEXPECTED_VERDICT;
         }
         return OK;
+    }
+
+    /** The first of the lab's servers that no longer answers, or null. */
+    private static BackendException deadServer(Lab lab, Backends backends) {
+        for (Service service : lab.services()) {
+            try {
+                backends.probe(service);
+            } catch (BackendException e) {
+                return e;
+            }
+        }
+        return null;
     }
 
     private static Map<String, String> backendsUsed(Lab lab, Backends backends) {

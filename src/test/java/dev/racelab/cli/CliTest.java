@@ -3,6 +3,8 @@ package dev.racelab.cli;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.racelab.backend.DataHome;
+import dev.racelab.backend.PgAddress;
+import dev.racelab.support.CuttableProxy;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,6 +17,9 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -174,5 +179,46 @@ class CliTest {
                 .get("name").getAsString());
         assertFalse(String.join("\n", lines).contains("password"));
         assertFalse(Files.exists(dir.resolve("run.jsonl.part")));
+    }
+
+    @Test
+    void aServerThatDiesDuringTheRunIsABackendFailureNamingTheServer() throws Exception {
+        PgAddress real = TestServers.postgres().address();
+        try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port())) {
+            String viaProxy = real.secretUrl().replace("@" + real.host() + ":" + real.port() + "/",
+                    "@127.0.0.1:" + proxy.port() + "/");
+            Thread cutter = new Thread(() -> {
+                try {
+                    awaitWorkersConnected(8);
+                } catch (Exception e) {
+                    // Cut anyway: the assertions below say what went wrong.
+                }
+                proxy.cut();
+            }, "test-cutter");
+            cutter.start();
+            Result result = cli("run", "counter", "--pg-url", viaProxy, "--ops", "5000", "--delay", "after-read=2",
+                    "--json");
+            cutter.join();
+            assertEquals(1, result.code(), result.err());
+            assertEquals("ERROR", result.json().get("verdict").getAsString(), "the summary still tells the run");
+            assertTrue(result.err().startsWith("racelab: PostgreSQL at 127.0.0.1:" + proxy.port()), result.err());
+        }
+    }
+
+    /** Waits until {@code count} RaceLab workers have a session in PostgreSQL. */
+    private static void awaitWorkersConnected(int count) throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        try (Connection c = TestServers.postgres().connect("test-watch"); Statement s = c.createStatement()) {
+            while (System.nanoTime() < deadline) {
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity "
+                        + "WHERE application_name LIKE 'racelab:client-%'")) {
+                    rs.next();
+                    if (rs.getInt(1) >= count) {
+                        return;
+                    }
+                }
+                Thread.sleep(50);
+            }
+        }
     }
 }

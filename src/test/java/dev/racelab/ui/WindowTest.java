@@ -98,6 +98,7 @@ class WindowTest {
         ui = new WindowDriver(robot);
         ui.chooseLab("Fencing tokens");
         ui.chooseStrategy("check-then-write");
+        ui.setSpinner("Operations per worker", 20);
         ui.setDelay("all workers", "after-check", "0-20");
         ui.press("run");
         String race = ui.awaitVerdict(v -> v.startsWith("RACE") || v.startsWith("SAFE") || v.startsWith("ERROR"));
