@@ -132,18 +132,17 @@ public final class Backends implements AutoCloseable {
      */
     public void probe(Service service) throws BackendException {
         ReentrantLock lock = service == Service.POSTGRES ? postgresLock : redisLock;
-        Postgres pg;
-        Redis rd;
+        AutoCloseable server;
         lock.lock();
         try {
-            pg = postgres;
-            rd = redis;
+            server = service == Service.POSTGRES ? postgres : redis;
         } finally {
             lock.unlock();
         }
-        if (service == Service.POSTGRES && pg != null) {
+        // Probed outside the lock: a dead server may take a connect timeout to say so.
+        if (server instanceof Postgres pg) {
             pg.probe();
-        } else if (service == Service.REDIS && rd != null) {
+        } else if (server instanceof Redis rd) {
             rd.probe();
         }
     }

@@ -210,16 +210,6 @@ public final class TimelineBenchmark extends Application {
         }
         long[] sorted = nanos.clone();
         Arrays.sort(sorted);
-        if (System.getProperty("bench.slowest") != null) {
-            long limit = sorted[(int) (sorted.length * 0.98)];
-            StringBuilder slow = new StringBuilder("  slowest frames:");
-            for (int i = 0; i < nanos.length; i++) {
-                if (nanos[i] >= limit) {
-                    slow.append(String.format(" #%d %.1f/%.1f", i, nanos[i] / 1e6, cpu[i] / 1e6));
-                }
-            }
-            System.out.println(slow);
-        }
         long[] cpuSorted = cpu.clone();
         Arrays.sort(cpuSorted);
         System.out.printf("%-44s %4d frames · wall p50 %5.2f p99 %5.2f max %6.2f ms · FX-thread CPU p50 %5.2f "

@@ -5,6 +5,8 @@ import com.google.gson.JsonParser;
 import dev.racelab.backend.DataHome;
 import dev.racelab.backend.PgAddress;
 import dev.racelab.support.CuttableProxy;
+import dev.racelab.support.PgProbe;
+import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,9 +19,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -188,8 +188,8 @@ class CliTest {
             String viaProxy = real.secretUrl().replace("@" + real.host() + ":" + real.port() + "/",
                     "@127.0.0.1:" + proxy.port() + "/");
             Thread cutter = new Thread(() -> {
-                try {
-                    awaitWorkersConnected(8);
+                try (PgProbe probe = new PgProbe()) {
+                    Poll.eventually(Duration.ofSeconds(30), () -> probe.sessionsNamed("client-") >= 8);
                 } catch (Exception e) {
                     // Cut anyway: the assertions below say what went wrong.
                 }
@@ -202,23 +202,6 @@ class CliTest {
             assertEquals(1, result.code(), result.err());
             assertEquals("ERROR", result.json().get("verdict").getAsString(), "the summary still tells the run");
             assertTrue(result.err().startsWith("racelab: PostgreSQL at 127.0.0.1:" + proxy.port()), result.err());
-        }
-    }
-
-    /** Waits until {@code count} RaceLab workers have a session in PostgreSQL. */
-    private static void awaitWorkersConnected(int count) throws Exception {
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        try (Connection c = TestServers.postgres().connect("test-watch"); Statement s = c.createStatement()) {
-            while (System.nanoTime() < deadline) {
-                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity "
-                        + "WHERE application_name LIKE 'racelab:client-%'")) {
-                    rs.next();
-                    if (rs.getInt(1) >= count) {
-                        return;
-                    }
-                }
-                Thread.sleep(50);
-            }
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.racelab.it;
 
 import dev.racelab.support.Child;
+import dev.racelab.support.Poll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,7 +28,7 @@ class LeftoverServerIT {
 
         Child first = Child.jar(env, "run", "counter", "--workers", "1", "--ops", "100000",
                 "--delay", "before-read=20");
-        assertTrue(eventually(Duration.ofSeconds(90), () -> serverReady(pidFile)), "PostgreSQL started");
+        assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> serverReady(pidFile)), "PostgreSQL started");
         long postgresPid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
         first.process().destroyForcibly().waitFor();
         assertTrue(ProcessHandle.of(postgresPid).map(ProcessHandle::isAlive).orElse(false),
@@ -46,17 +47,17 @@ class LeftoverServerIT {
         Path pidFile = home.resolve("redis/slot-0/redis.pid");
         Child first = Child.jar(env, "run", "redis-primitives", "--workers", "2", "--ops", "100000",
                 "--delay", "in-critical-section=20");
-        assertTrue(eventually(Duration.ofSeconds(90), () -> Files.exists(pidFile)),
+        assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> Files.exists(pidFile)),
                 "Redis started");
         long redisPid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
-        assertTrue(eventually(Duration.ofSeconds(30), () -> alive(redisPid)));
+        assertTrue(Poll.eventually(Duration.ofSeconds(30), () -> alive(redisPid)));
         first.process().destroyForcibly().waitFor();
         assertTrue(alive(redisPid), "killed without a chance to clean up, the RaceLab left Redis running");
 
         Child second = Child.jar(env, "run", "redis-primitives", "--workers", "2", "--ops", "3", "--json");
         assertEquals(0, second.await(120), second.err());
         assertTrue(second.err().contains("Stopped a Redis left running by an earlier RaceLab"), second.err());
-        assertTrue(eventually(Duration.ofSeconds(10), () -> !alive(redisPid)), "the leftover Redis is gone");
+        assertTrue(Poll.eventually(Duration.ofSeconds(10), () -> !alive(redisPid)), "the leftover Redis is gone");
     }
 
     @Test
@@ -64,11 +65,11 @@ class LeftoverServerIT {
         Map<String, String> env = Map.of("RACELAB_HOME", home.toString());
         Path pidFile = home.resolve("postgres/slot-0/data/postmaster.pid");
         Child run = Child.jar(env, "run", "counter", "--workers", "1", "--ops", "100000", "--delay", "before-read=20");
-        assertTrue(eventually(Duration.ofSeconds(90), () -> serverReady(pidFile)), "PostgreSQL started");
+        assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> serverReady(pidFile)), "PostgreSQL started");
         long postgresPid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
         run.process().destroy();
         run.await(60);
-        assertTrue(eventually(Duration.ofSeconds(10), () -> !alive(postgresPid)),
+        assertTrue(Poll.eventually(Duration.ofSeconds(10), () -> !alive(postgresPid)),
                 "SIGTERM (or Ctrl-C) stops the embedded PostgreSQL too");
     }
 
@@ -84,17 +85,5 @@ class LeftoverServerIT {
     private static boolean alive(long pid) {
         Optional<ProcessHandle> handle = ProcessHandle.of(pid);
         return handle.isPresent() && handle.get().isAlive();
-    }
-
-    private static boolean eventually(Duration timeout, java.util.function.BooleanSupplier condition)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return true;
-            }
-            Thread.sleep(50);
-        }
-        return condition.getAsBoolean();
     }
 }

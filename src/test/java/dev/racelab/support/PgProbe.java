@@ -67,22 +67,10 @@ public final class PgProbe implements AutoCloseable {
         }
     }
 
-    /** Polls {@code condition} until it holds or {@code timeout} passes; says whether it held. */
-    public static boolean eventually(Duration timeout, Check condition) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.holds()) {
-                return true;
-            }
-            Thread.onSpinWait();
-            Thread.sleep(5);
-        }
-        return condition.holds();
-    }
-
-    @FunctionalInterface
-    public interface Check {
-        boolean holds() throws Exception;
+    /** How many RaceLab sessions have an application_name starting {@code racelab:<prefix>}. */
+    public int sessionsNamed(String prefix) throws SQLException {
+        return names("SELECT application_name FROM pg_stat_activity WHERE application_name LIKE 'racelab:"
+                + prefix.replace("'", "''") + "%'", null).size();
     }
 
     @Override

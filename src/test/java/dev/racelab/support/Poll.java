@@ -14,11 +14,25 @@ public final class Poll {
     }
 
     /** Polls {@code condition} every few milliseconds until it holds; fails naming {@code what} after 30 s. */
-    public static void until(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "never happened: " + what);
+    public static void until(String what, BooleanSupplier condition) throws Exception {
+        assertTrue(eventually(DEADLINE, condition::getAsBoolean), "never happened: " + what);
+    }
+
+    /** Polls {@code condition} until it holds or {@code timeout} passes; says whether it held. */
+    public static boolean eventually(Duration timeout, Check condition) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (condition.holds()) {
+                return true;
+            }
             Thread.sleep(5);
         }
+        return condition.holds();
+    }
+
+    /** A condition that may ask a server, and so may throw. */
+    @FunctionalInterface
+    public interface Check {
+        boolean holds() throws Exception;
     }
 }

@@ -41,11 +41,14 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
+import javafx.scene.paint.Color;
 import javafx.scene.shape.Rectangle;
 import javafx.scene.text.Font;
 import org.controlsfx.control.StatusBar;
 
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -275,7 +278,7 @@ public final class MainView extends BorderPane {
         legendStates = EnumSet.copyOf(states);
         legend.getChildren().clear();
         // States drawn in one colour (a hungry philosopher is a waiting one) share a chip.
-        java.util.Map<javafx.scene.paint.Color, String> chips = new java.util.LinkedHashMap<>();
+        Map<Color, String> chips = new LinkedHashMap<>();
         for (ActorState state : legendStates) {
             if (state != ActorState.IDLE && state != ActorState.DONE) {
                 chips.merge(Palette.of(state), state == ActorState.DELAYED ? "delay" : state.label(),
@@ -299,7 +302,7 @@ public final class MainView extends BorderPane {
         return label;
     }
 
-    private static Label chip(String text, javafx.scene.paint.Color color) {
+    private static Label chip(String text, Color color) {
         Rectangle swatch = new Rectangle(12, 12, color);
         swatch.setStroke(color.darker());
         Label label = new Label(text, swatch);

@@ -9,6 +9,7 @@ import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Verdict;
 import dev.racelab.support.PgProbe;
+import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
@@ -113,10 +114,10 @@ class CounterLabTest {
             run.step(0);
             assertEquals(CounterLab.AFTER_READ, run.gates().awaitSettled(0, WAIT), "A holds the row lock");
             run.step(1);
-            assertTrue(PgProbe.eventually(WAIT, () -> probe.waitingSessions().contains("racelab:client-2")),
+            assertTrue(Poll.eventually(WAIT, () -> probe.waitingSessions().contains("racelab:client-2")),
                     "PostgreSQL shows client-2 waiting for the row client-1 locked");
             assertNull(run.gates().haltedAt(1), "B is blocked on the server, not at a gate");
-            assertTrue(PgProbe.eventually(WAIT, () -> serverSays(run, EventKind.SERVER_WAITS, 1,
+            assertTrue(Poll.eventually(WAIT, () -> serverSays(run, EventKind.SERVER_WAITS, 1,
                     "for client-1 (row lock)")), "the server lane shows client-2 waiting for client-1");
             assertTrue(serverSays(run, EventKind.SERVER_HOLDS, 0, "the counter row"),
                     "and client-1 holding the counter row");
@@ -159,7 +160,7 @@ class CounterLabTest {
         run.start();
         try (PgProbe probe = new PgProbe()) {
             assertEquals(CounterLab.AFTER_READ, run.gates().awaitSettled(0, WAIT));
-            assertTrue(PgProbe.eventually(WAIT, () -> probe.waitingSessions().size() == 3),
+            assertTrue(Poll.eventually(WAIT, () -> probe.waitingSessions().size() == 3),
                     "three clients wait for client-1's row lock");
             Set<Integer> pids = PgProbe.pidsOf(run);
             assertEquals(4, pids.size());
