@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
-/** The layering DESIGN.md draws, checked on every build. */
+/** The layering docs/architecture.md draws, checked on every build. */
 class ArchitectureTest {
 
     private final JavaClasses classes = new ClassFileImporter()
@@ -34,6 +34,22 @@ class ArchitectureTest {
     void labsDoNotReachIntoTheShells() {
         noClasses().that().resideInAnyPackage("dev.racelab.labs..", "dev.racelab.backend..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.racelab.cli..", "dev.racelab.ui..")
+                .check(classes);
+    }
+
+    @Test
+    void whatShowsARunReadsItsRecordNeverTheLiveRun() {
+        noClasses().that().resideInAnyPackage("dev.racelab.engine.view..", "dev.racelab.ui.timeline..")
+                .or().haveSimpleNameEndingWith("View").and().resideInAnyPackage("dev.racelab.labs..")
+                .should().dependOnClassesThat().areAssignableTo(dev.racelab.engine.Run.class)
+                .check(classes);
+    }
+
+    @Test
+    void recordingsAreReadAndWrittenWithoutAShell() {
+        noClasses().that().resideInAPackage("dev.racelab.record..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.racelab.cli..", "dev.racelab.ui..",
+                        "dev.racelab.backend..", "javafx..")
                 .check(classes);
     }
 

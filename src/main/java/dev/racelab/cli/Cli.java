@@ -14,9 +14,14 @@ import dev.racelab.engine.Run;
 import dev.racelab.engine.Service;
 import dev.racelab.engine.Strategy;
 import dev.racelab.engine.Verdict;
+import dev.racelab.engine.RunSpec;
+import dev.racelab.engine.Switch;
 import dev.racelab.labs.Labs;
+import dev.racelab.record.Recording;
+import dev.racelab.record.RecordingException;
+import dev.racelab.record.RecordingReader;
+import dev.racelab.record.RecordingWriter;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,6 +29,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
@@ -69,11 +75,14 @@ public final class Cli {
             return switch (args.get(0)) {
                 case "list" -> list(args.subList(1, args.size()));
                 case "run" -> runLab(args.subList(1, args.size()));
+                case "replay" -> replay(args.subList(1, args.size()));
+                case "rerun" -> rerun(args.subList(1, args.size()));
                 case "--version", "version" -> {
                     out.println("racelab " + Help.version());
                     yield OK;
                 }
-                default -> throw new UsageException("unknown command '" + args.get(0) + "' (commands: list, run)");
+                default -> throw new UsageException("unknown command '" + args.get(0)
+                        + "' (commands: list, run, replay, rerun)");
             };
         } catch (UsageException e) {
             err.println("racelab: " + e.getMessage());
@@ -85,7 +94,7 @@ public final class Cli {
             Thread.currentThread().interrupt();
             err.println("racelab: interrupted");
             return BACKEND_FAILURE;
-        } catch (IOException e) {
+        } catch (RecordingException e) {
             err.println("racelab: " + e.getMessage());
             return USAGE;
         }
@@ -127,40 +136,128 @@ public final class Cli {
         map.put("strategies", strategies);
         List<Object> gates = new ArrayList<>();
         for (Gate g : lab.gates()) {
-            gates.add(Map.of("id", g.id(), "description", g.description()));
+            gates.add(Map.of("id", g.id(), "kind", g.kind().name().toLowerCase(Locale.ROOT),
+                    "description", g.description()));
         }
         map.put("gates", gates);
+        List<Object> switches = new ArrayList<>();
+        for (Switch<?> sw : lab.switches()) {
+            switches.add(describe(sw));
+        }
+        map.put("switches", switches);
         map.put("workerRole", lab.workerRole());
         map.put("defaults", Map.of("workers", lab.defaultWorkers(), "ops", lab.defaultOps()));
         map.put("maxWorkers", lab.maxWorkers());
         return map;
     }
 
-    private int runLab(List<String> args) throws UsageException, BackendException, InterruptedException, IOException {
+    private static <T> Map<String, Object> describe(Switch<T> sw) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("name", sw.name());
+        map.put("title", sw.title());
+        map.put("description", sw.description());
+        map.put("type", sw.type().name().toLowerCase(Locale.ROOT));
+        map.put("default", sw.defaultText());
+        switch (sw.type()) {
+            case INTEGER -> {
+                map.put("min", sw.min());
+                map.put("max", sw.max());
+                map.put("unit", sw.unit());
+            }
+            case CHOICE -> map.put("choices", sw.choices().stream().map(sw::format).toList());
+            case FLAG -> {
+            }
+        }
+        return map;
+    }
+
+    /** {@code replay FILE [--json]}: the summary of a recording, exactly as its run printed it, with no server. */
+    private int replay(List<String> args) throws UsageException, RecordingException {
+        Path file = null;
+        boolean json = false;
+        for (String arg : args) {
+            if (arg.equals("--json")) {
+                json = true;
+            } else if (arg.startsWith("-")) {
+                throw new UsageException("replay takes a recording and --json, not '" + arg + "'");
+            } else if (file != null) {
+                throw new UsageException("replay takes one recording, not also '" + arg + "'");
+            } else {
+                file = Path.of(arg);
+            }
+        }
+        if (file == null) {
+            throw new UsageException("replay needs a recording: racelab replay FILE [--json]");
+        }
+        try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT)) {
+            Labs labs = new Labs(unstarted);
+            Recording recording = new RecordingReader(id -> labs.find(id).orElse(null)).read(file);
+            Lab lab = labs.find(recording.last().header().lab()).orElseThrow();
+            Summary summary = new Summary(lab);
+            recording.runs().forEach(summary::add);
+            summary.times(recording.elapsedMs(), recording.startupMs());
+            if (json) {
+                out.println(JSON.toJson(summary.toJson()));
+            } else {
+                summary.print(out);
+            }
+        }
+        return OK;
+    }
+
+    /**
+     * {@code rerun FILE [run options]}: runs a recording's settings again against fresh servers;
+     * options given replace or add to them.
+     */
+    private int rerun(List<String> args) throws UsageException, BackendException, InterruptedException,
+            RecordingException {
+        if (args.isEmpty() || args.get(0).startsWith("-")) {
+            throw new UsageException("rerun needs a recording: racelab rerun FILE [options]");
+        }
+        RunSpec base;
+        Lab lab;
+        try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT)) {
+            Labs labs = new Labs(unstarted);
+            Recording recording = new RecordingReader(id -> labs.find(id).orElse(null)).read(Path.of(args.get(0)));
+            base = recording.last().header().spec().withObserve(false).withStepMode(false);
+            lab = labs.find(recording.last().header().lab()).orElseThrow();
+        }
+        return launch(lab.id(), args.subList(1, args.size()), base);
+    }
+
+    private int runLab(List<String> args) throws UsageException, BackendException, InterruptedException,
+            RecordingException {
         if (args.isEmpty() || args.get(0).startsWith("-")) {
             throw new UsageException("run needs a lab: racelab run LAB [options] (see racelab list)");
         }
+        return launch(args.get(0), args.subList(1, args.size()), null);
+    }
+
+    /** Runs lab {@code id} with {@code args} on top of {@code base} (null: the lab's defaults). */
+    private int launch(String id, List<String> args, RunSpec base) throws UsageException, BackendException,
+            InterruptedException, RecordingException {
         Backends backends = new Backends(BackendSettings.embedded(), home, new StartupProgress(err));
         // Ctrl-C ends the JVM without finally blocks: the hook still stops the embedded servers.
         Thread hook = new Thread(backends::close, "racelab-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try (backends) {
             Labs labs = new Labs(backends);
-            String id = args.get(0);
             Lab lab = labs.find(id).orElseThrow(() -> new UsageException(
                     "unknown lab '" + id + "' (labs: " + labs.ids() + ")"));
-            RunOptions options = RunOptions.parse(lab, args.subList(1, args.size()));
+            RunOptions options = base == null ? RunOptions.parse(lab, args) : RunOptions.parse(lab, args, base);
             try {
                 backends.use(BackendSettings.resolve(options.pgUrl(), options.redisUrl(), env));
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }
-            long startupStart = System.nanoTime();
-            for (Service service : lab.services()) {
-                backends.ensure(service);
-            }
-            long startupMs = (System.nanoTime() - startupStart) / 1_000_000;
-            try (Recording recording = options.record() == null ? Recording.NONE : Recording.open(options.record())) {
+            // A recording that cannot be written is found before any server starts.
+            try (RecordingWriter recording = options.record() == null ? null
+                    : RecordingWriter.create(options.record())) {
+                long startupStart = System.nanoTime();
+                for (Service service : lab.services()) {
+                    backends.ensure(service);
+                }
+                long startupMs = (System.nanoTime() - startupStart) / 1_000_000;
                 return execute(lab, options, backends, recording, startupMs);
             }
         } finally {
@@ -172,31 +269,22 @@ public final class Cli {
         }
     }
 
-    private int execute(Lab lab, RunOptions options, Backends backends, Recording recording, long startupMs)
-            throws InterruptedException, IOException {
-        Map<Verdict, Integer> verdicts = new EnumMap<>(Verdict.class);
-        Map<String, Long> violations = new TreeMap<>();
-        long events = 0;
-        Outcome last = null;
+    private int execute(Lab lab, RunOptions options, Backends backends, RecordingWriter recording, long startupMs)
+            throws InterruptedException, RecordingException {
+        Summary summary = new Summary(lab);
         boolean allExpected = true;
         BackendException serverDown = null;
         long start = System.nanoTime();
         for (int i = 0; i < options.runs(); i++) {
             Run run = new Run(lab, options.spec().withSeed(options.spec().seed() + i), Clock.system());
             run.start();
-            Outcome outcome;
-            try {
-                outcome = run.awaitOutcome(RUN_BOUND);
-            } catch (TimeoutException e) {
-                run.stop();
-                outcome = Outcome.error("no result", "The run did not end within " + RUN_BOUND.toHours() + " hours.");
+            Outcome outcome = awaitEnd(run);
+            run.record().backend(backendsUsed(lab, backends));
+            if (recording != null) {
+                recording.write(lab, run.record());
             }
-            recording.write(i + 1, run, outcome, backendsUsed(lab, backends));
-            verdicts.merge(outcome.verdict(), 1, Integer::sum);
-            outcome.violations().forEach((name, count) -> violations.merge(name, count, Long::sum));
-            events += run.recorder().size();
+            summary.add(run.record());
             allExpected &= options.expect() == null || outcome.verdict() == options.expect();
-            last = outcome;
             if (options.runs() > 1 && !options.json()) {
                 out.printf("run %d/%d: %s%n", i + 1, options.runs(), outcome.banner());
             }
@@ -210,10 +298,10 @@ public final class Cli {
             }
         }
         long elapsedMs = (System.nanoTime() - start) / 1_000_000;
-        Verdict overall = verdicts.size() == 1 ? verdicts.keySet().iterator().next()
-                : verdicts.keySet().stream().reduce(Verdict.SAFE, Verdict::worse);
-        Summary summary = new Summary(lab, options, overall, verdicts, violations, last, events, elapsedMs,
-                startupMs, backendsUsed(lab, backends));
+        summary.times(elapsedMs, startupMs);
+        if (recording != null) {
+            recording.commit(elapsedMs, startupMs);
+        }
         if (options.json()) {
             out.println(JSON.toJson(summary.toJson()));
         } else {
@@ -228,6 +316,24 @@ public final class Cli {
             return UNEXPECTED_VERDICT;
         }
         return OK;
+    }
+
+    /**
+     * The run's outcome. A run always ends by itself (its timeout judges a run without progress);
+     * the bound only catches a run gone wrong, which is stopped and given a last minute.
+     */
+    private static Outcome awaitEnd(Run run) throws InterruptedException {
+        try {
+            return run.awaitOutcome(RUN_BOUND);
+        } catch (TimeoutException e) {
+            run.stop();
+            try {
+                return run.awaitOutcome(Duration.ofMinutes(1));
+            } catch (TimeoutException again) {
+                throw new IllegalStateException("the run did not end within " + RUN_BOUND.toHours()
+                        + " hours, nor a minute after it was stopped");
+            }
+        }
     }
 
     /** The first of the lab's servers that no longer answers, or null. */

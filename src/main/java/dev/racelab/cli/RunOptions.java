@@ -4,9 +4,10 @@ import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.RunSpec;
+import dev.racelab.engine.Switch;
+import dev.racelab.engine.SwitchValues;
 import dev.racelab.engine.Verdict;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,8 +26,17 @@ record RunOptions(Lab lab, RunSpec spec, int runs, Path record, Verdict expect, 
 
     /** Parses everything after {@code run LAB}. */
     static RunOptions parse(Lab lab, List<String> args) throws UsageException {
-        RunSpec spec = RunSpec.defaults(lab);
+        return parse(lab, args, RunSpec.defaults(lab));
+    }
+
+    /**
+     * Parses options on top of {@code base} (a recording's settings, for {@code rerun}): options
+     * given replace what the base says; {@code --delay} and {@code --set} add to it.
+     */
+    static RunOptions parse(Lab lab, List<String> args, RunSpec base) throws UsageException {
+        RunSpec spec = base;
         List<String> delays = new ArrayList<>();
+        List<String> sets = new ArrayList<>();
         int runs = 1;
         Path record = null;
         Verdict expect = null;
@@ -49,11 +59,12 @@ record RunOptions(Lab lab, RunSpec spec, int runs, Path record, Verdict expect, 
                         (int) in.number(option, lab.minWorkers(), lab.maxWorkers()));
                 case "--ops" -> spec = spec.withOps((int) in.number(option, 1, 1_000_000));
                 case "--delay" -> delays.add(in.value(option));
+                case "--set" -> sets.add(in.value(option));
                 case "--runs" -> runs = (int) in.number(option, 1, MAX_RUNS);
                 case "--seed" -> spec = spec.withSeed(in.number(option, Long.MIN_VALUE, Long.MAX_VALUE));
                 case "--timeout" -> spec = spec.withTimeout(
                         Duration.ofSeconds(in.number(option, 1, MAX_TIMEOUT_SECONDS)));
-                case "--record" -> record = recordPath(in.value(option));
+                case "--record" -> record = Path.of(in.value(option));
                 case "--pg-url" -> pgUrl = in.value(option);
                 case "--redis-url" -> redisUrl = in.value(option);
                 case "--expect" -> expect = verdict(in.value(option));
@@ -63,12 +74,38 @@ record RunOptions(Lab lab, RunSpec spec, int runs, Path record, Verdict expect, 
                         : "unexpected argument '" + option + "' (see racelab --help)");
             }
         }
-        GatePlan plan = GatePlan.NONE;
+        GatePlan plan = spec.gates();
         for (String delay : delays) {
             plan = addDelay(lab, spec.workers(), plan, delay);
         }
-        return new RunOptions(lab, spec.withGates(plan), runs, record, expect, json, pgUrl, redisUrl);
+        SwitchValues switches = spec.switches();
+        for (String set : sets) {
+            switches = addSwitch(lab, switches, set);
+        }
+        return new RunOptions(lab, spec.withGates(plan).withSwitches(switches), runs, record, expect, json, pgUrl,
+                redisUrl);
     }
+
+    /** {@code NAME=VALUE}, for one of the lab's switches. */
+    private static SwitchValues addSwitch(Lab lab, SwitchValues values, String text) throws UsageException {
+        int eq = text.indexOf('=');
+        if (eq <= 0) {
+            throw new UsageException("--set " + text + ": write NAME=VALUE, like "
+                    + (lab.switches().isEmpty() ? "lease-ms=500" : lab.switches().get(0).name() + "="
+                    + lab.switches().get(0).defaultText()));
+        }
+        String name = text.substring(0, eq);
+        Switch<?> sw = lab.profile().switchNamed(name).orElseThrow(() -> new UsageException("--set " + text
+                + ": lab " + lab.id() + " has no switch '" + name + "' (" + (lab.switches().isEmpty()
+                ? "it has none" : "switches: " + String.join(", ", lab.switches().stream().map(Switch::name)
+                .toList())) + ")"));
+        try {
+            return values.parse(sw, text.substring(eq + 1));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--set " + text + ": " + e.getMessage());
+        }
+    }
+
 
     /** {@code GATE=MS}, {@code GATE=LO-HI}, either with {@code @WORKER}. */
     private static GatePlan addDelay(Lab lab, int workers, GatePlan plan, String text) throws UsageException {
@@ -111,18 +148,6 @@ record RunOptions(Lab lab, RunSpec spec, int runs, Path record, Verdict expect, 
         } catch (IllegalArgumentException e) {
             throw new UsageException("--expect " + text + ": a verdict is one of SAFE, RACE, DEADLOCK, STUCK, ERROR");
         }
-    }
-
-    private static Path recordPath(String text) throws UsageException {
-        Path path = Path.of(text).toAbsolutePath();
-        Path parent = path.getParent();
-        if (parent == null || !Files.isDirectory(parent)) {
-            throw new UsageException("--record " + text + ": the folder " + parent + " does not exist");
-        }
-        if (Files.isDirectory(path)) {
-            throw new UsageException("--record " + text + ": that is a folder, not a file");
-        }
-        return path;
     }
 
     /** Reads options and their values, accepting both {@code --opt value} and {@code --opt=value}. */

@@ -2,42 +2,91 @@ package dev.racelab.cli;
 
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.Outcome;
+import dev.racelab.engine.RunRecord;
+import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Verdict;
 
 import java.io.PrintStream;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * The result of {@code racelab run}, as text or as the contract's JSON object. With several runs,
- * {@code violations} sum over the runs and {@code metrics} are those of the last run.
+ * The result of {@code racelab run}, as text or as the contract's JSON object, summed up from the
+ * runs' records alone, so {@code racelab replay} of a recording prints exactly what the run printed.
+ * With several runs, {@code violations} sum over the runs and {@code metrics} are those of the
+ * last run; {@code runs} counts the runs that ran.
  */
-record Summary(Lab lab, RunOptions options, Verdict verdict, Map<Verdict, Integer> verdicts,
-               Map<String, Long> violations, Outcome last, long events, long elapsedMs, long startupMs,
-               Map<String, String> backend) {
+final class Summary {
+
+    private final Lab lab;
+    private final Map<Verdict, Integer> verdicts = new EnumMap<>(Verdict.class);
+    private final Map<String, Long> violations = new TreeMap<>();
+    private RunSpec spec;
+    private RunRecord last;
+    private int runs;
+    private long events;
+    private long elapsedMs;
+    private long startupMs;
+
+    Summary(Lab lab) {
+        this.lab = lab;
+    }
+
+    /** Counts one finished run in. */
+    void add(RunRecord record) {
+        if (spec == null) {
+            spec = record.header().spec();
+        }
+        Outcome outcome = record.outcome();
+        verdicts.merge(outcome.verdict(), 1, Integer::sum);
+        outcome.violations().forEach((name, count) -> violations.merge(name, count, Long::sum));
+        events += record.events().size();
+        last = record;
+        runs++;
+    }
+
+    /** How long the runs took together and the servers took to start. */
+    void times(long elapsed, long startup) {
+        this.elapsedMs = elapsed;
+        this.startupMs = startup;
+    }
+
+    int runs() {
+        return runs;
+    }
+
+    /** One verdict if every run agreed, else the worst. */
+    Verdict verdict() {
+        return verdicts.size() == 1 ? verdicts.keySet().iterator().next()
+                : verdicts.keySet().stream().reduce(Verdict.SAFE, Verdict::worse);
+    }
 
     Map<String, Object> toJson() {
+        Outcome outcome = last.outcome();
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("lab", lab.id());
-        json.put("strategy", options.spec().strategy());
-        json.put("workers", options.spec().workers());
-        json.put("ops", options.spec().ops());
-        json.put("runs", options.runs());
-        json.put("seed", options.spec().seed());
-        json.put("delays", options.spec().gates().describe(lab::workerName));
-        json.put("verdict", verdict.name());
+        json.put("strategy", spec.strategy());
+        json.put("workers", spec.workers());
+        json.put("ops", spec.ops());
+        json.put("runs", runs);
+        json.put("seed", spec.seed());
+        json.put("delays", spec.gates().describe(lab::workerName));
+        json.put("switches", spec.switches().describe(lab.switches()));
+        json.put("verdict", verdict().name());
         Map<String, Integer> counts = new LinkedHashMap<>();
         verdicts.forEach((v, n) -> counts.put(v.name(), n));
         json.put("verdicts", counts);
-        json.put("headline", last.headline());
-        json.put("explanation", last.explanation());
+        json.put("headline", outcome.headline());
+        json.put("explanation", outcome.explanation());
         json.put("violations", violations);
-        json.put("metrics", last.metrics());
+        json.put("metrics", outcome.metrics());
         json.put("events", events);
         json.put("elapsedMs", elapsedMs);
         json.put("startupMs", startupMs);
-        json.put("backend", backend);
+        json.put("backend", last.backend());
         return json;
     }
 
@@ -47,20 +96,23 @@ record Summary(Lab lab, RunOptions options, Verdict verdict, Map<Verdict, Intege
     }
 
     void print(PrintStream out) {
-        String delays = options.spec().gates().describe(lab::workerName);
-        out.printf("%s · %s · %d %s%s × %d ops%s%n", lab.id(), options.spec().strategy(), options.spec().workers(),
-                lab.workerRole(), options.spec().workers() == 1 ? "" : "s", options.spec().ops(),
-                delays.isEmpty() ? "" : " · " + delays);
-        if (options.runs() > 1) {
-            out.printf("%d runs: %s%n", options.runs(), verdictCounts());
+        Outcome outcome = last.outcome();
+        String delays = spec.gates().describe(lab::workerName);
+        String switches = spec.switches().describe(lab.switches()).entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
+        out.printf("%s · %s · %d %s%s × %d ops%s%s%n", lab.id(), spec.strategy(), spec.workers(),
+                lab.workerRole(), spec.workers() == 1 ? "" : "s", spec.ops(),
+                delays.isEmpty() ? "" : " · " + delays, switches.isEmpty() ? "" : " · " + switches);
+        if (runs > 1) {
+            out.printf("%d runs: %s%n", runs, verdictCounts());
             out.println("last run:");
         }
-        out.println(last.banner());
-        out.println("  " + last.explanation());
+        out.println(outcome.banner());
+        out.println("  " + outcome.explanation());
         violations.forEach((name, count) -> out.printf("  %s: %d%n", name, count));
-        out.println("  " + last.metrics().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+        out.println("  " + outcome.metrics().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
                 .collect(Collectors.joining(" · ")));
         out.printf("  %d ms · %d events%n", elapsedMs, events);
-        backend.forEach((service, what) -> out.printf("  %s: %s%n", service, what));
+        last.backend().forEach((service, what) -> out.printf("  %s: %s%n", service, what));
     }
 }

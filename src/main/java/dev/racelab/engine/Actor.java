@@ -9,6 +9,9 @@ package dev.racelab.engine;
  */
 public record Actor(int id, String name, Kind kind) {
 
+    /** The id of the run's own lane: always the first actor. */
+    public static final int RUN_ID = 0;
+
     public enum Kind {
         /** The run as a whole: start, end, pauses, the verdict. */
         RUN,

@@ -17,6 +17,6 @@ public record Event(long seq, long nanos, int actor, EventKind kind, String subj
         if (kind != EventKind.STATE) {
             throw new IllegalStateException(kind + " is not a state change");
         }
-        return ActorState.ofOrdinal(value);
+        return ActorState.byOrdinal(value);
     }
 }

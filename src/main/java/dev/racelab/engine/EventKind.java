@@ -1,34 +1,82 @@
 package dev.racelab.engine;
 
 /**
- * What an {@link Event} says happened.
+ * What an {@link Event} says happened: the vocabulary of a recording.
  *
- * <p>Kinds marked <em>kept</em> are never dropped when the recorder is full: the verdict and
- * every violation must reach the summary even after a million ordinary events.
+ * <p>Each kind is one row of the table the timeline, its legend and its hover text read: whether
+ * the recorder keeps it when full, how it is drawn on a lane (a {@link Glyph} in an {@link Ink},
+ * or not at all), what the legend calls it, and how its hover text reads. A lab that needs a new
+ * kind of mark adds one row here and touches nothing in the window. Recordings store kinds by
+ * name.
+ *
+ * <p>Kinds marked <em>kept</em> are never dropped when the recorder is full: the verdict, every
+ * violation, and everything a recording needs to be read back (the actors, the user's changes to
+ * the gates) must reach the record even after a million ordinary events.
  */
 public enum EventKind {
-    /** The run began; {@code value} is the number of workers. */
+    /**
+     * A lane exists: {@code actor} is its id, {@code subject} its name, {@code value} the ordinal
+     * of its {@link Actor.Kind} (by name in a recording). Every actor is announced before its
+     * first other event.
+     */
+    ACTOR(true),
+    /** The user pressed Run; the servers are being prepared. */
+    RUN_PREPARING(true),
+    /** The workers started; {@code subject} is the strategy, {@code value} the number of workers. */
     RUN_STARTED(true),
     /** The run was paused or resumed by the user ({@code value} 1 paused, 0 resumed). */
     RUN_PAUSED(true),
+    /** The run is stopping: its workers are being released and closed. */
+    RUN_STOPPING(true),
     /** The run ended; {@code subject} is the verdict's name. */
     RUN_ENDED(true),
-    /** An actor changed state; {@code value} is the {@link ActorState} ordinal, {@code subject} what it concerns. */
+    /** The user changed the gates during the run; {@code subject} is the new plan as {@link GatePlan#describe} writes it. */
+    GATES(true),
+    /** The user released the worker on this lane from its gate (step mode). */
+    STEP(true),
+    /** The user stretched every delay; {@code value} is the factor in thousandths (2000: twice as long). */
+    SPEED(true),
+    /** An actor changed state; {@code value} is the {@link ActorState} ordinal (by name in a recording), {@code subject} what it concerns. */
     STATE(false),
     /** A worker began operation {@code value}. */
     OP_BEGIN(false),
     /** A worker finished operation {@code value}. */
     OP_END(false),
     /** A worker read {@code value} from {@code subject}. */
-    READ(false),
+    READ(false, Glyph.STROKE, Ink.TEXT, null) {
+        @Override
+        public String describe(String subject, long value) {
+            return "read " + subject + " = " + value;
+        }
+    },
     /** A worker wrote {@code value} to {@code subject}. */
-    WRITE(false),
-    /** A fencing token {@code value} was issued to the worker. */
-    TOKEN(false),
+    WRITE(false, Glyph.STROKE, Ink.TEXT, null) {
+        @Override
+        public String describe(String subject, long value) {
+            return "wrote " + subject + " = " + value;
+        }
+    },
+    /** A token {@code value} was issued to the worker. */
+    TOKEN(false, Glyph.DOT, Ink.TOKEN, "● token") {
+        @Override
+        public String describe(String subject, long value) {
+            return "got " + (subject == null ? "token" : subject) + " " + value;
+        }
+    },
     /** A write carrying token {@code value} was accepted. */
-    WRITE_ACCEPTED(false),
+    WRITE_ACCEPTED(false, Glyph.TICK, Ink.SAFE, "✓ accepted") {
+        @Override
+        public String describe(String subject, long value) {
+            return "write with token " + value + " accepted";
+        }
+    },
     /** A write carrying token {@code value} was rejected as stale. */
-    WRITE_REJECTED(false),
+    WRITE_REJECTED(false, Glyph.RING, Ink.TEXT, "⊘ rejected") {
+        @Override
+        public String describe(String subject, long value) {
+            return "write with token " + value + " rejected as stale";
+        }
+    },
     /** A worker requested lock {@code subject}. */
     LOCK_REQUESTED(false),
     /** A worker was granted lock {@code subject}. */
@@ -37,14 +85,29 @@ public enum EventKind {
     LOCK_RELEASED(false),
     /** A worker was woken; {@code value} is the sequence number of the event that woke it, or -1. */
     WOKEN(false),
-    /** A transaction was retried; {@code subject} says why. */
-    RETRY(false),
+    /** A transaction or an attempt was retried; {@code subject} says why. */
+    RETRY(false, Glyph.CIRCLE, Ink.WAITING, "○ retry") {
+        @Override
+        public String describe(String subject, long value) {
+            return "retry: " + subject;
+        }
+    },
     /** A connection was opened for the worker; {@code value} is the server's backend pid. */
     CONNECTED(false),
     /** An invariant was broken here; {@code subject} names it, {@code value} says how much. */
-    VIOLATION(true),
+    VIOLATION(true, Glyph.CROSS, Ink.RACE, "✕ violation") {
+        @Override
+        public String describe(String subject, long value) {
+            return "✕ " + subject + " (" + value + ")";
+        }
+    },
     /** Something failed; {@code subject} is the message. */
-    ERROR(true),
+    ERROR(true, Glyph.BAR, Ink.RACE, null) {
+        @Override
+        public String describe(String subject, long value) {
+            return "error: " + subject;
+        }
+    },
     /**
      * A server lane: the server reports that worker {@code value} (an actor id) now holds
      * {@code subject}; a null subject means it holds nothing any more.
@@ -55,19 +118,70 @@ public enum EventKind {
      * what {@code subject} says ("for client-1: row lock"); a null subject means it waits no more.
      */
     SERVER_WAITS(false),
+    /**
+     * A server lane: locks held by sessions no worker owns now ("pool-4711 holds advisory lock
+     * 42"), in one line, or null when there are none any more; {@code value} counts them. A lock
+     * nobody owns is the one nobody will ever release.
+     */
+    SERVER_ORPHANS(false),
     /** A server lane: the server's own value of {@code subject} is {@code value}. */
-    SERVER_VALUE(false),
+    SERVER_VALUE(false) {
+        @Override
+        public String describe(String subject, long value) {
+            return subject + " = " + value;
+        }
+    },
     /** A note for the timeline's hover text. */
-    NOTE(false);
+    NOTE(false, Glyph.NONE, Ink.TEXT, null) {
+        @Override
+        public String describe(String subject, long value) {
+            return subject == null ? "note" : subject;
+        }
+    };
 
     private final boolean kept;
+    private final Glyph glyph;
+    private final Ink ink;
+    private final String legend;
 
     EventKind(boolean kept) {
+        this(kept, null, Ink.TEXT, null);
+    }
+
+    EventKind(boolean kept, Glyph glyph, Ink ink, String legend) {
         this.kept = kept;
+        this.glyph = glyph;
+        this.ink = ink;
+        this.legend = legend;
     }
 
     /** Whether the recorder keeps this kind even when it is full. */
     public boolean kept() {
         return kept;
+    }
+
+    /** Whether events of this kind are marks on their actor's lane (drawn, or at least hovered). */
+    public boolean marked() {
+        return glyph != null;
+    }
+
+    /** How a mark of this kind is drawn; null for kinds that are not marks. */
+    public Glyph glyph() {
+        return glyph;
+    }
+
+    /** The colour role of its mark. */
+    public Ink ink() {
+        return ink;
+    }
+
+    /** The legend's words for its mark ("✓ accepted"), or null for marks the legend leaves out. */
+    public String legend() {
+        return legend;
+    }
+
+    /** One line for the hover text of an event of this kind. */
+    public String describe(String subject, long value) {
+        return name().toLowerCase().replace('_', ' ') + (subject == null ? "" : " " + subject);
     }
 }

@@ -91,6 +91,11 @@ public final class GateKeeper {
         this.delayScale = scale;
     }
 
+    /** The factor every delay is stretched by. */
+    public double delayScale() {
+        return delayScale;
+    }
+
     public boolean stepMode() {
         return stepMode;
     }

@@ -62,7 +62,10 @@ public final class GatePlan {
                 || forOne.values().stream().anyMatch(GateRule::breakpoint);
     }
 
-    /** The settings as the command line writes them, e.g. {@code after-read=5 after-read=20@client-2}. */
+    /**
+     * The settings as the command line writes them, e.g. {@code after-read=5 after-read=20@client-2
+     * before-write=break after-check=2-20+break}; {@link #parse} reads them back.
+     */
     public String describe(java.util.function.IntFunction<String> workerName) {
         StringBuilder text = new StringBuilder();
         forAll.forEach((gate, rule) -> append(text, gate, rule, null));
@@ -77,10 +80,55 @@ public final class GatePlan {
         if (!text.isEmpty()) {
             text.append(' ');
         }
-        text.append(gate).append('=').append(rule.delays() ? rule.delayText() : rule.breakpoint() ? "break" : "0");
+        text.append(gate).append('=').append(rule.delays() ? rule.delayText() : rule.breakpoint() ? "" : "0");
+        if (rule.breakpoint()) {
+            text.append(rule.delays() ? "+break" : "break");
+        }
         if (worker != null) {
             text.append('@').append(worker);
         }
+    }
+
+    /**
+     * Reads a plan as {@link #describe} writes it.
+     *
+     * @param workerIndex the index of a worker by name, or -1 for a name no worker has
+     * @throws IllegalArgumentException naming the part that is wrong
+     */
+    public static GatePlan parse(String text, java.util.function.ToIntFunction<String> workerIndex) {
+        GatePlan plan = NONE;
+        for (String part : text.strip().split("\\s+")) {
+            if (part.isEmpty()) {
+                continue;
+            }
+            int eq = part.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("'" + part + "' is not GATE=RULE");
+            }
+            String gate = part.substring(0, eq);
+            String rest = part.substring(eq + 1);
+            int at = rest.indexOf('@');
+            String worker = at < 0 ? null : rest.substring(at + 1);
+            String ruleText = at < 0 ? rest : rest.substring(0, at);
+            boolean breakpoint = ruleText.endsWith("break");
+            String delay = breakpoint ? ruleText.substring(0, ruleText.length() - "break".length()) : ruleText;
+            if (breakpoint && delay.endsWith("+")) {
+                delay = delay.substring(0, delay.length() - 1);
+            } else if (breakpoint && !delay.isEmpty()) {
+                throw new IllegalArgumentException("'" + part + "': write a delay and a breakpoint as MS+break");
+            }
+            GateRule rule = (delay.isEmpty() ? GateRule.PASS : GateRule.parseDelay(delay)).withBreakpoint(breakpoint);
+            if (worker == null) {
+                plan = plan.with(gate, rule);
+            } else {
+                int index = workerIndex.applyAsInt(worker);
+                if (index < 0) {
+                    throw new IllegalArgumentException("'" + part + "': there is no worker '" + worker + "'");
+                }
+                plan = plan.with(gate, index, rule);
+            }
+        }
+        return plan;
     }
 
     private static void put(Map<String, GateRule> map, String key, GateRule rule) {

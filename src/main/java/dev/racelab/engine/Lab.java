@@ -11,66 +11,99 @@ import java.util.Set;
  * A concurrency lab: a shared resource, workers that use it, strategies from broken to fixed,
  * gates to provoke the race, and an oracle that names what went wrong.
  *
- * <p>The engine and the shells (command line, window) know labs only through this interface;
+ * <p>A lab is its {@link LabProfile} (what it is), a way to {@link #open} one run's worth of it
+ * (fresh server state, the workers' scripts, the oracle), and a {@link #view} that shows a run's
+ * record. The engine and the shells (command line, window) know labs only through this interface;
  * adding a lab means one implementation and one line in the registry.
  */
 public interface Lab {
 
-    /** What the command line calls it: {@code counter}. */
-    String id();
-
-    /** A title for the window's list: "Lost increments". */
-    String title();
-
-    /** One line telling the lab's story. */
-    String story();
-
-    /** The servers its workers talk to. */
-    Set<Service> services();
-
-    /** Its strategies: broken ones first, the default ({@link #defaultStrategy()}) among them. */
-    List<Strategy> strategies();
-
-    /** The named points in the worker script where delays and breakpoints can be set. */
-    List<Gate> gates();
-
-    /** What a worker is called: {@code client}, {@code philosopher}. Workers are {@code role-1 … role-N}. */
-    String workerRole();
-
-    int defaultWorkers();
-
-    int defaultOps();
-
-    /** The largest number of workers the lab supports. */
-    int maxWorkers();
-
-    /** The smallest number of workers that makes sense. */
-    default int minWorkers() {
-        return 1;
-    }
+    /** What the lab is: names, servers, strategies, gates, switches, workers. */
+    LabProfile profile();
 
     /** Opens a run: creates its server state fresh, ready for workers. */
     Scenario open(RunSetup setup) throws Exception;
 
     /**
-     * The lab's live panels and picture for {@code run}, fed from the run's events. The window
-     * asks once per run; labs without a view of their own get the {@link DefaultView}.
+     * The lab's panels and picture for the run {@code header} describes, fed from the run's
+     * record: live, or opened from a file with no server. Labs without a view of their own get the
+     * {@link DefaultView}.
      */
-    default LabView view(Run run) {
-        return new DefaultView(run);
+    default LabView view(RunHeader header) {
+        return new DefaultView(header);
+    }
+
+    // What follows reads the profile, so that callers need not.
+
+    /** What the command line calls it: {@code counter}. */
+    default String id() {
+        return profile().id();
+    }
+
+    /** A title for the window's list: "Lost increments". */
+    default String title() {
+        return profile().title();
+    }
+
+    /** One line telling the lab's story. */
+    default String story() {
+        return profile().story();
+    }
+
+    /** The servers its workers talk to. */
+    default Set<Service> services() {
+        return profile().services();
+    }
+
+    /** Its strategies: broken ones first. */
+    default List<? extends Strategy> strategies() {
+        return profile().strategies();
+    }
+
+    /** The named points in the worker script where delays and breakpoints can be set. */
+    default List<Gate> gates() {
+        return profile().gates();
+    }
+
+    /** Its own settings beyond workers and operations. */
+    default List<Switch<?>> switches() {
+        return profile().switches();
+    }
+
+    /** What a worker is called: {@code client}, {@code philosopher}. Workers are {@code role-1 … role-N}. */
+    default String workerRole() {
+        return profile().crew().role();
+    }
+
+    default int defaultWorkers() {
+        return profile().crew().usually();
+    }
+
+    default int defaultOps() {
+        return profile().defaultOps();
+    }
+
+    /** The largest number of workers the lab supports. */
+    default int maxWorkers() {
+        return profile().crew().most();
+    }
+
+    /** The smallest number of workers that makes sense. */
+    default int minWorkers() {
+        return profile().crew().fewest();
     }
 
     /** The strategy a run uses when none is named: the first broken one. */
     default Strategy defaultStrategy() {
-        return strategies().stream().filter(Strategy::broken).findFirst().orElse(strategies().get(0));
+        return profile().defaultStrategy();
     }
 
     default Optional<Strategy> strategy(String id) {
-        return strategies().stream().filter(s -> s.id().equals(id)).findFirst();
+        return profile().strategy(id);
     }
 
     default Optional<Gate> gate(String id) {
-        return gates().stream().filter(g -> g.id().equals(id)).findFirst();
+        return profile().gate(id);
     }
 
     /** The name of worker {@code index} (0-based): {@code client-1} for index 0. */
@@ -84,11 +117,11 @@ public interface Lab {
         if (!name.startsWith(prefix)) {
             return -1;
         }
-        try {
-            int number = Integer.parseInt(name.substring(prefix.length()));
-            return number >= 1 && number <= workers ? number - 1 : -1;
-        } catch (NumberFormatException e) {
+        String number = name.substring(prefix.length());
+        if (!number.matches("[0-9]{1,9}")) {
             return -1;
         }
+        int n = Integer.parseInt(number);
+        return n >= 1 && n <= workers ? n - 1 : -1;
     }
 }

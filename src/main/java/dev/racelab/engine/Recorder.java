@@ -26,7 +26,7 @@ import java.util.function.Consumer;
  * dropped and counted in {@link #dropped()}. The oracles never depend on ordinary events, so a
  * full log changes what the timeline can show, never the verdict.
  */
-public final class Recorder {
+public final class Recorder implements EventLog {
 
     /** Default capacity: four million events, about 200 MB. */
     public static final int DEFAULT_CAPACITY = 4_000_000;

@@ -1,6 +1,7 @@
 package dev.racelab.engine;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -14,35 +15,52 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
- * One run of a lab: its workers, gates, recording and, at the end, its {@link Outcome}.
+ * One run of a lab: its workers, gates and, as it goes, its {@link RunRecord}: the header, every
+ * event, and at the end the {@link Outcome}.
  *
  * <p>A run is used once: {@link #start} it, {@link #pause}/{@link #resume}/{@link #step} it,
  * {@link #stop} it or let it finish; {@link #reset} gives a fresh run with the same settings.
+ * Whatever the user does to a live run (pausing, stepping, changing the gates or the speed of
+ * delays) is recorded too, so the record alone tells the whole story.
  *
- * <p><b>Threads.</b> {@code start} hands everything to a supervisor thread named after the lab:
- * it opens the scenario (fresh server state, one connection per worker), starts one thread per
- * worker named after the worker ({@code client-3}), watches for progress, failure, stop requests
- * and stalls, and judges. Server observers poll on their own thread. Control methods may be
- * called from any thread and never block on the servers.
+ * <p><b>Threads.</b> Every thread of a run comes from its {@link RunThreads}: named, a daemon,
+ * and with a handler that records its failure and ends the run with {@link Verdict#ERROR}. {@code
+ * start} hands everything to a supervisor thread named after the lab: it opens the scenario (fresh
+ * server state, one connection per worker), starts one thread per worker named after the worker
+ * ({@code client-3}), watches for progress, failure, stop requests and stalls, and judges. Server
+ * observers poll on their own thread. Control methods may be called from any thread and never
+ * block on the servers. Whatever the supervisor meets, an {@link Error} from a lab included, the
+ * run ends with an outcome.
+ *
+ * <p><b>Phases.</b> The phase and the event that records each change of it are changed together,
+ * under {@code phaseLock}, by the control methods and the supervisor alike, so neither can undo
+ * the other's change (a pause is never overwritten with RUNNING, an ended run never becomes
+ * paused).
+ *
+ * <p><b>Progress.</b> A run makes progress when a worker records something. What observers
+ * report and what the engine notes does not count, so workers hanging on a silent server are
+ * judged stuck at the timeout however busy the observers are.
  *
  * <p><b>Stopping.</b> Halted workers are released with an exception that unwinds their script,
  * blocked ones are interrupted and their server calls aborted; then every worker is closed and the
- * scenario removes what it created. A run that has ended holds no thread, connection or lock.
+ * scenario removes what it created. The run waits at most {@link #TEARDOWN_MILLIS} in all for its
+ * workers' threads to end, however many there are. A run that has ended holds no thread,
+ * connection or lock it could release.
  */
 public final class Run {
 
-    public enum State { READY, PREPARING, RUNNING, PAUSED, STOPPING, ENDED }
-
     /** Actor id of the run's own lane. */
-    public static final int RUN_ACTOR = 0;
+    public static final int RUN_ACTOR = Actor.RUN_ID;
+    /** The longest a stopping run waits for all its workers' threads together. */
+    static final long TEARDOWN_MILLIS = 5_000;
 
     private static final long POLL_MILLIS = 20;
     /** How long a run is quiet before its lab is asked whether the workers are deadlocked. */
     private static final long DEADLOCK_CHECK_NANOS = 1_000_000_000L;
     private static final long ABORT_AFTER_MILLIS = 250;
-    private static final long JOIN_MILLIS = 5_000;
     private static final int MAX_PLACES = 10_000;
 
     private final Lab lab;
@@ -50,20 +68,27 @@ public final class Run {
     private final Strategy strategy;
     private final Clock clock;
     private final Recorder recorder;
+    private final RunRecord record;
     private final GateKeeper gates;
+    private final Threads runThreads;
     private final String id;
     private final List<Actor> actors = new CopyOnWriteArrayList<>();
     private final List<WorkerHandle> workers = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private final CountDownLatch workersDone;
+    private final LongAdder progress = new LongAdder();
     private final AtomicReference<Failure> failure = new AtomicReference<>();
     private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
 
-    private volatile State state = State.READY;
+    private final Object phaseLock = new Object();
+    /** Written under {@code phaseLock}; read without it. */
+    private volatile RunPhase phase = RunPhase.READY;
     private volatile boolean stopRequested;
+    private volatile boolean stopping;
+    /** Whether the workers were released, interrupted, aborted and waited for once; the supervisor's only. */
+    private boolean tornDown;
     /** A deadlock the lab named before the timeout; read by the supervisor thread only. */
     private Outcome deadlock;
-    private volatile boolean stopping;
     private volatile long startNanos;
     private volatile long endNanos;
 
@@ -82,15 +107,25 @@ public final class Run {
         }
         this.clock = clock;
         this.recorder = new Recorder(clock, recorderCapacity);
+        this.record = new RunRecord(new RunHeader(lab.id(), spec, Instant.now()), recorder);
         this.gates = new GateKeeper(lab.gates(), spec.workers(), spec.gates(), clock);
+        this.runThreads = new Threads(this::threadFailed);
         this.id = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         this.workersDone = new CountDownLatch(spec.workers());
-        actors.add(new Actor(RUN_ACTOR, "run", Actor.Kind.RUN));
+        addActor("run", Actor.Kind.RUN);
         for (int i = 0; i < spec.workers(); i++) {
             String name = lab.workerName(i);
-            actors.add(new Actor(actors.size(), name, Actor.Kind.WORKER));
-            workers.add(new WorkerHandle(i, name, actors.size() - 1, spec.seed(), recorder, gates, this));
+            int actor = addActor(name, Actor.Kind.WORKER);
+            workers.add(new WorkerHandle(i, name, actor, spec.seed(), recorder, gates, this, progress));
         }
+    }
+
+    /** Gives the next lane to {@code name} and announces it in the record; returns its actor id. */
+    private synchronized int addActor(String name, Actor.Kind kind) {
+        int actorId = actors.size();
+        actors.add(new Actor(actorId, name, kind));
+        recorder.record(actorId, EventKind.ACTOR, name, kind.ordinal());
+        return actorId;
     }
 
     public Lab lab() {
@@ -110,16 +145,22 @@ public final class Run {
         return id;
     }
 
+    /** The run as a record: what views, the timeline, the command line and recordings read. */
+    public RunRecord record() {
+        return record;
+    }
+
     public Recorder recorder() {
         return recorder;
     }
 
+    /** The gates, for tests that wait for workers to halt; users change them through {@link #setPlan}. */
     public GateKeeper gates() {
         return gates;
     }
 
-    public State state() {
-        return state;
+    public RunPhase phase() {
+        return phase;
     }
 
     /** Everyone with a lane: the run, then the workers, then server lanes once the run started. */
@@ -148,45 +189,89 @@ public final class Run {
     }
 
     /** Starts the run in the background; returns at once. */
-    public synchronized void start() {
-        if (state != State.READY) {
-            throw new IllegalStateException("a run starts once; this one is " + state);
+    public void start() {
+        synchronized (phaseLock) {
+            if (phase != RunPhase.READY) {
+                throw new IllegalStateException("a run starts once; this one is " + phase);
+            }
+            phase = RunPhase.PREPARING;
+            recorder.record(RUN_ACTOR, EventKind.RUN_PREPARING, lab.id(), spec.workers());
         }
-        state = State.PREPARING;
-        Thread supervisor = new Thread(this::supervise, "run-" + lab.id());
-        supervisor.setDaemon(true);
-        supervisor.start();
+        runThreads.start("run-" + lab.id(), this::supervise);
     }
 
     /** Halts every worker at the next gate it reaches (step mode). */
     public void pause() {
-        if (state == State.RUNNING || state == State.PREPARING) {
-            gates.enterStepMode();
-            recorder.record(RUN_ACTOR, EventKind.RUN_PAUSED, null, 1);
-            state = State.PAUSED;
+        synchronized (phaseLock) {
+            if (phase == RunPhase.RUNNING || phase == RunPhase.PREPARING) {
+                gates.enterStepMode();
+                phase = RunPhase.PAUSED;
+                recorder.record(RUN_ACTOR, EventKind.RUN_PAUSED, null, 1);
+            }
         }
     }
 
     /** Ends step mode: every halted worker goes on; breakpoints still halt. */
     public void resume() {
-        if (state == State.PAUSED) {
-            gates.resumeAll();
-            recorder.record(RUN_ACTOR, EventKind.RUN_PAUSED, null, 0);
-            state = State.RUNNING;
+        synchronized (phaseLock) {
+            if (phase == RunPhase.PAUSED) {
+                gates.resumeAll();
+                phase = RunPhase.RUNNING;
+                recorder.record(RUN_ACTOR, EventKind.RUN_PAUSED, null, 0);
+            }
         }
     }
 
-    /** Releases worker {@code index}, halted at a gate, to run to its next gate. */
+    /** Releases worker {@code index}, halted at a gate, to run to its next gate; false if it was not halted. */
     public boolean step(int index) {
-        return gates.step(index);
+        synchronized (phaseLock) {
+            if (!phase.live() || !gates.step(index)) {
+                return false;
+            }
+            recorder.record(workers.get(index).actor(), EventKind.STEP, null, index);
+            return true;
+        }
+    }
+
+    /** Replaces the gates; workers follow the new plan from the next gate they reach. */
+    public void setPlan(GatePlan plan) {
+        synchronized (phaseLock) {
+            if (phase == RunPhase.ENDED || plan.equals(gates.plan())) {
+                return;
+            }
+            gates.setPlan(plan);
+            if (phase != RunPhase.READY) {
+                recorder.record(RUN_ACTOR, EventKind.GATES, plan.describe(lab::workerName), 0);
+            }
+        }
+    }
+
+    /** Scales every delay: 2.0 makes them twice as long (slow motion), 0.5 half. */
+    public void setDelayScale(double scale) {
+        synchronized (phaseLock) {
+            if (scale == gates.delayScale()) {
+                return;
+            }
+            gates.setDelayScale(scale);
+            recorder.record(RUN_ACTOR, EventKind.SPEED, null, Math.round(scale * 1000));
+        }
     }
 
     /** Stops the run; returns at once, the outcome follows when the workers are gone. */
     public void stop() {
         stopRequested = true;
-        if (state == State.READY) {
-            state = State.ENDED;
-            outcome.complete(Outcome.error("stopped before it started", "The run was stopped before it began."));
+        if (phase != RunPhase.READY) {
+            return;  // The supervisor sees the request; nothing here waits for anyone.
+        }
+        Outcome stoppedEarly = null;
+        synchronized (phaseLock) {
+            if (phase == RunPhase.READY) {
+                stoppedEarly = Outcome.error("stopped before it started", "The run was stopped before it began.");
+                end(stoppedEarly);
+            }
+        }
+        if (stoppedEarly != null) {
+            outcome.complete(stoppedEarly);
         }
     }
 
@@ -209,13 +294,55 @@ public final class Run {
         return stopping;
     }
 
+    /** A thread of this run died of {@code cause}: on the record, and the run ends with ERROR. */
+    private void threadFailed(String thread, Throwable cause) {
+        recorder.record(RUN_ACTOR, EventKind.ERROR, thread + " failed: " + message(cause), 0);
+        if (!stopping) {
+            failure.compareAndSet(null, new Failure(thread, cause));
+        }
+    }
+
     private void supervise() {
+        Outcome result = null;
+        try {
+            result = openRunAndJudge();
+        } catch (Throwable e) {
+            result = Outcome.error("the run broke", message(e));
+            recorder.record(RUN_ACTOR, EventKind.ERROR, message(e), 0);
+        } finally {
+            if (result == null) {
+                result = Outcome.error("the run broke", "The run ended without an outcome.");
+            }
+            Outcome last = result;
+            try {
+                last = withPlaces(result.withMetrics(metrics()));
+            } catch (Throwable e) {
+                recorder.record(RUN_ACTOR, EventKind.ERROR, "summing up the run failed: " + message(e), 0);
+            } finally {
+                synchronized (phaseLock) {
+                    end(last);
+                }
+                outcome.complete(last);
+            }
+        }
+    }
+
+    /** Records the end: the outcome on the record first, so whoever sees RUN_ENDED finds it. */
+    private void end(Outcome result) {
+        record.conclude(result);
+        recorder.record(RUN_ACTOR, EventKind.RUN_ENDED, result.verdict().name(), result.verdict().ordinal());
+        phase = RunPhase.ENDED;
+    }
+
+    /** Everything between start and the verdict; whatever throws, the caller still ends the run. */
+    private Outcome openRunAndJudge() {
         Scenario scenario = null;
         Observing observing = null;
         String stage = "prepare the lab";
         Outcome result;
         try {
-            scenario = lab.open(new RunSetup(id, strategy, spec.workers(), spec.ops(), spec.seed()));
+            scenario = lab.open(new RunSetup(id, strategy, spec.workers(), spec.ops(), spec.seed(), spec.switches(),
+                    runThreads));
             stage = "connect the workers";
             for (WorkerHandle worker : workers) {
                 worker.script = scenario.worker(worker);
@@ -230,8 +357,8 @@ public final class Run {
             boolean timedOut = runWorkers(scenario);
             stage = "judge the run";
             result = conclude(scenario, timedOut);
-        } catch (Exception | LinkageError e) {
-            String why = scenario == null ? message(e) : scenario.explain(e);
+        } catch (Throwable e) {
+            String why = explain(scenario, e);
             result = Outcome.error("could not " + stage, why);
             recorder.record(RUN_ACTOR, EventKind.ERROR, why, 0);
         } finally {
@@ -241,10 +368,18 @@ public final class Run {
             }
             closeAll(scenario);
         }
-        result = withPlaces(result.withMetrics(metrics()));
-        recorder.record(RUN_ACTOR, EventKind.RUN_ENDED, result.verdict().name(), result.verdict().ordinal());
-        state = State.ENDED;
-        outcome.complete(result);
+        return result;
+    }
+
+    private static String explain(Scenario scenario, Throwable failure) {
+        if (scenario == null) {
+            return message(failure);
+        }
+        try {
+            return scenario.explain(failure);
+        } catch (RuntimeException e) {
+            return message(failure);
+        }
     }
 
     /** Runs the workers until they finish, one fails, the user stops, or progress stalls. */
@@ -252,12 +387,12 @@ public final class Run {
         recorder.record(RUN_ACTOR, EventKind.RUN_STARTED, strategy.id(), spec.workers());
         startNanos = clock.nanos();
         for (WorkerHandle worker : workers) {
-            Thread thread = new Thread(() -> work(worker), worker.name());
-            thread.setDaemon(true);
-            threads.add(thread);
+            threads.add(runThreads.make(worker.name(), () -> work(worker)));
         }
-        if (state == State.PREPARING) {
-            state = State.RUNNING;
+        synchronized (phaseLock) {
+            if (phase == RunPhase.PREPARING) {
+                phase = RunPhase.RUNNING;
+            }
         }
         threads.forEach(Thread::start);
         long seen = -1;
@@ -268,9 +403,9 @@ public final class Run {
                 return false;
             }
             long now = clock.nanos();
-            long size = recorder.size() + recorder.dropped();
-            if (size != seen || gates.holdingAnyone()) {
-                seen = size;
+            long activity = progress.sum();
+            if (activity != seen || gates.holdingAnyone()) {
+                seen = activity;
                 lastProgress = now;
                 askedForDeadlock = false;
             } else if (now - lastProgress > spec.timeout().toNanos()) {
@@ -292,8 +427,7 @@ public final class Run {
         Failure failed = failure.get();
         if (failed != null) {
             stopWorkers();
-            String why = scenario.explain(failed.cause);
-            return Outcome.error(failed.worker + " failed", why);
+            return Outcome.error(failed.thread + " failed", explain(scenario, failed.cause));
         }
         if (timedOut && deadlock != null) {
             stopWorkers();
@@ -306,6 +440,10 @@ public final class Run {
             return diagnosis != null ? diagnosis : stuck();
         }
         stopWorkers();
+        Failure late = failure.get();
+        if (late != null) {
+            return Outcome.error(late.thread + " failed", explain(scenario, late.cause));
+        }
         Outcome judged = scenario.judge(summary(false));
         if (stopRequested) {
             judged = judged.prefixed("Stopped by the user after " + opsCompleted() + " of "
@@ -340,7 +478,9 @@ public final class Run {
             }
         } catch (GateKeeper.RunStopped | InterruptedException e) {
             // Stopped: the lane keeps showing what the worker was doing when the run ended.
-        } catch (Exception | LinkageError e) {
+        } catch (Throwable e) {
+            // Errors too (an AssertionError in a lab, a StackOverflowError): the worker is gone
+            // and the run must say so, not judge what is left as if nothing had happened.
             if (!stopping) {
                 failure.compareAndSet(null, new Failure(worker.name(), e));
                 worker.mark(EventKind.ERROR, message(e), 0);
@@ -352,8 +492,9 @@ public final class Run {
                 worker.script.close();
             } catch (Exception e) {
                 worker.mark(EventKind.NOTE, "closing failed: " + message(e), 0);
+            } finally {
+                workersDone.countDown();
             }
-            workersDone.countDown();
         }
     }
 
@@ -361,15 +502,25 @@ public final class Run {
     private void stopWorkers() {
         stopping = true;
         gates.stop();
-        if (workersDone.getCount() > 0 && !threads.isEmpty()) {
-            state = State.STOPPING;
+        if (workersDone.getCount() > 0 && !threads.isEmpty() && !tornDown) {
+            tornDown = true;
+            synchronized (phaseLock) {
+                if (phase.live() && phase != RunPhase.STOPPING) {
+                    phase = RunPhase.STOPPING;
+                    recorder.record(RUN_ACTOR, EventKind.RUN_STOPPING, null, workersDone.getCount());
+                }
+            }
             threads.forEach(Thread::interrupt);
             try {
                 if (!workersDone.await(ABORT_AFTER_MILLIS, TimeUnit.MILLISECONDS)) {
-                    workers.forEach(worker -> worker.script.abort());
+                    for (WorkerHandle worker : workers) {
+                        abort(worker);
+                    }
                 }
+                // One deadline for all of them: a thousand stuck workers cost five seconds, not hours.
+                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TEARDOWN_MILLIS);
                 for (Thread thread : threads) {
-                    thread.join(JOIN_MILLIS);
+                    TimeUnit.NANOSECONDS.timedJoin(thread, Math.max(0, deadline - System.nanoTime()));
                     if (thread.isAlive()) {
                         recorder.record(RUN_ACTOR, EventKind.ERROR, thread.getName() + " did not stop", 0);
                     }
@@ -380,6 +531,16 @@ public final class Run {
         }
         if (endNanos == 0 && startNanos != 0) {
             endNanos = clock.nanos();
+        }
+    }
+
+    private void abort(WorkerHandle worker) {
+        try {
+            if (worker.script != null) {
+                worker.script.abort();
+            }
+        } catch (RuntimeException e) {
+            recorder.record(worker.actor(), EventKind.NOTE, "aborting failed: " + message(e), 0);
         }
     }
 
@@ -440,7 +601,7 @@ public final class Run {
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
-    private record Failure(String worker, Throwable cause) {
+    private record Failure(String thread, Throwable cause) {
     }
 
     /** Polls the scenario's server observers on one thread while the run is live. */
@@ -459,32 +620,34 @@ public final class Run {
             for (ServerObserver observer : observers) {
                 int[] ids = new int[observer.lanes().size()];
                 for (int lane = 0; lane < ids.length; lane++) {
-                    ids[lane] = actors.size();
-                    actors.add(new Actor(actors.size(), observer.lanes().get(lane), Actor.Kind.SERVER));
+                    ids[lane] = addActor(observer.lanes().get(lane), Actor.Kind.SERVER);
                 }
                 laneActors.add(ids);
             }
-            thread = new Thread(this::poll, "observer-" + lab.id());
-            thread.setDaemon(true);
-            thread.start();
+            thread = runThreads.start("observer-" + lab.id(), this::poll);
         }
 
         private void poll() {
             while (open) {
-                for (int i = 0; i < observers.size() && open; i++) {
-                    current = laneActors.get(i);
-                    try {
-                        observers.get(i).poll(this);
-                    } catch (Exception e) {
-                        if (open) {
-                            recorder.record(current[0], EventKind.NOTE, "observer failed: " + message(e), 0);
-                        }
-                    }
-                }
+                pollAll();
                 try {
                     Thread.sleep(INTERVAL_MILLIS);
                 } catch (InterruptedException e) {
                     return;
+                }
+            }
+        }
+
+        /** Reads every server once; a server that fails is noted on its lane (which is not progress). */
+        private void pollAll() {
+            for (int i = 0; i < observers.size() && open; i++) {
+                current = laneActors.get(i);
+                try {
+                    observers.get(i).poll(this);
+                } catch (Exception e) {
+                    if (open) {
+                        recorder.record(current[0], EventKind.NOTE, "observer failed: " + message(e), 0);
+                    }
                 }
             }
         }
@@ -510,19 +673,14 @@ public final class Run {
             open = false;
             thread.interrupt();
             try {
-                thread.join(JOIN_MILLIS);
+                thread.join(TEARDOWN_MILLIS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
             if (!thread.isAlive()) {
-                for (int i = 0; i < observers.size(); i++) {
-                    current = laneActors.get(i);
-                    try {
-                        observers.get(i).poll(this);
-                    } catch (Exception e) {
-                        recorder.record(current[0], EventKind.NOTE, "observer failed: " + message(e), 0);
-                    }
-                }
+                open = true;
+                pollAll();
+                open = false;
             }
             for (ServerObserver observer : observers) {
                 try {

@@ -3,19 +3,21 @@ package dev.racelab.engine;
 import java.time.Duration;
 
 /**
- * Everything that decides how a run goes, before it starts.
+ * Everything that decides how a run goes, before it starts; a recording keeps it, so a run can be
+ * made again with the same settings.
  *
  * @param strategy the strategy's id
  * @param workers  number of workers
  * @param ops      operations per worker
- * @param gates    delays and breakpoints
+ * @param gates    delays and breakpoints at the start (the user may change them while it runs)
  * @param seed     seed for random delays and anything random in the lab
  * @param timeout  how long the run may go without progress before it is judged deadlocked or stuck
  * @param stepMode start with every worker halting at every gate
  * @param observe  poll the servers' own view onto server lanes while the run is live
+ * @param switches the lab's own settings
  */
 public record RunSpec(String strategy, int workers, int ops, GatePlan gates, long seed, Duration timeout,
-                      boolean stepMode, boolean observe) {
+                      boolean stepMode, boolean observe, SwitchValues switches) {
 
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -31,41 +33,49 @@ public record RunSpec(String strategy, int workers, int ops, GatePlan gates, lon
         }
     }
 
-    /** The lab's defaults: its broken strategy, no gates, seed 1. */
+    /** The lab's defaults: its broken strategy, no gates, seed 1, every switch at its default. */
     public static RunSpec defaults(Lab lab) {
         return new RunSpec(lab.defaultStrategy().id(), lab.defaultWorkers(), lab.defaultOps(), GatePlan.NONE, 1,
-                DEFAULT_TIMEOUT, false, false);
+                DEFAULT_TIMEOUT, false, false, SwitchValues.DEFAULTS);
     }
 
     public RunSpec withStrategy(String id) {
-        return new RunSpec(id, workers, ops, gates, seed, timeout, stepMode, observe);
+        return new RunSpec(id, workers, ops, gates, seed, timeout, stepMode, observe, switches);
     }
 
     public RunSpec withWorkers(int n) {
-        return new RunSpec(strategy, n, ops, gates, seed, timeout, stepMode, observe);
+        return new RunSpec(strategy, n, ops, gates, seed, timeout, stepMode, observe, switches);
     }
 
     public RunSpec withOps(int n) {
-        return new RunSpec(strategy, workers, n, gates, seed, timeout, stepMode, observe);
+        return new RunSpec(strategy, workers, n, gates, seed, timeout, stepMode, observe, switches);
     }
 
     public RunSpec withGates(GatePlan plan) {
-        return new RunSpec(strategy, workers, ops, plan, seed, timeout, stepMode, observe);
+        return new RunSpec(strategy, workers, ops, plan, seed, timeout, stepMode, observe, switches);
     }
 
     public RunSpec withSeed(long value) {
-        return new RunSpec(strategy, workers, ops, gates, value, timeout, stepMode, observe);
+        return new RunSpec(strategy, workers, ops, gates, value, timeout, stepMode, observe, switches);
     }
 
     public RunSpec withTimeout(Duration value) {
-        return new RunSpec(strategy, workers, ops, gates, seed, value, stepMode, observe);
+        return new RunSpec(strategy, workers, ops, gates, seed, value, stepMode, observe, switches);
     }
 
     public RunSpec withStepMode(boolean on) {
-        return new RunSpec(strategy, workers, ops, gates, seed, timeout, on, observe);
+        return new RunSpec(strategy, workers, ops, gates, seed, timeout, on, observe, switches);
     }
 
     public RunSpec withObserve(boolean on) {
-        return new RunSpec(strategy, workers, ops, gates, seed, timeout, stepMode, on);
+        return new RunSpec(strategy, workers, ops, gates, seed, timeout, stepMode, on, switches);
+    }
+
+    public RunSpec withSwitches(SwitchValues values) {
+        return new RunSpec(strategy, workers, ops, gates, seed, timeout, stepMode, observe, values);
+    }
+
+    public <T> RunSpec with(Switch<T> sw, T value) {
+        return withSwitches(switches.with(sw, value));
     }
 }

@@ -24,18 +24,20 @@ public interface WorkerContext {
     /**
      * Passes a gate: halts here if the user said so, then sits out any delay set for it.
      *
-     * @throws InterruptedException if the thread is interrupted while waiting
+     * @throws InterruptedException     if the thread is interrupted while waiting
+     * @throws IllegalArgumentException for a {@linkplain Gate#isFault() fault gate}: use {@link #fault}
      */
     void gate(Gate gate) throws InterruptedException;
 
     /**
-     * The user's rule for this worker at {@code gate} now, without passing it. Labs with fault
-     * gates use it to decide whether the fault is armed for this worker: a fault gate carries no
-     * delay of its own, so any rule set on it (a delay or a breakpoint) is the user saying "here".
+     * At a fault gate: whether the user armed the fault for this worker (set any rule there: a
+     * delay or a breakpoint). If so the worker first passes the gate (halts if told to, sits out
+     * the delay) and the caller then inflicts the fault; if not, nothing happens here, not even in
+     * step mode.
+     *
+     * @throws IllegalArgumentException for a gate that is not a fault gate
      */
-    default GateRule rule(Gate gate) {
-        return GateRule.PASS;
-    }
+    boolean fault(Gate gate) throws InterruptedException;
 
     /** Moves this worker to {@code state}, concerning {@code subject} (may be null). */
     void state(ActorState state, String subject);

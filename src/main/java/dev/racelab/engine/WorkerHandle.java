@@ -1,12 +1,15 @@
 package dev.racelab.engine;
 
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The engine's side of one worker: its context, its lab script and what it has done.
  *
  * <p>Fields other than {@code opsDone} are written by the worker's own thread only; {@code
- * opsDone} is read by the supervisor while the worker runs, hence volatile.
+ * opsDone} is read by the supervisor while the worker runs, hence volatile. Everything the worker
+ * records counts as {@code progress} for the run: only workers move a run forward, never an
+ * observer's report or the engine's own notes.
  */
 final class WorkerHandle implements WorkerContext {
 
@@ -17,12 +20,14 @@ final class WorkerHandle implements WorkerContext {
     private final Recorder recorder;
     private final GateKeeper gates;
     private final Run run;
+    private final LongAdder progress;
     private ActorState state = ActorState.IDLE;
     private String subject;
     private volatile long opsDone;
     LabWorker script;
 
-    WorkerHandle(int index, String name, int actor, long seed, Recorder recorder, GateKeeper gates, Run run) {
+    WorkerHandle(int index, String name, int actor, long seed, Recorder recorder, GateKeeper gates, Run run,
+                 LongAdder progress) {
         this.index = index;
         this.name = name;
         this.actor = actor;
@@ -30,6 +35,7 @@ final class WorkerHandle implements WorkerContext {
         this.recorder = recorder;
         this.gates = gates;
         this.run = run;
+        this.progress = progress;
     }
 
     @Override
@@ -54,18 +60,29 @@ final class WorkerHandle implements WorkerContext {
 
     @Override
     public void gate(Gate gate) throws InterruptedException {
+        if (gate.isFault()) {
+            throw new IllegalArgumentException(gate.id() + " is a fault gate: pass it with fault()");
+        }
         gates.pass(this, gate);
     }
 
     @Override
-    public GateRule rule(Gate gate) {
-        return gates.plan().rule(gate.id(), index);
+    public boolean fault(Gate gate) throws InterruptedException {
+        if (!gate.isFault()) {
+            throw new IllegalArgumentException(gate.id() + " is not a fault gate");
+        }
+        if (gates.plan().rule(gate.id(), index).isPass()) {
+            return false;
+        }
+        gates.pass(this, gate);
+        return true;
     }
 
     @Override
     public void state(ActorState next, String about) {
         state = next;
         subject = about;
+        progress.increment();
         recorder.state(actor, next, about);
     }
 
@@ -81,6 +98,7 @@ final class WorkerHandle implements WorkerContext {
 
     @Override
     public Event mark(EventKind kind, String subject, long value) {
+        progress.increment();
         return recorder.record(actor, kind, subject, value);
     }
 

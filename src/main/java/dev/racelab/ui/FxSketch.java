@@ -1,6 +1,6 @@
 package dev.racelab.ui;
 
-import dev.racelab.engine.view.Ink;
+import dev.racelab.engine.Ink;
 import dev.racelab.engine.view.Sketch;
 import javafx.geometry.VPos;
 import javafx.scene.canvas.Canvas;

@@ -1,7 +1,7 @@
 package dev.racelab.ui;
 
 import dev.racelab.engine.ActorState;
-import dev.racelab.engine.view.Ink;
+import dev.racelab.engine.Ink;
 import javafx.scene.paint.Color;
 
 import java.util.EnumMap;

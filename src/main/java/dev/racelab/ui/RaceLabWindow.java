@@ -30,8 +30,8 @@ public final class RaceLabWindow {
      * that cannot be used is offered the connection dialog.
      */
     public static RaceLabWindow show(Stage stage, Backends backends, Settings settings, ServerStartup startup) {
-        Session session = new Session(Clock.system());
         Labs labs = new Labs(backends);
+        Session session = new Session(Clock.system(), id -> labs.find(id).orElse(null));
         MainView view = new MainView(session, labs, backends, settings, startup);
         startup.attach(backends, view::askForServer);
         javafx.geometry.Rectangle2D screen = javafx.stage.Screen.getPrimary().getVisualBounds();
@@ -44,7 +44,7 @@ public final class RaceLabWindow {
         stage.setMinHeight(600);
         stage.setOnHiding(e -> {
             Run run = session.run();
-            if (run != null && run.state() != Run.State.ENDED) {
+            if (run != null && run.phase().live()) {
                 run.stop();
                 try {
                     run.awaitOutcome(Duration.ofSeconds(5));

@@ -5,13 +5,18 @@ import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Run;
+import dev.racelab.engine.RunPhase;
+import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Strategy;
+import dev.racelab.engine.SwitchValues;
 import dev.racelab.engine.view.LabView;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.DoubleProperty;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
@@ -19,49 +24,65 @@ import javafx.beans.property.SimpleDoubleProperty;
 import javafx.beans.property.SimpleIntegerProperty;
 import javafx.beans.property.SimpleObjectProperty;
 
-import java.util.List;
+import java.util.function.Function;
 
 /**
- * What the window is working on: the chosen lab, the settings of the next run, and the run
- * itself, with the commands a user gives (run, pause, step, stop, reset).
+ * What the window is working on: the chosen lab, the settings of the next run, and the record
+ * shown — a live run's, or one opened from a file — with the commands a user gives (run, pause,
+ * step, stop, reset, open, run again).
  *
- * <p>Settings are plain properties the controls bind to. The run, its state, its view and its
- * outcome are read-only: they change only through the commands and {@link #tick}, which the
- * window calls once per frame to pick up what the run's threads did. Owned by the FX thread.
- * Nothing here blocks: starting a run hands the servers to the run's own supervisor thread.
+ * <p>Settings are plain properties the controls bind to. The record, the phase and the outcome
+ * are read-only: they change only through the commands and {@link #tick}, which the window calls
+ * once per frame to pick up what the run's threads did. Everything that shows a run reads its
+ * {@link RunRecord}; only the commands touch the live {@link Run}. Owned by the FX thread. Nothing
+ * here blocks: starting a run hands the servers to the run's own supervisor thread.
  */
 public final class Session {
 
     private final Clock clock;
+    private final Function<String, Lab> labs;
     private final ReadOnlyObjectWrapper<Lab> lab = new ReadOnlyObjectWrapper<>(this, "lab");
     private final ObjectProperty<Strategy> strategy = new SimpleObjectProperty<>(this, "strategy");
     private final IntegerProperty workers = new SimpleIntegerProperty(this, "workers");
     private final IntegerProperty ops = new SimpleIntegerProperty(this, "ops");
     private final ObjectProperty<GatePlan> gates = new SimpleObjectProperty<>(this, "gates", GatePlan.NONE);
+    private final ObjectProperty<SwitchValues> switches =
+            new SimpleObjectProperty<>(this, "switches", SwitchValues.DEFAULTS);
     private final BooleanProperty stepMode = new SimpleBooleanProperty(this, "stepMode");
     private final DoubleProperty delayScale = new SimpleDoubleProperty(this, "delayScale", 1);
     private final ReadOnlyObjectWrapper<Run> run = new ReadOnlyObjectWrapper<>(this, "run");
-    private final ReadOnlyObjectWrapper<Run.State> state = new ReadOnlyObjectWrapper<>(this, "state");
+    private final ReadOnlyObjectWrapper<RunRecord> record = new ReadOnlyObjectWrapper<>(this, "record");
+    private final ReadOnlyObjectWrapper<RunPhase> state = new ReadOnlyObjectWrapper<>(this, "state");
     private final ReadOnlyObjectWrapper<Outcome> outcome = new ReadOnlyObjectWrapper<>(this, "outcome");
+    private final ReadOnlyBooleanWrapper replaying = new ReadOnlyBooleanWrapper(this, "replaying");
     private LabView view;
     private boolean rebuilding;
 
-    public Session(Clock clock) {
+    /**
+     * @param labs the lab with an id, or null: to open recordings of any lab
+     */
+    public Session(Clock clock, Function<String, Lab> labs) {
         this.clock = clock;
+        this.labs = labs;
         strategy.addListener((o, a, b) -> freshRunIfIdle());
         workers.addListener((o, a, b) -> freshRunIfIdle());
         ops.addListener((o, a, b) -> freshRunIfIdle());
         stepMode.addListener((o, a, b) -> freshRunIfIdle());
+        switches.addListener((o, a, b) -> freshRunIfIdle());
         gates.addListener((o, a, b) -> {
             Run current = run.get();
-            if (current != null && current.state() != Run.State.ENDED && b != null) {
-                current.gates().setPlan(b);
+            if (current != null && b != null) {
+                if (current.phase().live()) {
+                    current.setPlan(b);
+                } else {
+                    freshRunIfIdle();
+                }
             }
         });
         delayScale.addListener((o, a, b) -> {
             Run current = run.get();
             if (current != null) {
-                current.gates().setDelayScale(b.doubleValue());
+                current.setDelayScale(b.doubleValue());
             }
         });
     }
@@ -80,19 +101,77 @@ public final class Session {
             workers.set(next.defaultWorkers());
             ops.set(next.defaultOps());
             gates.set(GatePlan.NONE);
+            switches.set(SwitchValues.DEFAULTS);
         } finally {
             rebuilding = false;
         }
         freshRun();
     }
 
+    /**
+     * Shows a recorded run: its lab, its settings in the controls, its timeline, panels and verdict
+     * as they were, with nothing live and no server needed.
+     *
+     * @throws IllegalArgumentException if RaceLab has no lab the recording names
+     */
+    public void open(RunRecord recorded) {
+        Lab recordedLab = labs.apply(recorded.header().lab());
+        if (recordedLab == null) {
+            throw new IllegalArgumentException("this RaceLab has no lab '" + recorded.header().lab() + "'");
+        }
+        stopRun();
+        run.set(null);
+        rebuilding = true;
+        try {
+            lab.set(recordedLab);
+            take(recordedLab, recorded.header().spec());
+        } finally {
+            rebuilding = false;
+        }
+        view = recordedLab.view(recorded.header());
+        replaying.set(true);
+        record.set(recorded);
+        state.set(RunPhase.ENDED);
+        outcome.set(recorded.outcome());
+    }
+
+    /** Runs the shown record's settings again, live, against the servers: one action from a recording. */
+    public void runAgain() {
+        RunRecord shown = record.get();
+        if (shown == null) {
+            return;
+        }
+        stopRun();
+        rebuilding = true;
+        try {
+            take(lab.get(), shown.header().spec());
+        } finally {
+            rebuilding = false;
+        }
+        freshRun();
+        run.get().start();
+        tick();
+    }
+
+    private void take(Lab chosen, RunSpec spec) {
+        strategy.set(chosen.strategy(spec.strategy()).orElse(chosen.defaultStrategy()));
+        workers.set(spec.workers());
+        ops.set(spec.ops());
+        gates.set(spec.gates());
+        switches.set(spec.switches());
+        stepMode.set(spec.stepMode());
+    }
+
     /** Starts the prepared run, resumes a paused one, or starts afresh after one that ended. */
     public void start() {
         Run current = run.get();
         if (current == null) {
+            if (replaying.get()) {
+                runAgain();
+            }
             return;
         }
-        switch (current.state()) {
+        switch (current.phase()) {
             case PAUSED -> {
                 current.resume();
                 stepMode.set(false);
@@ -128,7 +207,7 @@ public final class Session {
         if (current == null) {
             return false;
         }
-        if (current.state() == Run.State.READY) {
+        if (current.phase() == RunPhase.READY) {
             stepMode.set(true);
             freshRun();
             run.get().start();
@@ -137,7 +216,7 @@ public final class Session {
         if (index >= 0) {
             return current.step(index);
         }
-        List<Integer> halted = current.gates().halted();
+        var halted = current.gates().halted();
         return !halted.isEmpty() && current.step(halted.get(0));
     }
 
@@ -147,7 +226,7 @@ public final class Session {
         tick();
     }
 
-    /** Stops any run and prepares a fresh one with the current settings. */
+    /** Stops any run, leaves a recording, and prepares a fresh run with the current settings. */
     public void reset() {
         stopRun();
         freshRun();
@@ -159,23 +238,23 @@ public final class Session {
         if (current == null) {
             return;
         }
-        state.set(current.state());
-        if (outcome.get() == null && current.outcome().isDone()) {
-            outcome.set(current.outcome().getNow(null));
+        state.set(current.phase());
+        if (outcome.get() == null && current.record().ended()) {
+            outcome.set(current.record().outcome());
         }
     }
 
     private void stopRun() {
         Run current = run.get();
-        if (current != null && current.state() != Run.State.ENDED) {
+        if (current != null && current.phase() != RunPhase.ENDED) {
             current.stop();
         }
     }
 
     private void freshRunIfIdle() {
         Run current = run.get();
-        if (!rebuilding && lab.get() != null && (current == null || current.state() == Run.State.READY
-                || current.state() == Run.State.ENDED)) {
+        if (!rebuilding && lab.get() != null && (replaying.get() || current == null
+                || current.phase() == RunPhase.READY || current.phase() == RunPhase.ENDED)) {
             freshRun();
         }
     }
@@ -187,14 +266,17 @@ public final class Session {
                 .withWorkers(Math.max(current.minWorkers(), Math.min(current.maxWorkers(), workers.get())))
                 .withOps(Math.max(1, ops.get()))
                 .withGates(gates.get())
+                .withSwitches(switches.get())
                 .withStepMode(stepMode.get())
                 .withObserve(true);
         Run fresh = new Run(current, spec, clock);
-        fresh.gates().setDelayScale(delayScale.get());
-        view = current.view(fresh);
+        fresh.setDelayScale(delayScale.get());
+        view = current.view(fresh.record().header());
+        replaying.set(false);
         outcome.set(null);
         run.set(fresh);
-        state.set(fresh.state());
+        record.set(fresh.record());
+        state.set(fresh.phase());
     }
 
     public ReadOnlyObjectProperty<Lab> labProperty() {
@@ -221,6 +303,11 @@ public final class Session {
         return gates;
     }
 
+    /** The lab's own settings for the next run. */
+    public ObjectProperty<SwitchValues> switchesProperty() {
+        return switches;
+    }
+
     /** Start runs with every worker halting at every gate. */
     public BooleanProperty stepModeProperty() {
         return stepMode;
@@ -231,6 +318,7 @@ public final class Session {
         return delayScale;
     }
 
+    /** The live run, or null while a recording is shown. */
     public ReadOnlyObjectProperty<Run> runProperty() {
         return run.getReadOnlyProperty();
     }
@@ -239,7 +327,21 @@ public final class Session {
         return run.get();
     }
 
-    public ReadOnlyObjectProperty<Run.State> stateProperty() {
+    /** The record shown: the live run's, or an opened recording. */
+    public ReadOnlyObjectProperty<RunRecord> recordProperty() {
+        return record.getReadOnlyProperty();
+    }
+
+    public RunRecord record() {
+        return record.get();
+    }
+
+    /** Whether an opened recording is shown: nothing is live and the run controls are off. */
+    public ReadOnlyBooleanProperty replayingProperty() {
+        return replaying.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<RunPhase> stateProperty() {
         return state.getReadOnlyProperty();
     }
 
@@ -247,7 +349,7 @@ public final class Session {
         return outcome.getReadOnlyProperty();
     }
 
-    /** The lab's view of the current run. */
+    /** The lab's view of the shown record. */
     public LabView view() {
         return view;
     }

@@ -79,7 +79,7 @@ public final class TimelineBenchmark extends Application {
         ManualClock clock = new ManualClock();
         Recorder recorder = new Recorder(clock, EVENTS + 200_000);
         List<Actor> actors = actors(lanes);
-        long[] times = synthesize(recorder, clock, lanes);
+        long[] times = synthesize(recorder, clock, actors);
 
         TimelineModel[] model = new TimelineModel[1];
         TimelineView[] view = new TimelineView[1];
@@ -91,7 +91,7 @@ public final class TimelineBenchmark extends Application {
         });
 
         // Following live: the recording arrives over 600 frames, as if the run produced it.
-        model[0] = new TimelineModel(recorder, () -> actors);
+        model[0] = new TimelineModel(recorder);
         onFx(() -> view[0].setModel(model[0]));
         long perFrame = EVENTS / 600;
         long[] live = frames(600, frame -> {
@@ -135,7 +135,11 @@ public final class TimelineBenchmark extends Application {
     }
 
     /** A million events over a minute: state changes on every lane, markers, server values. */
-    private static long[] synthesize(Recorder recorder, ManualClock clock, int lanes) {
+    private static long[] synthesize(Recorder recorder, ManualClock clock, List<Actor> actors) {
+        int lanes = actors.size() - 3;
+        for (Actor actor : actors) {
+            recorder.record(actor.id(), EventKind.ACTOR, actor.name(), actor.kind().ordinal());
+        }
         SplittableRandom random = new SplittableRandom(42);
         ActorState[] cycle = {ActorState.RUNNING, ActorState.WAITING, ActorState.CRITICAL, ActorState.DELAYED,
             ActorState.RUNNING, ActorState.HOLDING};

@@ -4,6 +4,12 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.racelab.backend.DataHome;
 import dev.racelab.backend.PgAddress;
+import dev.racelab.engine.Event;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.RunRecord;
+import dev.racelab.labs.Labs;
+import dev.racelab.record.Recording;
+import dev.racelab.record.RecordingReader;
 import dev.racelab.support.CuttableProxy;
 import dev.racelab.support.PgProbe;
 import dev.racelab.support.Poll;
@@ -29,7 +35,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The command-line contract of DESIGN.md, run in-process against the test servers. */
+/** The command-line contract (docs/architecture.md, "The command line"), run in-process against the test servers. */
 class CliTest {
 
     private record Result(int code, String out, String err) {
@@ -156,29 +162,33 @@ class CliTest {
     }
 
     @Test
-    void recordSavesEveryEventOfEveryRunWithoutCredentials(@TempDir Path dir) throws Exception {
-        Path file = dir.resolve("run.jsonl");
+    void recordSavesEveryRunCompleteAndNeverTheServersPassword(@TempDir Path dir) throws Exception {
+        PgAddress real = TestServers.postgres().address();
+        // A password the file must not contain: the server's own, or one a trusting server ignores.
+        String secret = real.hasPassword() ? real.secretUrl().replaceAll("^.*://[^:]*:([^@]*)@.*$", "$1")
+                : "hunter2-" + System.nanoTime();
+        String url = real.hasPassword() ? real.secretUrl()
+                : new PgAddress(real.host(), real.port(), real.database(), real.user(), secret, Map.of()).secretUrl();
+        Path file = dir.resolve("run.racelab");
         Result result = cli("run", "fencing", "--workers", "3", "--ops", "2", "--runs", "2", "--record",
-                file.toString(), "--json");
+                file.toString(), "--pg-url", url, "--json");
         assertEquals(0, result.code(), result.err());
-        List<String> lines = Files.readAllLines(file);
-        List<JsonObject> headers = new ArrayList<>();
-        long events = 0;
-        for (String line : lines) {
-            JsonObject json = JsonParser.parseString(line).getAsJsonObject();
-            if (json.get("type").getAsString().equals("run")) {
-                headers.add(json);
-            } else {
-                events++;
-            }
+
+        Recording recording = new RecordingReader(id -> new Labs(TestServers.backends()).find(id).orElse(null))
+                .read(file);
+        assertEquals(2, recording.runs().size());
+        assertEquals(result.json().get("events").getAsLong(),
+                recording.runs().stream().mapToLong(r -> r.events().size()).sum(), "every event of every run");
+        RunRecord first = recording.runs().get(0);
+        assertEquals("fencing", first.header().lab());
+        assertEquals(3, first.header().spec().workers());
+        assertEquals("client-3", first.events().snapshot().stream().filter(e -> e.kind() == EventKind.ACTOR)
+                .map(Event::subject).toList().get(3), "the record names its lanes");
+        assertEquals(result.json().get("verdict").getAsString(), recording.last().outcome().verdict().name());
+        assertFalse(Files.readString(file).contains(secret), "the password never reaches the file");
+        try (var listing = Files.list(dir)) {
+            assertEquals(List.of(file), listing.toList(), "nothing but the recording is left in the folder");
         }
-        assertEquals(2, headers.size());
-        assertEquals(result.json().get("events").getAsLong(), events);
-        assertEquals("fencing", headers.get(0).get("lab").getAsString());
-        assertEquals("client-3", headers.get(0).getAsJsonArray("actors").get(3).getAsJsonObject()
-                .get("name").getAsString());
-        assertFalse(String.join("\n", lines).contains("password"));
-        assertFalse(Files.exists(dir.resolve("run.jsonl.part")));
     }
 
     @Test

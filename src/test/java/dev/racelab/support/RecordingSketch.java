@@ -1,6 +1,6 @@
 package dev.racelab.support;
 
-import dev.racelab.engine.view.Ink;
+import dev.racelab.engine.Ink;
 import dev.racelab.engine.view.Sketch;
 
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.racelab.ui;
 
-import dev.racelab.engine.view.Ink;
+import dev.racelab.engine.Ink;
 import dev.racelab.support.TestServers;
 import dev.racelab.ui.startup.ServerStartup;
 import javafx.scene.canvas.Canvas;

@@ -5,6 +5,7 @@ import dev.racelab.backend.Backends;
 import dev.racelab.backend.DataHome;
 import dev.racelab.backend.PgAddress;
 import dev.racelab.engine.Run;
+import dev.racelab.engine.RunPhase;
 import dev.racelab.support.CuttableProxy;
 import dev.racelab.support.TestServers;
 import dev.racelab.ui.startup.ServerStartup;
@@ -72,7 +73,7 @@ class ServerDiesMidRunWindowTest {
         assertTrue(window.session().outcomeProperty().get().explanation().startsWith("PostgreSQL at 127.0.0.1:"
                 + proxy.port()), window.session().outcomeProperty().get().explanation());
         assertTrue(stage.isShowing());
-        assertEquals(Run.State.ENDED, window.session().run().state());
+        assertEquals(RunPhase.ENDED, window.session().run().phase());
         assertTrue(window.view().timeline().model().latest() > 0, "what was recorded before is still shown");
         assertFalse(window.view().timeline().model().laneCount() == 0);
     }

@@ -1,7 +1,8 @@
 package dev.racelab.engine.view;
 
 import dev.racelab.engine.Event;
-import dev.racelab.engine.Run;
+import dev.racelab.engine.Ink;
+import dev.racelab.engine.RunHeader;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +15,8 @@ public class DefaultView implements LabView {
 
     protected final RunTracker tracker;
 
-    public DefaultView(Run run) {
-        this.tracker = new RunTracker(run);
+    public DefaultView(RunHeader header) {
+        this.tracker = new RunTracker(header);
     }
 
     @Override

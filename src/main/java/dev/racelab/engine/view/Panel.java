@@ -1,5 +1,7 @@
 package dev.racelab.engine.view;
 
+import dev.racelab.engine.Ink;
+
 import java.util.List;
 
 /**

@@ -3,7 +3,10 @@ package dev.racelab.engine.view;
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
-import dev.racelab.engine.Run;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Ink;
+import dev.racelab.engine.RunHeader;
+import dev.racelab.engine.RunPhase;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,11 +18,14 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Follows a run's events and keeps what most labs want to show: each worker's state and last
- * values, who holds and who waits for each lock (as the workers report it and as the server
- * reports it), the tokens handed out, the server's own values, and the violations so far.
+ * Follows a run's record, event by event, and keeps what most views want to show: the actors,
+ * the run's phase and progress, each worker's state and last values, who holds and who waits for
+ * each lock (as the workers report it and as the server reports it), the tokens handed out, the
+ * server's own values, and the violations so far.
  *
- * <p>Labs build their {@link LabView} on one of these; it is owned by the view's thread.
+ * <p>It reads nothing but the {@link RunHeader} and the events, so it shows the same live and
+ * when a recording is opened with no server. Labs build their {@link LabView} on one of these;
+ * the window keeps one for the banner and the gates table. Owned by the thread that feeds it.
  */
 public class RunTracker {
 
@@ -41,6 +47,11 @@ public class RunTracker {
         /** What the current state concerns: a gate, a lock. */
         public String subject() {
             return subject;
+        }
+
+        /** The gate the worker is halted at now, or null. */
+        public String haltedAt() {
+            return state == ActorState.AT_GATE ? subject : null;
         }
 
         /** The last token it got, or -1. */
@@ -79,13 +90,18 @@ public class RunTracker {
         }
     }
 
-    private final Run run;
+    private final RunHeader header;
+    private final List<Actor> actors = new ArrayList<>();
+    private final List<Integer> workerActors = new ArrayList<>();
     private final Map<Integer, WorkerInfo> workers = new TreeMap<>();
     private final Map<String, Integer> holders = new LinkedHashMap<>();
     private final Map<String, LinkedHashSet<Integer>> queues = new HashMap<>();
     private final Map<String, Long> serverValues = new LinkedHashMap<>();
     private final LinkedHashSet<Integer> serverWaiting = new LinkedHashSet<>();
     private final Map<String, Long> violations = new LinkedHashMap<>();
+    private RunPhase phase = RunPhase.READY;
+    private String serverOrphans;
+    private long opsDone;
     private long maxToken = -1;
     private int maxTokenHolder = -1;
     private long tokens;
@@ -93,24 +109,33 @@ public class RunTracker {
     private long rejected;
     private long version;
 
-    public RunTracker(Run run) {
-        this.run = run;
+    public RunTracker(RunHeader header) {
+        this.header = header;
     }
 
-    public Run run() {
-        return run;
+    public RunHeader header() {
+        return header;
     }
 
     /** Takes one event; returns whether anything this tracker shows changed. */
     public boolean accept(Event e) {
-        WorkerInfo w = e.actor() == Run.RUN_ACTOR ? null : worker(e.actor());
+        WorkerInfo w = e.kind() == EventKind.ACTOR || e.actor() == Actor.RUN_ID ? null : worker(e.actor());
         boolean changed = true;
         switch (e.kind()) {
+            case ACTOR -> addActor(e);
+            case RUN_PREPARING -> phase = RunPhase.PREPARING;
+            case RUN_STARTED -> phase = phase == RunPhase.PAUSED ? RunPhase.PAUSED : RunPhase.RUNNING;
+            case RUN_PAUSED -> phase = e.value() == 1 ? RunPhase.PAUSED : RunPhase.RUNNING;
+            case RUN_STOPPING -> phase = RunPhase.STOPPING;
+            case RUN_ENDED -> phase = RunPhase.ENDED;
             case STATE -> {
                 w.state = e.state();
                 w.subject = e.subject();
             }
-            case OP_END -> w.opsDone++;
+            case OP_END -> {
+                w.opsDone++;
+                opsDone++;
+            }
             case READ -> w.lastRead = e.value();
             case WRITE -> w.lastWrite = e.value();
             case TOKEN -> {
@@ -123,7 +148,7 @@ public class RunTracker {
             }
             case WRITE_ACCEPTED -> accepted++;
             case WRITE_REJECTED -> rejected++;
-            case LOCK_REQUESTED -> queues.computeIfAbsent(e.subject(), k -> new LinkedHashSet<>()).add(e.actor());
+            case LOCK_REQUESTED -> queue(e.subject()).add(e.actor());
             case LOCK_ACQUIRED -> {
                 queue(e.subject()).remove(e.actor());
                 holders.put(e.subject(), e.actor());
@@ -140,12 +165,24 @@ public class RunTracker {
                     serverWaiting.add((int) e.value());
                 }
             }
+            case SERVER_ORPHANS -> serverOrphans = e.subject();
             default -> changed = false;
         }
         if (changed) {
             version++;
         }
         return changed;
+    }
+
+    private void addActor(Event e) {
+        Actor actor = new Actor(e.actor(), e.subject(), Actor.Kind.values()[(int) e.value()]);
+        while (actors.size() <= actor.id()) {
+            actors.add(null);
+        }
+        actors.set(actor.id(), actor);
+        if (actor.kind() == Actor.Kind.WORKER) {
+            workerActors.add(actor.id());
+        }
     }
 
     private LinkedHashSet<Integer> queue(String lock) {
@@ -157,25 +194,44 @@ public class RunTracker {
         return version;
     }
 
+    /** Where the run is, as its record says. */
+    public RunPhase phase() {
+        return phase;
+    }
+
+    /** Operations finished so far, summed over workers. */
+    public long opsDone() {
+        return opsDone;
+    }
+
+    /** Operations the run is to do: workers × operations each. */
+    public long opsPlanned() {
+        return (long) header.spec().workers() * header.spec().ops();
+    }
+
     /** What is known of the worker with actor id {@code actor}. */
     public WorkerInfo worker(int actor) {
         return workers.computeIfAbsent(actor, a -> new WorkerInfo());
     }
 
+    /** The worker with index {@code index} (0-based), or null before the record announced it. */
+    public WorkerInfo workerByIndex(int index) {
+        return index < workerActors.size() ? worker(workerActors.get(index)) : null;
+    }
+
     /** Actor ids of the run's workers, in order. */
     public List<Integer> workerActors() {
-        List<Integer> ids = new ArrayList<>();
-        for (Actor actor : run.actors()) {
-            if (actor.kind() == Actor.Kind.WORKER) {
-                ids.add(actor.id());
-            }
-        }
-        return ids;
+        return workerActors;
+    }
+
+    /** Every actor announced so far, by id. */
+    public List<Actor> actors() {
+        return actors.stream().filter(a -> a != null).toList();
     }
 
     public String name(int actor) {
-        List<Actor> actors = run.actors();
-        return actor >= 0 && actor < actors.size() ? actors.get(actor).name() : "?";
+        Actor known = actor >= 0 && actor < actors.size() ? actors.get(actor) : null;
+        return known == null ? "?" : known.name();
     }
 
     /** Who holds {@code lock}, as the workers report it, or -1. */
@@ -196,6 +252,11 @@ public class RunTracker {
     /** Workers the server reports as waiting, in the order they started waiting. */
     public Set<Integer> serverWaiting() {
         return serverWaiting;
+    }
+
+    /** Locks the server reports held by sessions no worker owns, in words, or null. */
+    public String serverOrphans() {
+        return serverOrphans;
     }
 
     public long maxToken() {
@@ -226,7 +287,7 @@ public class RunTracker {
     /** Counts of workers per state, in state order, leaving out states nobody is in. */
     public Map<ActorState, Integer> stateCounts() {
         Map<ActorState, Integer> counts = new TreeMap<>();
-        for (int actor : workerActors()) {
+        for (int actor : workerActors) {
             counts.merge(worker(actor).state(), 1, Integer::sum);
         }
         return counts;
@@ -238,7 +299,7 @@ public class RunTracker {
     public Panel workersPanel() {
         List<Panel.Value> rows = new ArrayList<>();
         stateCounts().forEach((state, count) -> rows.add(new Panel.Value(state.label(), String.valueOf(count),
-                Ink.of(state))));
+                state.ink())));
         return new Panel.Values("Workers", rows);
     }
 
@@ -256,14 +317,17 @@ public class RunTracker {
         return new Panel.Items(title, items, "free, nobody waiting");
     }
 
-    /** What the server's own lock table says: holders, then waiters in order. */
+    /** What the server's own lock table says: holders, locks nobody owns, then waiters in order. */
     public Panel serverLocksPanel(String title) {
         List<Panel.Item> items = new ArrayList<>();
-        for (int actor : workerActors()) {
+        for (int actor : workerActors) {
             String holds = worker(actor).serverHolds();
             if (holds != null) {
                 items.add(new Panel.Item(name(actor) + " holds " + holds, Ink.HOLDING));
             }
+        }
+        if (serverOrphans != null) {
+            items.add(new Panel.Item(serverOrphans, Ink.RACE));
         }
         int place = 1;
         for (int actor : serverWaiting) {
@@ -276,7 +340,7 @@ public class RunTracker {
     /** Each worker's last token, highest marked. */
     public Panel tokensPanel(String title) {
         List<List<String>> rows = new ArrayList<>();
-        for (int actor : workerActors()) {
+        for (int actor : workerActors) {
             WorkerInfo w = worker(actor);
             if (w.token() >= 0) {
                 rows.add(List.of(name(actor), String.valueOf(w.token()), w.state().label()));

@@ -1,5 +1,7 @@
 package dev.racelab.engine.view;
 
+import dev.racelab.engine.Ink;
+
 /**
  * A small drawing surface a lab paints its picture on (the counter row, the book, the
  * philosophers' table), without knowing which toolkit shows it. Coordinates are in pixels with

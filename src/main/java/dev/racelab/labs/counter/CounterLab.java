@@ -2,13 +2,12 @@ package dev.racelab.labs.counter;
 
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Gate;
-import dev.racelab.engine.Run;
+import dev.racelab.engine.LabProfile;
+import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.Scenario;
 import dev.racelab.engine.Service;
-import dev.racelab.engine.Strategy;
 import dev.racelab.engine.view.LabView;
-import dev.racelab.labs.support.LabProfile;
 import dev.racelab.labs.support.ProfiledLab;
 
 import java.util.List;
@@ -23,7 +22,7 @@ import java.util.Set;
  * between them ({@code SELECT … FOR UPDATE}), or let PostgreSQL detect the conflict and retry
  * ({@code SERIALIZABLE}).
  */
-public final class CounterLab extends ProfiledLab {
+public final class CounterLab extends ProfiledLab<CounterStrategy> {
 
     static final Gate BEFORE_READ = new Gate("before-read",
             "before the worker reads the counter: nothing of this increment has happened yet");
@@ -31,31 +30,24 @@ public final class CounterLab extends ProfiledLab {
             "after reading the counter, before writing it back (atomic-update has no separate read: "
                     + "the delay falls just before its single UPDATE)");
 
-    static final Strategy READ_MODIFY_WRITE = new Strategy("read-modify-write", "Read, then write",
-            "SELECT the value, then UPDATE it to value + 1: two workers can read the same value", true);
-    static final Strategy ATOMIC_UPDATE = new Strategy("atomic-update", "Atomic UPDATE",
-            "UPDATE … SET value = value + 1: PostgreSQL reads and writes under the row lock", false);
-    static final Strategy SELECT_FOR_UPDATE = new Strategy("select-for-update", "SELECT … FOR UPDATE",
-            "lock the row when reading it, so nobody else reads it until this transaction commits", false);
-    static final Strategy SERIALIZABLE_RETRY = new Strategy("serializable-retry", "Serializable + retry",
-            "read and write in a SERIALIZABLE transaction; PostgreSQL aborts the loser, which retries", false);
+    private final Backends backends;
 
     public CounterLab(Backends backends) {
-        super(backends, new LabProfile("counter", "Lost increments",
+        super(CounterStrategy.class, new LabProfile("counter", "Lost increments",
                 "Workers add one to a shared counter; read-then-write loses increments.",
-                Set.of(Service.POSTGRES),
-                List.of(READ_MODIFY_WRITE, ATOMIC_UPDATE, SELECT_FOR_UPDATE, SERIALIZABLE_RETRY),
+                Set.of(Service.POSTGRES), List.of(CounterStrategy.values()),
                 List.of(BEFORE_READ, AFTER_READ),
                 new LabProfile.Crew("client", 8, 1, 1000), 50));
+        this.backends = backends;
     }
 
     @Override
-    public Scenario open(RunSetup setup) throws Exception {
-        return new CounterScenario(backends.postgres(), setup);
+    protected Scenario open(CounterStrategy strategy, RunSetup setup) throws Exception {
+        return new CounterScenario(backends.postgres(), strategy, setup);
     }
 
     @Override
-    public LabView view(Run run) {
-        return new CounterView(run);
+    protected LabView view(CounterStrategy strategy, RunHeader header) {
+        return new CounterView(strategy, header);
     }
 }

@@ -47,15 +47,18 @@ final class CounterScenario extends PostgresScenario {
     private final AtomicReference<Event> lastRelease = new AtomicReference<>();
     private final LongAdder retries = new LongAdder();
 
-    CounterScenario(Postgres postgres, RunSetup setup) throws SQLException {
+    private final CounterStrategy strategy;
+
+    CounterScenario(Postgres postgres, CounterStrategy strategy, RunSetup setup) throws SQLException {
         super(postgres, SQL, "counter", SCHEMA_VERSION, setup);
+        this.strategy = strategy;
     }
 
     @Override
     public LabWorker worker(WorkerContext context) throws SQLException {
         PgClients.Session session = clients.session(context);
-        return switch (setup.strategy().id()) {
-            case "read-modify-write" -> new Worker(context, session) {
+        return switch (strategy) {
+            case READ_MODIFY_WRITE -> new Worker(context, session) {
                 @Override
                 void increment(Connection c) throws Exception {
                     long value = read(c, "read");
@@ -63,14 +66,14 @@ final class CounterScenario extends PostgresScenario {
                     write(c, value + 1);
                 }
             };
-            case "atomic-update" -> new Worker(context, session) {
+            case ATOMIC_UPDATE -> new Worker(context, session) {
                 @Override
                 void increment(Connection c) throws Exception {
                     context.gate(CounterLab.AFTER_READ);
                     atomicIncrement(c);
                 }
             };
-            case "select-for-update" -> new Worker(context, session) {
+            case SELECT_FOR_UPDATE -> new Worker(context, session) {
                 @Override
                 void increment(Connection c) throws Exception {
                     inTransaction(c, Connection.TRANSACTION_READ_COMMITTED, () -> {
@@ -89,7 +92,7 @@ final class CounterScenario extends PostgresScenario {
                     context.state(ActorState.RUNNING);
                 }
             };
-            case "serializable-retry" -> new Worker(context, session) {
+            case SERIALIZABLE_RETRY -> new Worker(context, session) {
                 @Override
                 void increment(Connection c) throws Exception {
                     while (!context.stopping()) {
@@ -111,7 +114,6 @@ final class CounterScenario extends PostgresScenario {
                     }
                 }
             };
-            default -> throw new IllegalArgumentException("counter has no strategy " + setup.strategy().id());
         };
     }
 

@@ -2,8 +2,8 @@ package dev.racelab.labs.counter;
 
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
-import dev.racelab.engine.Run;
-import dev.racelab.engine.view.Ink;
+import dev.racelab.engine.RunHeader;
+import dev.racelab.engine.Ink;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.Panel;
 import dev.racelab.engine.view.RunTracker;
@@ -24,9 +24,9 @@ final class CounterView implements LabView {
     private long committed;
     private long lost;
 
-    CounterView(Run run) {
-        this.tracker = new RunTracker(run);
-        this.locking = run.strategy() == CounterLab.SELECT_FOR_UPDATE;
+    CounterView(CounterStrategy strategy, RunHeader header) {
+        this.tracker = new RunTracker(header);
+        this.locking = strategy == CounterStrategy.SELECT_FOR_UPDATE;
     }
 
     @Override

@@ -2,13 +2,12 @@ package dev.racelab.labs.fencing;
 
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Gate;
-import dev.racelab.engine.Run;
+import dev.racelab.engine.LabProfile;
+import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.Scenario;
 import dev.racelab.engine.Service;
-import dev.racelab.engine.Strategy;
 import dev.racelab.engine.view.LabView;
-import dev.racelab.labs.support.LabProfile;
 import dev.racelab.labs.support.ProfiledLab;
 
 import java.util.List;
@@ -24,7 +23,7 @@ import java.util.Set;
  * stale write through when the client pauses between the two. Only a write that checks and writes
  * in one statement ({@code fenced-cas}) makes the outcome predictable.
  */
-public final class FencingLab extends ProfiledLab {
+public final class FencingLab extends ProfiledLab<FencingStrategy> {
 
     static final Gate BEFORE_TOKEN = new Gate("before-token",
             "before the client asks for a fencing token");
@@ -36,30 +35,24 @@ public final class FencingLab extends ProfiledLab {
     static final Gate BEFORE_WRITE = new Gate("before-write",
             "just before the UPDATE of the book's price");
 
-    static final Strategy BLIND_WRITE = new Strategy("blind-write", "Blind write",
-            "take a token and store it with the price, but never compare it: the last writer wins", true);
-    static final Strategy CHECK_THEN_WRITE = new Strategy("check-then-write", "Check, then write",
-            "compare the token with the latest one in one query, write in another: a pause between them "
-                    + "lets a stale write through", true);
-    static final Strategy FENCED_CAS = new Strategy("fenced-cas", "Fenced compare-and-set",
-            "UPDATE … WHERE token < mine: the check and the write are one statement, stale writes are rejected",
-            false);
+    private final Backends backends;
 
     public FencingLab(Backends backends) {
-        super(backends, new LabProfile("fencing", "Fencing tokens",
+        super(FencingStrategy.class, new LabProfile("fencing", "Fencing tokens",
                 "Clients race to set a book's price; only the highest token's price may stand.",
-                Set.of(Service.POSTGRES), List.of(BLIND_WRITE, CHECK_THEN_WRITE, FENCED_CAS),
+                Set.of(Service.POSTGRES), List.of(FencingStrategy.values()),
                 List.of(BEFORE_TOKEN, AFTER_TOKEN, AFTER_CHECK, BEFORE_WRITE),
                 new LabProfile.Crew("client", 10, 1, 1000), 5));
+        this.backends = backends;
     }
 
     @Override
-    public Scenario open(RunSetup setup) throws Exception {
-        return new FencingScenario(backends.postgres(), setup);
+    protected Scenario open(FencingStrategy strategy, RunSetup setup) throws Exception {
+        return new FencingScenario(backends.postgres(), strategy, setup);
     }
 
     @Override
-    public LabView view(Run run) {
-        return new FencingView(run);
+    protected LabView view(FencingStrategy strategy, RunHeader header) {
+        return new FencingView(header);
     }
 }

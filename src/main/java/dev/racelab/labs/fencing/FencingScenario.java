@@ -56,8 +56,11 @@ final class FencingScenario extends PostgresScenario {
     private final LongAdder rejected = new LongAdder();
     private final LongAdder staleApplied = new LongAdder();
 
-    FencingScenario(Postgres postgres, RunSetup setup) throws SQLException {
+    private final FencingStrategy strategy;
+
+    FencingScenario(Postgres postgres, FencingStrategy strategy, RunSetup setup) throws SQLException {
         super(postgres, SQL, "fencing", SCHEMA_VERSION, setup);
+        this.strategy = strategy;
         int tokens = setup.workers() * setup.ops() + 1;
         this.priceOfToken = new AtomicLongArray(tokens);
         this.holderOfToken = new AtomicIntegerArray(tokens);
@@ -148,12 +151,10 @@ final class FencingScenario extends PostgresScenario {
 
         private final WorkerContext context;
         private final PgClients.Session session;
-        private final String strategy;
 
         Client(WorkerContext context, PgClients.Session session) {
             this.context = context;
             this.session = session;
-            this.strategy = setup.strategy().id();
         }
 
         @Override
@@ -164,7 +165,7 @@ final class FencingScenario extends PostgresScenario {
                 Connection c = session.connection();
                 long token = takeToken(c, price);
                 context.gate(FencingLab.AFTER_TOKEN);
-                if (strategy.equals("check-then-write") && !isLatest(c, token)) {
+                if (strategy == FencingStrategy.CHECK_THEN_WRITE && !isLatest(c, token)) {
                     reject(token);
                     return;
                 }
@@ -205,7 +206,7 @@ final class FencingScenario extends PostgresScenario {
         }
 
         private void write(Connection c, long price, long token) throws SQLException {
-            boolean fenced = strategy.equals("fenced-cas");
+            boolean fenced = strategy == FencingStrategy.FENCED_CAS;
             try (PreparedStatement ps = c.prepareStatement(SQL.get(fenced ? "write-price-if-newer" : "write-price"))) {
                 ps.setLong(1, price);
                 ps.setLong(2, token);

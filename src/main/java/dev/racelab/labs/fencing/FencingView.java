@@ -1,8 +1,8 @@
 package dev.racelab.labs.fencing;
 
 import dev.racelab.engine.Event;
-import dev.racelab.engine.Run;
-import dev.racelab.engine.view.Ink;
+import dev.racelab.engine.RunHeader;
+import dev.racelab.engine.Ink;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.Panel;
 import dev.racelab.engine.view.RunTracker;
@@ -31,8 +31,8 @@ final class FencingView implements LabView {
     private final Deque<Write> recent = new ArrayDeque<>();
     private long stale;
 
-    FencingView(Run run) {
-        this.tracker = new RunTracker(run);
+    FencingView(RunHeader header) {
+        this.tracker = new RunTracker(header);
     }
 
     @Override

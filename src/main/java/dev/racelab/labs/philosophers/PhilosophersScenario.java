@@ -53,37 +53,39 @@ final class PhilosophersScenario extends RedisScenario {
     /** Consecutive failed tries after which a try-backoff philosopher gives up a meal: a livelock. */
     static final int MAX_TRIES = 1_000;
 
-    /**
-     * How long a philosopher thinks and eats, in ms, before any delay set at the gates: a little,
-     * and never the same twice, as real philosophers. Lockstep (and so naive's deadlock) then
-     * needs a nudge: a delay at between-forks.
-     */
-    static final int[] THINK_MILLIS = {1, 20};
-    static final int[] EAT_MILLIS = {1, 5};
 
     private static final Duration LEASE = Duration.ofSeconds(2);
 
-    private final String strategy;
+    private final PhilosophersStrategy strategy;
     private final int n;
     private final RecordingEvents.Tally tally = new RecordingEvents.Tally();
     private final AtomicIntegerArray meals;
     private final AtomicIntegerArray actors;
     private final AtomicLongArray longestHunger;
     private final AtomicLong deadlockSeq = new AtomicLong(-1);
+    /**
+     * How long a philosopher thinks and eats, in ms, before any delay set at the gates: from 1 to
+     * the lab's switch, never the same twice, as real philosophers. Lockstep (and so naive's
+     * deadlock) then needs a nudge: a delay at between-forks.
+     */
+    private final int thinkMillis;
+    private final int eatMillis;
     private final LongAdder retries = new LongAdder();
     private final LongAdder abandoned = new LongAdder();
 
-    PhilosophersScenario(Redis redis, RunSetup setup) {
+    PhilosophersScenario(Redis redis, PhilosophersStrategy strategy, RunSetup setup) {
         super(redis, setup, LEASE);
-        this.strategy = setup.strategy().id();
+        this.strategy = strategy;
         this.n = setup.workers();
         this.meals = new AtomicIntegerArray(n);
         this.actors = new AtomicIntegerArray(n);
         this.longestHunger = new AtomicLongArray(n);
+        this.thinkMillis = setup.get(PhilosophersLab.THINK_MS);
+        this.eatMillis = setup.get(PhilosophersLab.EAT_MS);
         for (int fork = 1; fork <= n; fork++) {
             constructs.createSemaphore(admin, fork(fork), 1);
         }
-        if (strategy.equals("waiter")) {
+        if (strategy == PhilosophersStrategy.WAITER) {
             constructs.createSemaphore(admin, SEATS, n - 1);
         }
     }
@@ -97,7 +99,7 @@ final class PhilosophersScenario extends RedisScenario {
         for (int fork = 1; fork <= n; fork++) {
             names.add(fork(fork));
         }
-        if (strategy.equals("waiter")) {
+        if (strategy == PhilosophersStrategy.WAITER) {
             names.add(SEATS);
         }
         return names;
@@ -259,13 +261,13 @@ final class PhilosophersScenario extends RedisScenario {
             int k = context.index() + 1;
             this.left = constructs.hardenedSemaphore(client, fork(k));
             this.right = constructs.hardenedSemaphore(client, fork(k % n + 1));
-            this.seat = strategy.equals("waiter") ? constructs.semaphore(client, SEATS) : null;
+            this.seat = strategy == PhilosophersStrategy.WAITER ? constructs.semaphore(client, SEATS) : null;
         }
 
         @Override
         public void operation(int meal) throws Exception {
             context.state(ActorState.THINKING);
-            pause(THINK_MILLIS);
+            pause(thinkMillis);
             context.gate(PhilosophersLab.THINKING);
             context.state(ActorState.HUNGRY);
             long hungrySince = System.nanoTime();
@@ -273,7 +275,10 @@ final class PhilosophersScenario extends RedisScenario {
                 take(seat);
             }
             try {
-                boolean ate = strategy.equals("try-backoff") ? eatTryingAndBackingOff(hungrySince) : eatInOrder(hungrySince);
+                boolean ate = switch (strategy) {
+                    case TRY_BACKOFF -> eatTryingAndBackingOff(hungrySince);
+                    case NAIVE, ORDERED, WAITER -> eatInOrder(hungrySince);
+                };
                 if (!ate) {
                     abandoned.increment();
                     context.mark(EventKind.NOTE, "gave up this meal after " + MAX_TRIES + " tries", MAX_TRIES);
@@ -288,7 +293,7 @@ final class PhilosophersScenario extends RedisScenario {
 
         /** naive, ordered and waiter: take one fork, then the other, waiting as long as it takes. */
         private boolean eatInOrder(long hungrySince) throws Exception {
-            boolean leftFirst = !strategy.equals("ordered") || context.index() + 1 < n;
+            boolean leftFirst = strategy != PhilosophersStrategy.ORDERED || context.index() + 1 < n;
             Semaphore first = leftFirst ? left : right;
             Semaphore second = leftFirst ? right : left;
             take(first);
@@ -346,13 +351,13 @@ final class PhilosophersScenario extends RedisScenario {
             int i = context.index();
             longestHunger.accumulateAndGet(i, System.nanoTime() - hungrySince, Math::max);
             meals.incrementAndGet(i);
-            pause(EAT_MILLIS);
+            pause(eatMillis);
             context.gate(PhilosophersLab.EATING);
         }
 
         /** Thinks or eats for a while drawn from the run's seed, so philosophers do not move in lockstep. */
-        private void pause(int[] millis) throws InterruptedException {
-            Thread.sleep(context.random().nextInt(millis[0], millis[1] + 1));
+        private void pause(int most) throws InterruptedException {
+            Thread.sleep(context.random().nextInt(1, most + 1));
         }
     }
 }

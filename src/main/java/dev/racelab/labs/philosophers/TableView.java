@@ -3,8 +3,9 @@ package dev.racelab.labs.philosophers;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
-import dev.racelab.engine.Run;
-import dev.racelab.engine.view.Ink;
+import dev.racelab.engine.Actor;
+import dev.racelab.engine.RunHeader;
+import dev.racelab.engine.Ink;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.Panel;
 import dev.racelab.engine.view.RunTracker;
@@ -42,8 +43,8 @@ final class TableView implements LabView {
     private String cycleText;
     private long version;
 
-    TableView(Run run) {
-        this.tracker = new RunTracker(run);
+    TableView(RunHeader header) {
+        this.tracker = new RunTracker(header);
     }
 
     @Override
@@ -53,13 +54,13 @@ final class TableView implements LabView {
             return;
         }
         boolean changed = tracker.accept(e);
-        if (e.kind() == EventKind.STATE && e.actor() != Run.RUN_ACTOR) {
+        if (e.kind() == EventKind.STATE && e.actor() != Actor.RUN_ID) {
             changed |= followState(e);
         } else if (e.kind() == EventKind.NOTE && e.subject() != null) {
-            if (e.actor() != Run.RUN_ACTOR && e.subject().startsWith(PhilosophersScenario.CYCLE_NOTE)) {
+            if (e.actor() != Actor.RUN_ID && e.subject().startsWith(PhilosophersScenario.CYCLE_NOTE)) {
                 cycle.put(e.actor(), (int) e.value());
                 changed = true;
-            } else if (e.actor() == Run.RUN_ACTOR && e.subject().startsWith("deadlock: ")) {
+            } else if (e.actor() == Actor.RUN_ID && e.subject().startsWith("deadlock: ")) {
                 cycleText = e.subject().substring("deadlock: ".length());
                 changed = true;
             }

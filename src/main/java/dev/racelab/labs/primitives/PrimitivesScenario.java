@@ -3,7 +3,6 @@ package dev.racelab.labs.primitives;
 import dev.racelab.backend.Redis;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.EventKind;
-import dev.racelab.engine.Gate;
 import dev.racelab.engine.LabWorker;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunSetup;
@@ -47,9 +46,6 @@ final class PrimitivesScenario extends RedisScenario {
     static final String EXTRA = "extra permits";
     static final String STUCK_WAITERS = "stuck waiters";
 
-    /** The hardened constructs' lease: long enough not to expire under load, short enough to watch. */
-    static final Duration LEASE = Duration.ofSeconds(1);
-
     private final boolean hardened;
     private final String construct;
     private final int permits;
@@ -66,12 +62,11 @@ final class PrimitivesScenario extends RedisScenario {
     private final Set<String> waiting = ConcurrentHashMap.newKeySet();
     private final Queue<String> incidents = new ConcurrentLinkedQueue<>();
 
-    PrimitivesScenario(Redis redis, RunSetup setup) {
-        super(redis, setup, setup.strategy().id().startsWith("hardened") ? LEASE : null);
-        String strategy = setup.strategy().id();
-        this.hardened = strategy.startsWith("hardened");
-        this.construct = strategy.endsWith("mutex") ? "mutex" : "semaphore";
-        this.permits = construct.equals("mutex") ? 1 : 2;
+    PrimitivesScenario(Redis redis, PrimitivesStrategy strategy, RunSetup setup) {
+        super(redis, setup, strategy.hardened() ? Duration.ofMillis(setup.get(PrimitivesLab.LEASE_MS)) : null);
+        this.hardened = strategy.hardened();
+        this.construct = strategy.construct();
+        this.permits = strategy.permits();
         this.valueKey = space.key("value");
         this.survivors = new Survivors(setup.workers());
         constructs.createSemaphore(admin, construct, permits);
@@ -82,7 +77,7 @@ final class PrimitivesScenario extends RedisScenario {
     public LabWorker worker(WorkerContext context) {
         Events events = new Events(context);
         SyncClient client = client(context, events);
-        Semaphore semaphore = construct.equals("mutex") ? constructs.mutex(client, construct)
+        Semaphore semaphore = permits == 1 ? constructs.mutex(client, construct)
                 : constructs.semaphore(client, construct);
         return new Client(context, client, semaphore);
     }
@@ -122,7 +117,7 @@ final class PrimitivesScenario extends RedisScenario {
         if (books.extra > 0) {
             violations.put(EXTRA, books.extra);
         }
-        String what = construct.equals("mutex") ? "the mutex" : "the semaphore's " + permits + " permits";
+        String what = permits == 1 ? "the mutex" : "the semaphore's " + permits + " permits";
         if (overlaps.sum() > 0) {
             return outcome(Verdict.RACE, mostInside.get() + " workers inside at once, " + permits + " allowed",
                     "More workers held " + what + " than it has permits, " + count(overlaps.sum(), "time")
@@ -240,7 +235,7 @@ final class PrimitivesScenario extends RedisScenario {
                 long value = Long.parseLong(client.commands().get(valueKey));
                 context.mark(EventKind.READ, "protected counter", value);
                 context.gate(PrimitivesLab.IN_CRITICAL_SECTION);
-                if (faultAt(PrimitivesLab.HOLDER_CRASHES)) {
+                if (context.fault(PrimitivesLab.HOLDER_CRASHES)) {
                     crashed = true;
                     leaveCriticalSection();
                     if (!hardened) {
@@ -261,7 +256,7 @@ final class PrimitivesScenario extends RedisScenario {
                     semaphore.release();
                 }
             }
-            if (faultAt(PrimitivesLab.RELEASE_REPEATED)) {
+            if (context.fault(PrimitivesLab.RELEASE_REPEATED)) {
                 incidents.add(context.name() + " sent its release twice.");
                 semaphore.release();
             }
@@ -277,15 +272,15 @@ final class PrimitivesScenario extends RedisScenario {
         /** Queued: waits for the permit, unless a fault gate ends the wait. Returns whether it holds one. */
         private boolean awaitPermit() throws Exception {
             context.state(ActorState.WAITING, construct);
-            if (faultAt(PrimitivesLab.WAITER_CRASHES)) {
+            if (context.fault(PrimitivesLab.WAITER_CRASHES)) {
                 dropOut(ActorState.FAILED, context.name() + " crashed while queued; its connections closed.", client::crash);
                 return false;
             }
-            if (faultAt(PrimitivesLab.WAITER_VANISHES)) {
+            if (context.fault(PrimitivesLab.WAITER_VANISHES)) {
                 dropOut(ActorState.FAILED, context.name() + " froze while queued, its connections still open.", client::vanish);
                 return false;
             }
-            if (faultAt(PrimitivesLab.WAITER_GIVES_UP)) {
+            if (context.fault(PrimitivesLab.WAITER_GIVES_UP)) {
                 semaphore.stopWaiting();
                 dropOut(ActorState.IDLE, context.name() + " stopped waiting and went away, still connected.", () -> { });
                 return false;
@@ -298,15 +293,6 @@ final class PrimitivesScenario extends RedisScenario {
             } finally {
                 waiting.remove(context.name());
             }
-            return true;
-        }
-
-        /** Whether the user armed fault {@code gate} for this worker; if so, passes it (its delay, its breakpoint). */
-        private boolean faultAt(Gate gate) throws InterruptedException {
-            if (context.rule(gate).isPass()) {
-                return false;
-            }
-            context.gate(gate);
             return true;
         }
 

@@ -2,16 +2,18 @@ package dev.racelab.labs.readerswriters;
 
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Gate;
-import dev.racelab.engine.Run;
+import dev.racelab.engine.LabProfile;
+import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.Scenario;
-import dev.racelab.engine.Strategy;
+import dev.racelab.engine.Service;
 import dev.racelab.engine.view.LabView;
-import dev.racelab.labs.support.LabProfile;
 import dev.racelab.labs.support.LockPanelsView;
-import dev.racelab.labs.support.RedisLab;
+import dev.racelab.labs.support.ProfiledLab;
+import dev.racelab.labs.support.RedisScenario;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * Readers and writers: a document kept in Redis as two keys that a writer sets one after the
@@ -22,7 +24,7 @@ import java.util.List;
  * clients, client-1 … client-5 read and client-6 writes. The article's monitor prefers readers:
  * a writer gets in only when no reader is left, which a steady stream of readers never allows.
  */
-public final class ReadersWritersLab extends RedisLab {
+public final class ReadersWritersLab extends ProfiledLab<ReadersWritersStrategy> {
 
     static final Gate BEFORE_REQUEST = new Gate("before-request",
             "before the client asks to read or to write (its time away from the document)");
@@ -33,25 +35,15 @@ public final class ReadersWritersLab extends RedisLab {
     static final Gate BETWEEN_WRITES = new Gate("between-writes",
             "a writer that has written the document's first part and not yet its second");
 
-    static final Strategy READER_PREFERENCE = new Strategy("reader-preference", "Readers first (article)",
-            "the article's monitor: readers get in whenever no writer is writing, so a steady stream of readers "
-                    + "keeps a writer waiting for as long as it lasts", true);
-    static final Strategy MESA_IF = new Strategy("mesa-if", "Readers first, if not while",
-            "the article's monitor with 'if' where it needs 'while': a woken writer does not check again, and a "
-                    + "reader that slipped in after the signal reads while it writes", true);
-    static final Strategy WRITER_PREFERENCE = new Strategy("writer-preference", "Writers first",
-            "a waiting writer holds back new readers (hardened constructs): writers no longer starve, readers "
-                    + "can instead", false);
-    static final Strategy FAIR = new Strategy("fair", "Arrival order",
-            "everyone first passes a turnstile, a FIFO mutex; a writer keeps it while waiting for the readers "
-                    + "inside to leave, so readers who came later queue behind it (hardened constructs)", false);
+    private final Backends backends;
 
     public ReadersWritersLab(Backends backends) {
-        super(backends, new LabProfile("readers-writers", "Readers and writers",
+        super(ReadersWritersStrategy.class, new LabProfile("readers-writers", "Readers and writers",
                 "Readers share a Redis document, writers need it alone; the article's monitor starves the writers.",
-                SERVICES, List.of(READER_PREFERENCE, MESA_IF, WRITER_PREFERENCE, FAIR),
+                Set.of(Service.REDIS), List.of(ReadersWritersStrategy.values()),
                 List.of(BEFORE_REQUEST, AFTER_WAKE, BETWEEN_READS, BETWEEN_WRITES),
-                new LabProfile.Crew("client", 6, 2, MOST_WORKERS), 10));
+                new LabProfile.Crew("client", 6, 2, RedisScenario.MOST_WORKERS), 10));
+        this.backends = backends;
     }
 
     /** How many of {@code workers} clients write: the last quarter, at least one. */
@@ -60,13 +52,13 @@ public final class ReadersWritersLab extends RedisLab {
     }
 
     @Override
-    public Scenario open(RunSetup setup) throws Exception {
-        return new ReadersWritersScenario(backends.redis(), setup);
+    protected Scenario open(ReadersWritersStrategy strategy, RunSetup setup) throws Exception {
+        return new ReadersWritersScenario(backends.redis(), strategy, setup);
     }
 
     /** The monitor's mutex: who is inside the monitor, who queues to get in. */
     @Override
-    public LabView view(Run run) {
-        return new LockPanelsView(run, List.of("monitor"));
+    protected LabView view(ReadersWritersStrategy strategy, RunHeader header) {
+        return new LockPanelsView(header, List.of("monitor"));
     }
 }

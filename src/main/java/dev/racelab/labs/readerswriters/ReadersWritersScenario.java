@@ -52,7 +52,7 @@ final class ReadersWritersScenario extends RedisScenario {
     private static final String OK_TO_READ = "ok-to-read";
     private static final String OK_TO_WRITE = "ok-to-write";
 
-    private final String strategy;
+    private final ReadersWritersStrategy strategy;
     private final int readers;
     private final String readingKey;
     private final String writingKey;
@@ -74,9 +74,9 @@ final class ReadersWritersScenario extends RedisScenario {
     /** Who waited longest and how many reads passed it; changed together with longestWriterWait, under its lock. */
     private volatile String worstWait = "";
 
-    ReadersWritersScenario(Redis redis, RunSetup setup) {
-        super(redis, setup, articles(setup) ? null : LEASE);
-        this.strategy = setup.strategy().id();
+    ReadersWritersScenario(Redis redis, ReadersWritersStrategy strategy, RunSetup setup) {
+        super(redis, setup, strategy.articleConstructs() ? null : LEASE);
+        this.strategy = strategy;
         this.readers = setup.workers() - ReadersWritersLab.writers(setup.workers());
         this.readingKey = space.key("reading");
         this.writingKey = space.key("writing");
@@ -92,11 +92,6 @@ final class ReadersWritersScenario extends RedisScenario {
         }
     }
 
-    /** The broken strategies are the article's monitor, built from the article's constructs. */
-    private static boolean articles(RunSetup setup) {
-        return setup.strategy().broken();
-    }
-
     @Override
     public LabWorker worker(WorkerContext context) {
         SyncClient client = client(context, new RecordingEvents(context, tally));
@@ -106,7 +101,7 @@ final class ReadersWritersScenario extends RedisScenario {
     @Override
     public List<ServerObserver> observers() {
         List<String> watched = new ArrayList<>(List.of(MONITOR, OK_TO_READ, OK_TO_WRITE));
-        if (strategy.equals("fair")) {
+        if (strategy == ReadersWritersStrategy.FAIR) {
             watched.add(TURNSTILE);
         }
         return List.of(new SyncObserver(redis, constructs, "redis: monitor", watched, List.of(
@@ -180,7 +175,7 @@ final class ReadersWritersScenario extends RedisScenario {
         /** Waits on {@code condition} while {@code blocked}: with {@code while}, or with mesa-if's {@code if}. */
         void waitFor(Condition condition, Monitor.Check blocked) throws Exception {
             Monitor.Step afterWake = () -> context.gate(ReadersWritersLab.AFTER_WAKE);
-            if (strategy.equals("mesa-if")) {
+            if (strategy == ReadersWritersStrategy.MESA_IF) {
                 monitor.waitIf(condition, blocked, afterWake);
             } else {
                 monitor.waitWhile(condition, blocked, afterWake);
@@ -193,7 +188,7 @@ final class ReadersWritersScenario extends RedisScenario {
 
         /** Passes the turnstile in arrival order (fair only): takes it, and lets it go unless told to keep it. */
         void turnstile(boolean keep) throws InterruptedException {
-            if (strategy.equals("fair")) {
+            if (strategy == ReadersWritersStrategy.FAIR) {
                 if (!turnstile.acquire(PATIENCE)) {
                     throw new IllegalStateException("the turnstile did not let " + context.name() + " through");
                 }
@@ -218,7 +213,7 @@ final class ReadersWritersScenario extends RedisScenario {
             turnstile(false);
             monitor.inside(() -> {
                 waitFor(okToRead, () -> get(writingKey) > 0
-                        || strategy.equals("writer-preference") && get(waitingWritersKey) > 0);
+                        || strategy == ReadersWritersStrategy.WRITER_PREFERENCE && get(waitingWritersKey) > 0);
                 redis.incr(readingKey);
             });
             longestReaderWait.accumulateAndGet(System.nanoTime() - asked, Math::max);
@@ -270,7 +265,7 @@ final class ReadersWritersScenario extends RedisScenario {
             long asked = System.nanoTime();
             long readsBefore = reads.sum();
             context.state(ActorState.WAITING, "write access");
-            boolean writerFirst = strategy.equals("writer-preference");
+            boolean writerFirst = strategy == ReadersWritersStrategy.WRITER_PREFERENCE;
             turnstile(true);
             try {
                 monitor.inside(() -> {
@@ -284,7 +279,7 @@ final class ReadersWritersScenario extends RedisScenario {
                     redis.incr(writingKey);
                 });
             } finally {
-                if (strategy.equals("fair")) {
+                if (strategy == ReadersWritersStrategy.FAIR) {
                     turnstile.release();
                 }
             }

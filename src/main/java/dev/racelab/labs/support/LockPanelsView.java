@@ -1,6 +1,6 @@
 package dev.racelab.labs.support;
 
-import dev.racelab.engine.Run;
+import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.view.DefaultView;
 import dev.racelab.engine.view.Panel;
 
@@ -15,8 +15,8 @@ public final class LockPanelsView extends DefaultView {
 
     private final List<String> mutexes;
 
-    public LockPanelsView(Run run, List<String> mutexes) {
-        super(run);
+    public LockPanelsView(RunHeader header, List<String> mutexes) {
+        super(header);
         this.mutexes = List.copyOf(mutexes);
     }
 

@@ -4,6 +4,7 @@ import dev.racelab.backend.BackendException;
 import dev.racelab.backend.Redis;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.Scenario;
+import dev.racelab.engine.Service;
 import dev.racelab.engine.WorkerContext;
 import dev.racelab.labs.redis.sync.Constructs;
 import dev.racelab.labs.redis.sync.KeySpace;
@@ -28,6 +29,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * worker uses its own client.
  */
 public abstract class RedisScenario implements Scenario {
+
+    /** The servers a Redis lab needs. */
+    public static final Set<Service> SERVICES = Set.of(Service.REDIS);
+    /** Each worker costs two connections and a subscriber thread: more than this is not a lab any more. */
+    public static final int MOST_WORKERS = 64;
 
     /** How long a worker waits for a permit: as long as the run lasts; the run's timeout judges a wait stuck. */
     protected static final Duration PATIENCE = Duration.ofMinutes(10);

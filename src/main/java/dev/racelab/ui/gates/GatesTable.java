@@ -4,7 +4,7 @@ import dev.racelab.engine.Gate;
 import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
 import dev.racelab.engine.Lab;
-import dev.racelab.engine.Run;
+import dev.racelab.engine.view.RunTracker;
 import dev.racelab.ui.Session;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.FXCollections;
@@ -74,11 +74,13 @@ public final class GatesTable extends TableView<GatesTable.Row> {
         }
     }
 
-    /** Picks up which workers are halted where; redraws only when that changed. */
-    public void update(Run run) {
-        Gate[] now = new Gate[run == null ? 0 : run.spec().workers()];
+    /** Picks up which workers are halted where, as the shown record says; redraws only when that changed. */
+    public void update(RunTracker run) {
+        Lab lab = session.lab();
+        Gate[] now = new Gate[run == null || lab == null ? 0 : run.workerActors().size()];
         for (int w = 0; w < now.length; w++) {
-            now[w] = run.gates().haltedAt(w);
+            String gate = run.workerByIndex(w).haltedAt();
+            now[w] = gate == null ? null : lab.gate(gate).orElse(null);
         }
         if (!Arrays.equals(now, haltedAt)) {
             haltedAt = now;

@@ -2,6 +2,7 @@ package dev.racelab.ui.shell;
 
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.Run;
+import dev.racelab.engine.RunPhase;
 import dev.racelab.engine.Strategy;
 import dev.racelab.ui.Session;
 import javafx.beans.binding.Bindings;
@@ -90,9 +91,9 @@ public final class ControlBar extends VBox {
             if (current == null || syncing) {
                 return;
             }
-            if (on && current.state() == Run.State.RUNNING) {
+            if (on && current.phase() == RunPhase.RUNNING) {
                 session.pause();
-            } else if (!on && current.state() == Run.State.PAUSED) {
+            } else if (!on && current.phase() == RunPhase.PAUSED) {
                 session.start();
             }
         });
@@ -113,8 +114,8 @@ public final class ControlBar extends VBox {
         speed.valueProperty().addListener((o, a, b) -> session.delayScaleProperty().set(b));
 
         BooleanBinding idle = Bindings.createBooleanBinding(() -> {
-            Run.State s = session.stateProperty().get();
-            return s == null || s == Run.State.READY || s == Run.State.ENDED;
+            RunPhase s = session.stateProperty().get();
+            return s == null || s == RunPhase.READY || s == RunPhase.ENDED;
         }, session.stateProperty());
         strategies.disableProperty().bind(idle.not());
         workers.disableProperty().bind(idle.not());
@@ -217,13 +218,13 @@ public final class ControlBar extends VBox {
         strategySummary.setText((strategy.broken() ? "⚠ races: " : "fix: ") + strategy.summary());
     }
 
-    private void updateButtons(Run.State s) {
-        boolean live = s == Run.State.PREPARING || s == Run.State.RUNNING || s == Run.State.PAUSED;
-        run.setText(s == Run.State.PAUSED ? "Resume" : s == Run.State.ENDED ? "Run again" : "Run");
-        run.setDisable(s == null || s == Run.State.PREPARING || s == Run.State.RUNNING || s == Run.State.STOPPING);
-        pause.setDisable(s != Run.State.RUNNING);
-        step.setDisable(!(s == Run.State.PAUSED || s == Run.State.RUNNING || s == Run.State.READY));
+    private void updateButtons(RunPhase s) {
+        boolean live = s == RunPhase.PREPARING || s == RunPhase.RUNNING || s == RunPhase.PAUSED;
+        run.setText(s == RunPhase.PAUSED ? "Resume" : s == RunPhase.ENDED ? "Run again" : "Run");
+        run.setDisable(s == null || s == RunPhase.PREPARING || s == RunPhase.RUNNING || s == RunPhase.STOPPING);
+        pause.setDisable(s != RunPhase.RUNNING);
+        step.setDisable(!(s == RunPhase.PAUSED || s == RunPhase.RUNNING || s == RunPhase.READY));
         stop.setDisable(!live);
-        reset.setDisable(s == null || s == Run.State.STOPPING);
+        reset.setDisable(s == null || s == RunPhase.STOPPING);
     }
 }

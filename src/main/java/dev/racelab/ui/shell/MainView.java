@@ -2,12 +2,15 @@ package dev.racelab.ui.shell;
 
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.ActorState;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Ink;
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.Outcome;
-import dev.racelab.engine.Run;
+import dev.racelab.engine.RunPhase;
+import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.Service;
-import dev.racelab.engine.view.Ink;
 import dev.racelab.engine.view.LabView;
+import dev.racelab.engine.view.RunTracker;
 import dev.racelab.labs.Labs;
 import dev.racelab.ui.Palette;
 import dev.racelab.ui.Session;
@@ -74,14 +77,16 @@ public final class MainView extends BorderPane {
     private final StatusBar statusBar = new StatusBar();
     private final double baseFont = Font.getDefault().getSize();
     private double textScale = 1.0;
-    private Run shownRun;
+    private RunRecord shown;
     private TimelineModel model;
     private LabView view;
-    private Run.State shownState;
+    private RunTracker tracker;
     private static final Set<ActorState> DEFAULT_LEGEND = EnumSet.of(ActorState.RUNNING, ActorState.WAITING,
             ActorState.HOLDING, ActorState.DELAYED, ActorState.AT_GATE);
     private final HBox legend = new HBox(12);
+    private static final Set<EventKind> DEFAULT_MARKS = EnumSet.of(EventKind.VIOLATION);
     private Set<ActorState> legendStates = EnumSet.noneOf(ActorState.class);
+    private Set<EventKind> legendMarks = EnumSet.noneOf(EventKind.class);
 
     public MainView(Session session, Labs labs, Backends backends, Settings settings, ServerStartup startup) {
         this.session = session;
@@ -130,7 +135,12 @@ public final class MainView extends BorderPane {
         servers.setOnAction(e -> askForServer(Service.POSTGRES, null));
         statusBar.getRightItems().add(servers);
 
-        session.runProperty().addListener((o, a, run) -> showRun(run));
+        session.recordProperty().addListener((o, a, record) -> showRecord(record));
+        session.labProperty().addListener((o, a, lab) -> {
+            if (lab != null && labList.getSelectionModel().getSelectedItem() != lab) {
+                labList.getSelectionModel().select(lab);
+            }
+        });
         session.outcomeProperty().addListener((o, a, outcome) -> showOutcome(outcome));
         new AnimationTimer() {
             @Override
@@ -184,14 +194,9 @@ public final class MainView extends BorderPane {
     }
 
     private void selectLane(int actor) {
-        Run run = session.run();
-        if (run == null || actor < 0) {
-            return;
-        }
-        for (int w = 0; w < run.spec().workers(); w++) {
-            if (run.workerActor(w) == actor) {
-                gates.selectWorker(w);
-            }
+        int index = tracker == null ? -1 : tracker.workerActors().indexOf(actor);
+        if (index >= 0) {
+            gates.selectWorker(index);
         }
     }
 
@@ -270,24 +275,31 @@ public final class MainView extends BorderPane {
         legend.getStyleClass().add("legend");
         legend.setAlignment(Pos.CENTER_LEFT);
         legend.setMinWidth(0);
-        showLegend(DEFAULT_LEGEND);
+        showLegend(DEFAULT_LEGEND, DEFAULT_MARKS);
         return legend;
     }
 
-    private void showLegend(Set<ActorState> states) {
+    /**
+     * Shows a chip for each state and each kind of mark, in the words of the vocabulary
+     * ({@link ActorState#legend()}, {@link EventKind#legend()}).
+     */
+    private void showLegend(Set<ActorState> states, Set<EventKind> marks) {
         legendStates = EnumSet.copyOf(states);
+        legendMarks = EnumSet.copyOf(marks);
         legend.getChildren().clear();
         // States drawn in one colour (a hungry philosopher is a waiting one) share a chip.
         Map<Color, String> chips = new LinkedHashMap<>();
         for (ActorState state : legendStates) {
-            if (state != ActorState.IDLE && state != ActorState.DONE) {
-                chips.merge(Palette.of(state), state == ActorState.DELAYED ? "delay" : state.label(),
-                        (a, b) -> a + " / " + b);
+            if (state.legend() != null) {
+                chips.merge(Palette.of(state.ink()), state.legend(), (a, b) -> a + " / " + b);
             }
         }
         chips.forEach((color, text) -> legend.getChildren().add(chip(text, color)));
-        legend.getChildren().addAll(mark("● token", Ink.TOKEN), mark("✓ accepted", Ink.SAFE),
-                mark("⊘ rejected", Ink.TEXT), mark("✕ violation", Ink.RACE));
+        for (EventKind kind : legendMarks) {
+            if (kind.legend() != null) {
+                legend.getChildren().add(mark(kind.legend(), kind.ink()));
+            }
+        }
         Label stripe = new Label("thin stripe under a worker: what the server says (orange waits, blue holds)");
         stripe.getStyleClass().add("hint");
         stripe.setMinWidth(0);
@@ -356,31 +368,43 @@ public final class MainView extends BorderPane {
         });
     }
 
-    private void showRun(Run run) {
-        shownRun = run;
-        shownState = null;
-        if (run == null) {
+    private void showRecord(RunRecord record) {
+        shown = record;
+        if (record == null) {
             model = null;
             view = null;
+            tracker = null;
             timeline.setModel(null);
             stateColumn.setView(null);
             gates.update(null);
             return;
         }
-        model = new TimelineModel(run.recorder(), run::actors);
-        model.syncLanes();
-        showLegend(DEFAULT_LEGEND);
+        model = new TimelineModel(record.events());
+        tracker = new RunTracker(record.header());
+        showLegend(DEFAULT_LEGEND, DEFAULT_MARKS);
         view = session.view();
+        model.drain(TimelineModel.MAX_PER_FRAME, this::feed);
         timeline.setModel(model);
         stateColumn.setView(view);
+        if (session.replayingProperty().get()) {
+            return;
+        }
         banner.showIdle(session.stepModeProperty().get()
                 ? "Step mode: press Run (F5), then Step (F10) one worker at a time."
                 : "Press Run (F5). Set delays in the gates table below to provoke the race.");
     }
 
+    /** Hands one event of the shown record to everything that follows it besides the timeline. */
+    private void feed(dev.racelab.engine.Event event) {
+        view.accept(event);
+        tracker.accept(event);
+    }
+
     private void showOutcome(Outcome outcome) {
         if (outcome != null) {
-            model.drain(Integer.MAX_VALUE, view::accept);
+            model.drain(Integer.MAX_VALUE, this::feed);
+            gates.update(tracker);
+            stateColumn.refreshNow();
             if (timeline.followLiveProperty().get()) {
                 timeline.fit();
             }
@@ -390,28 +414,26 @@ public final class MainView extends BorderPane {
 
     private void frame(long now) {
         session.tick();
-        Run run = shownRun;
-        if (run == null) {
+        if (shown == null) {
             return;
         }
-        model.syncLanes();
-        model.drain(TimelineModel.MAX_PER_FRAME, view::accept);
-        Run.State state = run.state();
-        boolean live = state == Run.State.RUNNING || state == Run.State.PAUSED || state == Run.State.PREPARING
-                || state == Run.State.STOPPING;
+        model.drain(TimelineModel.MAX_PER_FRAME, this::feed);
+        RunPhase phase = tracker.phase();
+        boolean live = phase.live() && !shown.ended();
         long since = model.origin() == Long.MIN_VALUE ? 0 : session.clock().nanos() - model.origin();
-        timeline.render(state == Run.State.ENDED ? model.latest() : since, live || model.behind());
+        timeline.render(live ? since : model.latest(), live || model.behind());
         stateColumn.refresh(now);
-        gates.update(run);
-        if (!legendStates.containsAll(model.statesSeen())) {
+        gates.update(tracker);
+        if (!legendStates.containsAll(model.statesSeen()) || !legendMarks.containsAll(model.marksSeen())) {
             EnumSet<ActorState> states = EnumSet.copyOf(legendStates);
             states.addAll(model.statesSeen());
-            showLegend(states);
+            EnumSet<EventKind> marks = EnumSet.copyOf(legendMarks);
+            marks.addAll(model.marksSeen());
+            showLegend(states, marks);
         }
         if (live) {
-            banner.showProgress(run);
+            banner.showProgress(tracker);
         }
-        shownState = state;
     }
 
     public TimelineView timeline() {

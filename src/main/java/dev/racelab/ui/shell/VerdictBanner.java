@@ -1,8 +1,9 @@
 package dev.racelab.ui.shell;
 
 import dev.racelab.engine.Outcome;
-import dev.racelab.engine.Run;
+import dev.racelab.engine.RunPhase;
 import dev.racelab.engine.Verdict;
+import dev.racelab.engine.view.RunTracker;
 import dev.racelab.ui.timeline.TimelineView;
 import javafx.css.PseudoClass;
 import javafx.geometry.Pos;
@@ -46,8 +47,8 @@ public final class VerdictBanner extends HBox {
         explanation.setMinHeight(Region.USE_PREF_SIZE);
         VBox words = new VBox(2, headline, explanation);
         HBox.setHgrow(words, Priority.ALWAYS);
-        previous.setTooltip(new Tooltip("Previous violation on the timeline ([)"));
-        next.setTooltip(new Tooltip("Next violation on the timeline (])"));
+        previous.setTooltip(new Tooltip("Previous violation on the timeline (F7)"));
+        next.setTooltip(new Tooltip("Next violation on the timeline (F8)"));
         previous.setOnAction(e -> step(-1));
         next.setOnAction(e -> step(1));
         position.getStyleClass().add("verdict-position");
@@ -73,22 +74,23 @@ public final class VerdictBanner extends HBox {
         enableWalk();
     }
 
-    public void showProgress(Run run) {
+    /** How far the run got, as its record says. */
+    public void showProgress(RunTracker run) {
         if (outcome != null) {
             outcome = null;
             setState(null);
         }
-        long planned = (long) run.spec().workers() * run.spec().ops();
-        set(headline, switch (run.state()) {
+        long planned = run.opsPlanned();
+        set(headline, switch (run.phase()) {
             case PREPARING -> "Preparing…";
             case PAUSED -> "Paused — step mode";
             case STOPPING -> "Stopping…";
             default -> "Running…";
         });
-        set(explanation, run.state() == Run.State.PAUSED
+        set(explanation, run.phase() == RunPhase.PAUSED
                 ? "Workers halt at every gate. Select a worker and press Step (F10), or Run (F5) to go on. "
-                        + run.opsCompleted() + " of " + planned + " operations done."
-                : run.opsCompleted() + " of " + planned + " operations done.");
+                        + run.opsDone() + " of " + planned + " operations done."
+                : run.opsDone() + " of " + planned + " operations done.");
         if (!previous.isDisabled()) {
             enableWalk();
         }

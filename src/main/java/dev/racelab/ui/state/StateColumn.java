@@ -104,6 +104,12 @@ public final class StateColumn extends VBox {
         panels.getChildren().setAll(view.panels().stream().map(StateColumn::node).toList());
     }
 
+    /** Redraws now, whatever the rate: the run ended, and the picture must agree with the verdict at once. */
+    public void refreshNow() {
+        drawnVersion = -1;
+        refresh(System.nanoTime());
+    }
+
     /** The base font size in pixels, for the picture. */
     public void setEm(double size) {
         em = size;

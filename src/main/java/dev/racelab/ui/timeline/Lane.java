@@ -4,7 +4,7 @@ import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
-import dev.racelab.engine.view.Ink;
+import dev.racelab.engine.Ink;
 
 /**
  * What one lane shows, kept as parallel primitive arrays in time order, so drawing any window of
@@ -108,12 +108,5 @@ final class Lane {
         markValue.add(event.value());
         markSeq.add(event.seq());
         markSubject.add(event.subject());
-    }
-
-    static boolean isMarker(EventKind kind) {
-        return switch (kind) {
-            case TOKEN, WRITE_ACCEPTED, WRITE_REJECTED, VIOLATION, ERROR, READ, WRITE, RETRY, NOTE -> true;
-            default -> false;
-        };
     }
 }

@@ -1,14 +1,19 @@
 package dev.racelab.ui.timeline;
 
 import dev.racelab.engine.EventKind;
-import dev.racelab.engine.view.Ink;
+import dev.racelab.engine.Glyph;
+import dev.racelab.engine.Ink;
 import dev.racelab.ui.Palette;
 
+import java.util.EnumMap;
+import java.util.Map;
+
 /**
- * Paints the timeline's marks (tokens, accepted and rejected writes, reads, violations, errors)
- * straight into the lane pixel buffer as tiny bitmaps: a million events cost array writes, not
- * canvas calls. At most one mark of each kind per pixel column, except violations, which are never
- * thinned away.
+ * Paints the timeline's marks straight into the lane pixel buffer as tiny bitmaps: a million
+ * events cost array writes, not canvas calls. Each kind of mark is drawn as the vocabulary says
+ * ({@link EventKind#glyph()} in {@link EventKind#ink()}), one bitmap per {@link Glyph}, so a new
+ * kind of mark needs nothing here. At most one mark of each kind per few pixel columns, except
+ * crosses (violations), which are never thinned away.
  */
 final class MarkerSprites {
 
@@ -52,7 +57,6 @@ final class MarkerSprites {
         ".###."};
 
     private static final int SPACING = 4;
-    private static final int VIOLATION = EventKind.VIOLATION.ordinal();
 
     /** A sprite compiled from its picture: offsets from its centre, and whether each is ink or halo. */
     private record Compiled(int[] dx, int[] dy, boolean[] ink) {
@@ -79,23 +83,36 @@ final class MarkerSprites {
         }
     }
 
-    private static final Compiled DOT_SPRITE = Compiled.of(DOT);
-    private static final Compiled RING_SPRITE = Compiled.of(RING);
-    private static final Compiled TICK_SPRITE = Compiled.of(TICK);
-    private static final Compiled CROSS_SPRITE = Compiled.of(CROSS);
-    private static final Compiled CIRCLE_SPRITE = Compiled.of(CIRCLE);
+    private static final Map<Glyph, Compiled> SPRITES = new EnumMap<>(Glyph.class);
 
+    static {
+        SPRITES.put(Glyph.DOT, Compiled.of(DOT));
+        SPRITES.put(Glyph.RING, Compiled.of(RING));
+        SPRITES.put(Glyph.TICK, Compiled.of(TICK));
+        SPRITES.put(Glyph.CROSS, Compiled.of(CROSS));
+        SPRITES.put(Glyph.CIRCLE, Compiled.of(CIRCLE));
+    }
+
+    /** Per kind ordinal: how it is drawn, and in which colour (a shade darker, to stand out on any state). */
+    private static final Glyph[] GLYPHS = new Glyph[EventKind.values().length];
+    private final int[] inks = new int[EventKind.values().length];
     private final int[] pixels;
-    private final int token = Palette.argb(Palette.of(Ink.TOKEN));
-    private final int safe = Palette.argb(Palette.of(Ink.SAFE));
-    private final int text = Palette.argb(Palette.of(Ink.TEXT));
-    private final int race = Palette.argb(Palette.of(Ink.RACE));
-    private final int retry = Palette.argb(Palette.of(Ink.WAITING).darker());
     private final int white = Palette.argb(Palette.BACKGROUND);
     private final int[] lastX = new int[EventKind.values().length];
 
+    static {
+        for (EventKind kind : EventKind.values()) {
+            GLYPHS[kind.ordinal()] = kind.glyph() == null ? Glyph.NONE : kind.glyph();
+        }
+    }
+
     MarkerSprites(int[] pixels) {
         this.pixels = pixels;
+        for (EventKind kind : EventKind.values()) {
+            // Marks drawn in a state's colour (a retry is a wait) are drawn darker, to stand out on it.
+            boolean stateColour = kind.ink().ordinal() >= Ink.RUNNING.ordinal() && kind.ink().ordinal() <= Ink.FAILED.ordinal();
+            inks[kind.ordinal()] = Palette.argb(stateColour ? Palette.of(kind.ink()).darker() : Palette.of(kind.ink()));
+        }
     }
 
     /** Paints {@code lane}'s marks between rows {@code top} and {@code bottom}. */
@@ -117,26 +134,22 @@ final class MarkerSprites {
             }
             int x = (int) ((t - viewStart) / nanosPerPixel);
             int kind = lane.markKind.get(m);
+            Glyph glyph = GLYPHS[kind];
             // Marks are a few pixels wide: one every SPACING pixels per kind shows all there is to
-            // see; violations are never thinned beyond a shared pixel.
-            if (x - lastX[kind] < (kind == VIOLATION ? 1 : SPACING)) {
+            // see; crosses (violations) are never thinned beyond a shared pixel.
+            if (glyph == Glyph.NONE || x - lastX[kind] < (glyph == Glyph.CROSS ? 1 : SPACING)) {
                 continue;
             }
             lastX[kind] = x;
-            switch (Lane.KINDS[kind]) {
-                case TOKEN -> sprite(DOT_SPRITE, x, mid, token, white, width, height, top, bottom);
-                case WRITE_ACCEPTED -> sprite(TICK_SPRITE, x, mid, safe, white, width, height, top, bottom);
-                case WRITE_REJECTED -> sprite(RING_SPRITE, x, mid, text, white, width, height, top, bottom);
-                case VIOLATION -> sprite(CROSS_SPRITE, x, mid, race, white, width, height, top, bottom);
-                case RETRY -> sprite(CIRCLE_SPRITE, x, mid, retry, white, width, height, top, bottom);
-                case READ, WRITE -> column(x, top + (bottom - top) * 2 / 3, bottom, text, width, height);
-                case ERROR -> {
+            int ink = inks[kind];
+            switch (glyph) {
+                case STROKE -> column(x, top + (bottom - top) * 2 / 3, bottom, ink, width, height);
+                case BAR -> {
                     for (int dx = -1; dx <= 1; dx++) {
-                        column(x + dx, top + 1, bottom, race, width, height);
+                        column(x + dx, top + 1, bottom, ink, width, height);
                     }
                 }
-                default -> {
-                }
+                default -> sprite(SPRITES.get(glyph), x, mid, ink, white, width, height, top, bottom);
             }
         }
     }

@@ -1,22 +1,27 @@
 package dev.racelab.ui.timeline;
 
 import dev.racelab.engine.Actor;
+import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
-import dev.racelab.engine.Recorder;
-import dev.racelab.engine.view.Ink;
+import dev.racelab.engine.EventLog;
+import dev.racelab.engine.Ink;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * The timeline's data: one {@link Lane} per actor, arrows from releases to the wake-ups they
- * caused, and the places of violations, built from a run's recording.
+ * caused, and the places of violations, built from a run's record alone (its lanes come from the
+ * record's {@link EventKind#ACTOR} events), so a live run and an opened recording look the same.
  *
  * <p>It is fed once per frame ({@link #drain}) with whatever the recorder got since the last
  * frame, at most a bounded batch so a burst never stalls a frame. Times are nanoseconds since the
@@ -27,8 +32,7 @@ public final class TimelineModel {
     /** The most events taken in one frame; the rest wait for the next. */
     public static final int MAX_PER_FRAME = 250_000;
 
-    private final Recorder recorder;
-    private final Supplier<List<Actor>> actors;
+    private final EventLog events;
     final List<Lane> lanes = new ArrayList<>();
     final Growable.Longs arrowFromTime = new Growable.Longs();
     final Growable.Ints arrowFromLane = new Growable.Ints();
@@ -40,15 +44,14 @@ public final class TimelineModel {
     private final Map<EventKind, Long> counts = new EnumMap<>(EventKind.class);
     /** Per server lane: what it says of each worker, to compose its label. */
     private final Map<Integer, ServerState> serverStates = new TreeMap<>();
-    private final java.util.EnumSet<dev.racelab.engine.ActorState> statesSeen =
-            java.util.EnumSet.noneOf(dev.racelab.engine.ActorState.class);
+    private final Set<ActorState> statesSeen = EnumSet.noneOf(ActorState.class);
+    private final Set<EventKind> marksSeen = EnumSet.noneOf(EventKind.class);
     private long cursor;
     private long origin = Long.MIN_VALUE;
     private long latest;
 
-    public TimelineModel(Recorder recorder, Supplier<List<Actor>> actors) {
-        this.recorder = recorder;
-        this.actors = actors;
+    public TimelineModel(EventLog events) {
+        this.events = events;
     }
 
     /** Takes up to {@link #MAX_PER_FRAME} new events; returns how many. */
@@ -59,7 +62,7 @@ public final class TimelineModel {
     /** Takes up to {@code max} new events, handing each also to {@code also} (may be null). */
     public int drain(int max, Consumer<Event> also) {
         long before = cursor;
-        cursor = recorder.drain(cursor, max, event -> {
+        cursor = events.drain(cursor, max, event -> {
             accept(event);
             if (also != null) {
                 also.accept(event);
@@ -70,10 +73,14 @@ public final class TimelineModel {
 
     /** Whether the recorder holds events not yet taken. */
     public boolean behind() {
-        return recorder.get(cursor) != null;
+        return events.get(cursor) != null;
     }
 
     private void accept(Event e) {
+        if (e.kind() == EventKind.ACTOR) {
+            addLane(new Actor(e.actor(), e.subject(), Actor.Kind.values()[(int) e.value()]));
+            return;
+        }
         if (origin == Long.MIN_VALUE || e.kind() == EventKind.RUN_STARTED) {
             // Time starts when the workers do; connecting them comes before and is not drawn.
             origin = e.nanos();
@@ -88,10 +95,10 @@ public final class TimelineModel {
                 lane.state(t, e.state(), e.subject());
                 statesSeen.add(e.state());
             }
-            case SERVER_HOLDS, SERVER_WAITS -> serverLock(lane, e, t);
+            case SERVER_HOLDS, SERVER_WAITS, SERVER_ORPHANS -> serverLock(lane, e, t);
             case SERVER_VALUE -> serverValue(lane, e, t);
             case WOKEN -> {
-                Event cause = recorder.get(e.value());
+                Event cause = events.get(e.value());
                 if (cause != null) {
                     arrowFromTime.add(cause.nanos() - origin);
                     arrowFromLane.add(cause.actor());
@@ -106,26 +113,32 @@ public final class TimelineModel {
                     violationLane.add(e.actor());
                     violationSeq.add(e.seq());
                 }
-                if (Lane.isMarker(e.kind())) {
+                if (e.kind().marked()) {
                     lane.mark(e, t);
+                    marksSeen.add(e.kind());
                 }
             }
         }
     }
 
     private void serverLock(Lane serverLane, Event e, long t) {
-        int worker = (int) e.value();
-        Lane workerLane = lane(worker);
         ServerState state = serverStates.computeIfAbsent(serverLane.actor, k -> new ServerState());
-        if (e.kind() == EventKind.SERVER_HOLDS) {
-            workerLane.serverHolds(t, e.subject());
-            state.put(state.holds, worker, e.subject());
+        if (e.kind() == EventKind.SERVER_ORPHANS) {
+            state.orphans = e.subject();
         } else {
-            workerLane.serverWaits(t, e.subject());
-            state.put(state.waits, worker, e.subject());
+            int worker = (int) e.value();
+            Lane workerLane = lane(worker);
+            if (e.kind() == EventKind.SERVER_HOLDS) {
+                workerLane.serverHolds(t, e.subject());
+                state.put(state.holds, worker, e.subject());
+            } else {
+                workerLane.serverWaits(t, e.subject());
+                state.put(state.waits, worker, e.subject());
+            }
         }
-        serverLane.label(t, state.describe(this), state.holds.isEmpty()
-                ? state.waits.isEmpty() ? Ink.SURFACE : Ink.WAITING : Ink.HOLDING);
+        Ink ink = state.orphans != null ? Ink.RACE
+                : !state.holds.isEmpty() ? Ink.HOLDING : state.waits.isEmpty() ? Ink.SURFACE : Ink.WAITING;
+        serverLane.label(t, state.describe(this), ink);
     }
 
     private void serverValue(Lane serverLane, Event e, long t) {
@@ -143,26 +156,28 @@ public final class TimelineModel {
         serverLane.mark(e, t);
     }
 
+    private void addLane(Actor actor) {
+        lane(actor.id());
+        lanes.set(actor.id(), new Lane(actor));
+    }
+
+    /** The lane of {@code actor}; one the record has not announced is drawn as a nameless server lane. */
     Lane lane(int actor) {
         while (actor >= lanes.size()) {
-            List<Actor> known = actors.get();
             int next = lanes.size();
-            lanes.add(new Lane(next < known.size() ? known.get(next) : new Actor(next, "#" + next, Actor.Kind.SERVER)));
+            lanes.add(new Lane(new Actor(next, "#" + next, Actor.Kind.SERVER)));
         }
         return lanes.get(actor);
     }
 
-    /** Makes sure every actor the run knows has a lane, even before its first event. */
-    public void syncLanes() {
-        List<Actor> known = actors.get();
-        if (!known.isEmpty()) {
-            lane(known.size() - 1);
-        }
+    /** The states workers have been in so far, for the legend. */
+    public Set<ActorState> statesSeen() {
+        return Collections.unmodifiableSet(statesSeen);
     }
 
-    /** The states workers have been in so far, for the legend. */
-    public java.util.Set<dev.racelab.engine.ActorState> statesSeen() {
-        return java.util.Collections.unmodifiableSet(statesSeen);
+    /** The kinds of mark drawn so far, for the legend. */
+    public Set<EventKind> marksSeen() {
+        return Collections.unmodifiableSet(marksSeen);
     }
 
     public int laneCount() {
@@ -205,8 +220,10 @@ public final class TimelineModel {
     /** Holders and waiters a server lane reports, and its values, to word its label. */
     private static final class ServerState {
         final Map<Integer, String> holds = new TreeMap<>();
-        final Map<Integer, String> waits = new java.util.LinkedHashMap<>();
-        final Map<String, Long> values = new java.util.LinkedHashMap<>();
+        final Map<Integer, String> waits = new LinkedHashMap<>();
+        final Map<String, Long> values = new LinkedHashMap<>();
+        /** Locks held by sessions no worker owns, in words, or null. */
+        String orphans;
         boolean flip;
 
         void put(Map<Integer, String> map, int worker, String subject) {
@@ -219,6 +236,9 @@ public final class TimelineModel {
 
         String describe(TimelineModel model) {
             List<String> parts = new ArrayList<>();
+            if (orphans != null) {
+                parts.add(orphans);
+            }
             holds.forEach((worker, what) -> parts.add(model.lane(worker).name + " holds " + what));
             if (!waits.isEmpty()) {
                 List<String> names = new ArrayList<>();

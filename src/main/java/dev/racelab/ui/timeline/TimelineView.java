@@ -3,7 +3,7 @@ package dev.racelab.ui.timeline;
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.EventKind;
-import dev.racelab.engine.view.Ink;
+import dev.racelab.engine.Ink;
 import dev.racelab.ui.Arrows;
 import dev.racelab.ui.Palette;
 import javafx.beans.property.BooleanProperty;
@@ -51,18 +51,27 @@ import java.util.List;
  */
 public final class TimelineView extends Region {
 
+    /** Per state ordinal, from the vocabulary: which state wins a shared pixel column, and how it is filled. */
     private static final int[] PRIORITY = new int[ActorState.values().length];
+    private static final byte[] PATTERN = new byte[ActorState.values().length];
+    private static final byte PATTERN_NONE = -1;
+    private static final byte PATTERN_SOLID = 0;
+    private static final byte PATTERN_HATCHED = 1;
+    private static final byte PATTERN_BARRED = 2;
     private static final double FOLLOW_WINDOW = 10e9;
     private static final double MIN_FOLLOW_SPAN = 50e6;
     private static final int STRIPE_WAITS = Palette.argb(Palette.of(Ink.WAITING));
     private static final int STRIPE_HOLDS = Palette.argb(Palette.of(Ink.HOLDING));
 
     static {
-        ActorState[] order = {ActorState.IDLE, ActorState.DONE, ActorState.THINKING, ActorState.RUNNING,
-            ActorState.HUNGRY, ActorState.EATING, ActorState.HOLDING, ActorState.CRITICAL, ActorState.DELAYED,
-            ActorState.WAITING, ActorState.AT_GATE, ActorState.FAILED};
-        for (int i = 0; i < order.length; i++) {
-            PRIORITY[order[i].ordinal()] = i;
+        for (ActorState state : ActorState.values()) {
+            PRIORITY[state.ordinal()] = state.priority();
+            PATTERN[state.ordinal()] = switch (state.pattern()) {
+                case NONE -> PATTERN_NONE;
+                case SOLID -> PATTERN_SOLID;
+                case HATCHED -> PATTERN_HATCHED;
+                case BARRED -> PATTERN_BARRED;
+            };
         }
     }
 
@@ -107,11 +116,10 @@ public final class TimelineView extends Region {
         });
         getChildren().addAll(canvas, scroll);
         for (ActorState state : ActorState.values()) {
-            Color color = Palette.of(state);
+            Color color = Palette.of(state.ink());
             stateArgb[state.ordinal()] = Palette.argb(color);
             stateArgbLight[state.ordinal()] = Palette.argb(color.interpolate(Color.WHITE, 0.55));
         }
-        stateArgb[ActorState.IDLE.ordinal()] = 0;
         for (Ink ink : Ink.values()) {
             labelArgb[ink.ordinal()] = Palette.argb(switch (ink) {
                 case HOLDING -> Palette.of(Ink.HOLDING).interpolate(Color.WHITE, 0.55);
@@ -390,7 +398,7 @@ public final class TimelineView extends Region {
             int y1 = (int) Math.round((i + 1) * laneH - scrollY);
             int background = lane.kind == Actor.Kind.SERVER ? serverBand : (i % 2 == 0 ? band : white);
             Arrays.fill(row, background);
-            Arrays.fill(rowPattern, (byte) 0);
+            Arrays.fill(rowPattern, (byte) -1);
             Arrays.fill(stripe, 0);
             boolean hasStripe = false;
             if (lane.kind == Actor.Kind.WORKER) {
@@ -402,11 +410,13 @@ public final class TimelineView extends Region {
             int gap = laneH >= 8 ? 2 : laneH >= 5 ? 1 : 0;
             int stripeRows = hasStripe ? Math.max(2, (int) ((y1 - y0) * 0.22)) : 0;
             for (int x = 0; x < width; x++) {
-                byte pattern = rowPattern[x];
-                if (pattern == 1 && x % 8 < 3) {
-                    row[x] = stateArgbLight[ActorState.DELAYED.ordinal()];
-                } else if (pattern == 2 && x % 6 < 2) {
-                    row[x] = stateArgbLight[ActorState.AT_GATE.ordinal()];
+                int pattern = rowPattern[x];
+                if (pattern >= 0) {
+                    int state = pattern >> 2;
+                    int fill = pattern & 3;
+                    if (fill == PATTERN_HATCHED && x % 8 < 3 || fill == PATTERN_BARRED && x % 6 < 2) {
+                        row[x] = stateArgbLight[state];
+                    }
                 }
                 if (hasStripe && stripe[x] == 0) {
                     stripe[x] = row[x];
@@ -451,17 +461,14 @@ public final class TimelineView extends Region {
         double inverse = 1.0 / nanosPerPixel;
         double end = viewStart + width * nanosPerPixel;
         int last = width - 1;
-        int idle = ActorState.IDLE.ordinal();
-        int done = ActorState.DONE.ordinal();
-        int delayed = ActorState.DELAYED.ordinal();
-        int atGate = ActorState.AT_GATE.ordinal();
         for (int s = first; s < n; s++) {
             long start = starts[s];
             if (start > end) {
                 break;
             }
             int state = states[s];
-            if (state == idle || state == done) {
+            byte fill = PATTERN[state];
+            if (fill == PATTERN_NONE) {
                 continue;
             }
             long stop = s + 1 < n ? starts[s + 1] : now;
@@ -475,7 +482,8 @@ public final class TimelineView extends Region {
             int x1 = to >= last ? last : (int) to;
             int priority = PRIORITY[state];
             int color = stateArgb[state];
-            byte pattern = (byte) (state == delayed ? 1 : state == atGate ? 2 : 0);
+            // The state and its fill in one byte: the overlay pass needs both.
+            byte pattern = fill == PATTERN_SOLID ? -1 : (byte) (state << 2 | fill);
             if (priority >= rowPriority[x0]) {
                 row[x0] = color;
                 rowPriority[x0] = priority;
@@ -622,27 +630,22 @@ public final class TimelineView extends Region {
                 continue;
             }
             ActorState state = Lane.STATES[lane.segState.get(s)];
-            if (state == ActorState.IDLE || state == ActorState.DONE) {
+            if (state.pattern() == ActorState.Pattern.NONE) {
                 continue;
             }
-            String subject = lane.segSubject.get(s);
-            String text = switch (state) {
-                case DELAYED -> "delay · " + subject;
-                case AT_GATE -> "halted · " + subject;
-                case WAITING -> subject == null ? "waiting" : "waits: " + subject;
-                default -> subject == null ? state.label() : state.label() + " · " + subject;
-            };
-            Color background = Palette.of(state);
+            String text = state.describe(lane.segSubject.get(s));
+            Color background = Palette.of(state.ink());
             String fitted = fit(text, x1 - x0 - 10);
             if (fitted.isEmpty()) {
                 continue;
             }
-            if (state == ActorState.AT_GATE) {
+            if (state.pattern() == ActorState.Pattern.BARRED) {
                 gc.setFill(Palette.BACKGROUND);
                 gc.fillRoundRect(x0 + 3, y + laneH * 0.14, fitted.length() * em() * 0.45 + 8, laneH * 0.56, 6, 6);
                 gc.setFill(Palette.of(Ink.TEXT));
             } else {
-                gc.setFill(state == ActorState.DELAYED ? Palette.of(Ink.TEXT) : Palette.textOn(background));
+                gc.setFill(state.pattern() == ActorState.Pattern.HATCHED ? Palette.of(Ink.TEXT)
+                        : Palette.textOn(background));
             }
             gc.fillText(fitted, x0 + 5, y + laneH * 0.42);
             drawn++;
@@ -784,7 +787,7 @@ public final class TimelineView extends Region {
             gc.setFont(font(Math.round(size * 20) / 20.0, lane.kind == Actor.Kind.SERVER || selected));
             double dot = Math.min(em() * 0.55, laneH * 0.5);
             if (lane.kind == Actor.Kind.WORKER) {
-                gc.setFill(Palette.of(state));
+                gc.setFill(Palette.of(state.ink()));
                 gc.fillOval(em() * 0.4, y + laneH * 0.45 - dot / 2, dot, dot);
             }
             gc.setFill(lane.kind == Actor.Kind.SERVER ? Palette.of(Ink.HOLDING) : Palette.of(Ink.TEXT));
@@ -883,8 +886,7 @@ public final class TimelineView extends Region {
                 break;
             }
             if (mt >= t - reach) {
-                lines.add(describeMarker(Lane.KINDS[lane.markKind.get(m)], lane.markSubject.get(m),
-                        lane.markValue.get(m)));
+                lines.add(Lane.KINDS[lane.markKind.get(m)].describe(lane.markSubject.get(m), lane.markValue.get(m)));
                 count++;
             }
         }
@@ -909,21 +911,6 @@ public final class TimelineView extends Region {
             gc.setFill(i == 0 ? Palette.of(Ink.MUTED) : Palette.of(Ink.TEXT));
             gc.fillText(lines.get(i), x + em() * 0.5, y + em() * 0.25 + i * lineH);
         }
-    }
-
-    static String describeMarker(EventKind kind, String subject, long value) {
-        return switch (kind) {
-            case TOKEN -> "got fencing token " + value;
-            case WRITE_ACCEPTED -> "write with token " + value + " accepted";
-            case WRITE_REJECTED -> "write with token " + value + " rejected as stale";
-            case VIOLATION -> "✕ " + subject + " (" + value + ")";
-            case ERROR -> "error: " + subject;
-            case READ -> "read " + subject + " = " + value;
-            case WRITE -> "wrote " + subject + " = " + value;
-            case RETRY -> "retry: " + subject;
-            case SERVER_VALUE -> subject + " = " + value;
-            default -> kind.name().toLowerCase() + (subject == null ? "" : " " + subject);
-        };
     }
 
     private void hover(MouseEvent e) {

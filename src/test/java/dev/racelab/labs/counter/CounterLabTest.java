@@ -6,6 +6,7 @@ import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Run;
+import dev.racelab.engine.RunPhase;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Verdict;
 import dev.racelab.support.PgProbe;
@@ -168,7 +169,7 @@ class CounterLabTest {
             run.stop();
             Outcome outcome = run.awaitOutcome(WAIT);
 
-            assertEquals(Run.State.ENDED, run.state());
+            assertEquals(RunPhase.ENDED, run.phase());
             assertTrue(outcome.explanation().startsWith("Stopped by the user"), outcome.explanation());
             assertEquals(List.of(), probe.sessionsAlive(pids), "no session of the run is left");
             assertEquals(List.of(), probe.locksOf(pids), "no lock of the run is left");

@@ -72,7 +72,7 @@ class PhilosophersLabTest {
     void theTableViewDrawsTheDeadlockCycleAndEveryForkInAHand() throws Exception {
         Run run = start(naiveWithADelayBetweenForks(1));
         run.awaitOutcome(WAIT);
-        LabView view = lab.view(run);
+        LabView view = lab.view(run.record().header());
         // Every event, including the forks put down when the run was stopped: once the cycle is
         // named, the table keeps showing it as it was.
         run.recorder().snapshot().forEach(view::accept);

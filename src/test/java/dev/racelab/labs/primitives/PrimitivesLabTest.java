@@ -144,7 +144,7 @@ class PrimitivesLabTest {
         assertEquals(2L, outcome.violations().get(PrimitivesScenario.STUCK_WAITERS));
         assertTrue(outcome.explanation().contains("client-1 crashed holding the mutex"), outcome.explanation());
 
-        LabView view = lab.view(staged);
+        LabView view = lab.view(staged.record().header());
         staged.recorder().snapshot().forEach(view::accept);
         Panel.Items mutex = (Panel.Items) view.panels().stream().filter(p -> p.title().equals("The mutex"))
                 .findFirst().orElseThrow();

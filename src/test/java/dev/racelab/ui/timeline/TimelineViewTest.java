@@ -46,13 +46,16 @@ class TimelineViewTest {
         Recorder recorder = new Recorder(clock);
         List<Actor> actors = List.of(new Actor(0, "run", Actor.Kind.RUN),
                 new Actor(1, "client-1", Actor.Kind.WORKER));
+        for (Actor actor : actors) {
+            recorder.record(actor.id(), EventKind.ACTOR, actor.name(), actor.kind().ordinal());
+        }
         recorder.record(0, EventKind.RUN_STARTED, "test", 1);
         ActorState[] story = {ActorState.RUNNING, ActorState.WAITING, ActorState.RUNNING, ActorState.DONE};
         for (ActorState state : story) {
             clock.advance(Duration.ofNanos(SECOND));
             recorder.state(1, state, "row lock");
         }
-        TimelineModel model = new TimelineModel(recorder, () -> actors);
+        TimelineModel model = new TimelineModel(recorder);
         model.drain();
         return model;
     }
@@ -66,8 +69,8 @@ class TimelineViewTest {
             view.render(4 * SECOND, false);
             shot[0] = view.snapshot(null, null);
         });
-        int waiting = widestRunOf(shot[0], Palette.of(ActorState.WAITING));
-        int running = widestRunOf(shot[0], Palette.of(ActorState.RUNNING));
+        int waiting = widestRunOf(shot[0], Palette.of(ActorState.WAITING.ink()));
+        int running = widestRunOf(shot[0], Palette.of(ActorState.RUNNING.ink()));
         double width = shot[0].getWidth();
         // fit() shows 4 s plus 2 %; the wait is one of those seconds.
         assertTrue(Math.abs(waiting - width * 0.2) < width * 0.06, "waiting " + waiting + " px of " + width);

@@ -1,0 +1,67 @@
+package dev.racelab.engine;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A run as a self-contained record: its {@link RunHeader}, its {@link EventLog} and, once it has
+ * ended, its {@link Outcome}. Everything the window and the command line show of a run is built
+ * from a record alone, so a run shows the same live and opened from a file with no server and no
+ * live {@link Run}.
+ *
+ * <p>A live record grows while its run goes: readers take events in order as they come, and find
+ * the outcome set before the {@link EventKind#RUN_ENDED} event appears. Thread-safe.
+ */
+public final class RunRecord {
+
+    private final RunHeader header;
+    private final EventLog events;
+    private volatile Outcome outcome;
+    private volatile Map<String, String> backend = Map.of();
+
+    RunRecord(RunHeader header, EventLog events) {
+        this.header = header;
+        this.events = events;
+    }
+
+    /** A finished run read back from a recording. */
+    public static RunRecord loaded(RunHeader header, List<Event> events, long dropped, Outcome outcome,
+                                   Map<String, String> backend) {
+        RunRecord record = new RunRecord(header, EventLog.of(events, dropped));
+        record.outcome = outcome;
+        record.backend = Map.copyOf(backend);
+        return record;
+    }
+
+    public RunHeader header() {
+        return header;
+    }
+
+    public EventLog events() {
+        return events;
+    }
+
+    /** The outcome, or null while the run has not ended. */
+    public Outcome outcome() {
+        return outcome;
+    }
+
+    void conclude(Outcome result) {
+        this.outcome = result;
+    }
+
+    /** Whether the run has ended. */
+    public boolean ended() {
+        return outcome != null;
+    }
+
+    /** What served each of the run's servers ("postgres" → "PostgreSQL 17.2, embedded"), no credentials. */
+    public Map<String, String> backend() {
+        return backend;
+    }
+
+    /** Notes what serves the run's servers; the shell that knows sets it when the run starts. */
+    public void backend(Map<String, String> described) {
+        this.backend = Map.copyOf(described);
+    }
+}

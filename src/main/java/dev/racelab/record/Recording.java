@@ -1,0 +1,28 @@
+package dev.racelab.record;
+
+import dev.racelab.engine.RunRecord;
+
+import java.util.List;
+
+/**
+ * What a recording file holds: one or more runs, each a complete {@link RunRecord}, and what the
+ * command that made them measured as a whole.
+ *
+ * @param runs      the runs in the order they ran; never empty
+ * @param elapsedMs how long the runs took together, by the wall clock
+ * @param startupMs how long the servers took to come up before the first run (0 if they were up)
+ */
+public record Recording(List<RunRecord> runs, long elapsedMs, long startupMs) {
+
+    public Recording {
+        runs = List.copyOf(runs);
+        if (runs.isEmpty()) {
+            throw new IllegalArgumentException("a recording holds at least one run");
+        }
+    }
+
+    /** The last run: the one a window shows first, and whose metrics a summary gives. */
+    public RunRecord last() {
+        return runs.get(runs.size() - 1);
+    }
+}

@@ -1,0 +1,41 @@
+package dev.racelab.record;
+
+import java.math.BigDecimal;
+
+/**
+ * The recording file format: JSON lines, UTF-8, documented in {@code docs/recording-format.md}.
+ *
+ * <pre>
+ * {"format":"racelab-recording","version":1}                           the opening line
+ * {"type":"run","run":1,"lab":"counter","strategy":…,"gates":…,…}        per run: its header,
+ * [seq, t, actor, "KIND", value, subject]                               one line per event,
+ * {"type":"outcome","verdict":"RACE",…,"events":N,"droppedEvents":0}    and its outcome
+ * {"type":"end","runs":1,"elapsedMs":…,"startupMs":…}                    the end line
+ * </pre>
+ *
+ * <p>States, kinds of event and kinds of actor are written by name, never by number, so adding
+ * one leaves older files meaning what they meant. A file is complete only with its end line; a
+ * reader refuses anything less. A reader refuses a version newer than its own; a change that
+ * older readers could not read raises {@link #VERSION}.
+ */
+public final class RecordingFormat {
+
+    /** The value of the opening line's {@code format}: what tells a recording from any other JSON. */
+    public static final String MAGIC = "racelab-recording";
+    /** The version this RaceLab writes, and the newest it reads. */
+    public static final int VERSION = 1;
+    /** The file name ending the window offers and the desktop associates with RaceLab. */
+    public static final String EXTENSION = ".racelab";
+
+    private RecordingFormat() {
+    }
+
+    /** A metric as written: whole numbers come back as {@code Long}, others as {@code Double}. */
+    static Number number(BigDecimal value) {
+        try {
+            return value.longValueExact();
+        } catch (ArithmeticException notWhole) {
+            return value.doubleValue();
+        }
+    }
+}

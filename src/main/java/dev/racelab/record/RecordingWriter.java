@@ -1,0 +1,293 @@
+package dev.racelab.record;
+
+import com.google.gson.stream.JsonWriter;
+import dev.racelab.engine.Actor;
+import dev.racelab.engine.ActorState;
+import dev.racelab.engine.Event;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.EventLog;
+import dev.racelab.engine.Lab;
+import dev.racelab.engine.Outcome;
+import dev.racelab.engine.RunHeader;
+import dev.racelab.engine.RunRecord;
+import dev.racelab.engine.RunSpec;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+
+/**
+ * Writes runs to a recording file in {@link RecordingFormat}: into a hidden temporary file beside
+ * the target, which {@link #commit} makes complete (the end line, flushed to the disk) and moves
+ * into place in one step. A recording is therefore only ever there whole: a writer closed without
+ * a commit, or failing half-way, leaves the target as it was and removes its temporary file.
+ *
+ * <p>Used by one thread.
+ */
+public final class RecordingWriter implements AutoCloseable {
+
+    private final Path target;
+    private final Path partial;
+    private final FileChannel channel;
+    private final Writer out;
+    private int runs;
+    private boolean done;
+
+    private RecordingWriter(Path target, Path partial, FileChannel channel) {
+        this.target = target;
+        this.partial = partial;
+        this.channel = channel;
+        this.out = new BufferedWriter(new OutputStreamWriter(Channels.newOutputStream(channel),
+                StandardCharsets.UTF_8), 1 << 16);
+    }
+
+    /**
+     * Starts a recording that will land at {@code target}. Fails at once, before any run, if the
+     * folder does not exist or cannot be written.
+     */
+    public static RecordingWriter create(Path target) throws RecordingException {
+        Path absolute = target.toAbsolutePath();
+        Path folder = absolute.getParent();
+        if (folder == null || !Files.isDirectory(folder)) {
+            throw new RecordingException("cannot record to " + target + ": the folder " + folder + " does not exist");
+        }
+        if (Files.isDirectory(absolute)) {
+            throw new RecordingException("cannot record to " + target + ": that is a folder, not a file");
+        }
+        Path partial = null;
+        try {
+            partial = Files.createTempFile(folder, "." + absolute.getFileName() + ".", ".part");
+            FileChannel channel = FileChannel.open(partial, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING);
+            RecordingWriter writer = new RecordingWriter(absolute, partial, channel);
+            writer.line(writer.opening());
+            return writer;
+        } catch (IOException e) {
+            deleteQuietly(partial);
+            throw new RecordingException("cannot record to " + target + ": " + reason(e), e);
+        }
+    }
+
+    private String opening() throws IOException {
+        return json(w -> {
+            w.beginObject();
+            w.name("format").value(RecordingFormat.MAGIC);
+            w.name("version").value(RecordingFormat.VERSION);
+            w.endObject();
+        });
+    }
+
+    /** Appends one finished run: its header, every event, its outcome. */
+    public void write(Lab lab, RunRecord record) throws RecordingException {
+        if (!record.ended()) {
+            throw new IllegalArgumentException("only a run that has ended can be recorded");
+        }
+        runs++;
+        try {
+            line(header(lab, record));
+            EventLog events = record.events();
+            long size = events.size();
+            long origin = size == 0 ? 0 : events.get(0).nanos();
+            StringWriter buffer = new StringWriter(128);
+            for (long seq = 0; seq < size; seq++) {
+                buffer.getBuffer().setLength(0);
+                event(buffer, events.get(seq), origin);
+                out.write(buffer.toString());
+                out.write('\n');
+            }
+            line(outcome(record.outcome(), size, events.dropped()));
+        } catch (IOException e) {
+            throw new RecordingException("cannot write " + target + ": " + reason(e), e);
+        }
+    }
+
+    private String header(Lab lab, RunRecord record) throws IOException {
+        RunHeader header = record.header();
+        RunSpec spec = header.spec();
+        return json(w -> {
+            w.beginObject();
+            w.name("type").value("run");
+            w.name("run").value(runs);
+            w.name("lab").value(header.lab());
+            w.name("strategy").value(spec.strategy());
+            w.name("workers").value(spec.workers());
+            w.name("ops").value(spec.ops());
+            w.name("seed").value(spec.seed());
+            w.name("timeoutMs").value(spec.timeout().toMillis());
+            w.name("stepMode").value(spec.stepMode());
+            w.name("observe").value(spec.observe());
+            w.name("gates").value(spec.gates().describe(lab::workerName));
+            w.name("switches");
+            strings(w, spec.switches().describe(lab.switches()));
+            w.name("startedAt").value(header.startedAt().toString());
+            w.name("backend");
+            strings(w, record.backend());
+            w.endObject();
+        });
+    }
+
+    /** {@code [seq, t, actor, "KIND", value, subject]}; states and actor kinds by name. */
+    private static void event(Writer buffer, Event e, long origin) throws IOException {
+        JsonWriter w = new JsonWriter(buffer);
+        w.beginArray();
+        w.value(e.seq());
+        w.value(e.nanos() - origin);
+        w.value(e.actor());
+        w.value(e.kind().name());
+        if (e.kind() == EventKind.STATE) {
+            w.value(ActorState.byOrdinal(e.value()).name());
+        } else if (e.kind() == EventKind.ACTOR) {
+            w.value(Actor.Kind.values()[(int) e.value()].name());
+        } else {
+            w.value(e.value());
+        }
+        if (e.subject() == null) {
+            w.nullValue();
+        } else {
+            w.value(e.subject());
+        }
+        w.endArray();
+        w.flush();
+    }
+
+    private static String outcome(Outcome outcome, long events, long dropped) throws IOException {
+        return json(w -> {
+            w.beginObject();
+            w.name("type").value("outcome");
+            w.name("verdict").value(outcome.verdict().name());
+            w.name("headline").value(outcome.headline());
+            w.name("explanation").value(outcome.explanation());
+            w.name("violations").beginObject();
+            for (Map.Entry<String, Long> v : outcome.violations().entrySet()) {
+                w.name(v.getKey()).value(v.getValue());
+            }
+            w.endObject();
+            w.name("metrics").beginObject();
+            for (Map.Entry<String, Number> m : outcome.metrics().entrySet()) {
+                w.name(m.getKey()).value(m.getValue());
+            }
+            w.endObject();
+            w.name("places").beginArray();
+            for (long place : outcome.places()) {
+                w.value(place);
+            }
+            w.endArray();
+            w.name("events").value(events);
+            w.name("droppedEvents").value(dropped);
+            w.endObject();
+        });
+    }
+
+    /**
+     * Ends the recording: the end line, everything flushed to the disk, and the file moved into
+     * place in one step, replacing any file there.
+     */
+    public void commit(long elapsedMs, long startupMs) throws RecordingException {
+        if (runs == 0) {
+            throw new IllegalStateException("a recording holds at least one run");
+        }
+        try {
+            line(json(w -> {
+                w.beginObject();
+                w.name("type").value("end");
+                w.name("runs").value(runs);
+                w.name("elapsedMs").value(elapsedMs);
+                w.name("startupMs").value(startupMs);
+                w.endObject();
+            }));
+            out.flush();
+            channel.force(true);
+            out.close();
+            try {
+                Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+            done = true;
+        } catch (IOException e) {
+            throw new RecordingException("cannot write " + target + ": " + reason(e), e);
+        } finally {
+            if (!done) {
+                close();
+            }
+        }
+    }
+
+    /** The number of runs written so far. */
+    public int runs() {
+        return runs;
+    }
+
+    /** Where the recording lands on {@link #commit}. */
+    public Path target() {
+        return target;
+    }
+
+    /** Without a commit: drops the temporary file; the target stays as it was. */
+    @Override
+    public void close() {
+        if (done) {
+            return;
+        }
+        done = true;
+        try {
+            out.close();
+        } catch (IOException ignored) {
+            // Deleting it anyway.
+        }
+        deleteQuietly(partial);
+    }
+
+    private void line(String text) throws IOException {
+        out.write(text);
+        out.write('\n');
+    }
+
+    private static void strings(JsonWriter w, Map<String, String> map) throws IOException {
+        w.beginObject();
+        for (Map.Entry<String, String> entry : map.entrySet()) {
+            w.name(entry.getKey()).value(entry.getValue());
+        }
+        w.endObject();
+    }
+
+    private interface Body {
+        void write(JsonWriter w) throws IOException;
+    }
+
+    private static String json(Body body) throws IOException {
+        StringWriter text = new StringWriter();
+        JsonWriter w = new JsonWriter(text);
+        w.setHtmlSafe(false);
+        body.write(w);
+        w.flush();
+        return text.toString();
+    }
+
+    private static void deleteQuietly(Path path) {
+        if (path == null) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException ignored) {
+            // A stray temporary file in the user's folder is the worst that can happen.
+        }
+    }
+
+    static String reason(IOException e) {
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return e instanceof java.nio.file.AccessDeniedException ? "permission denied" : message;
+    }
+}
