@@ -33,6 +33,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * RaceLab without the window: {@code list} the labs, {@code run} one headless.
@@ -56,12 +57,22 @@ public final class Cli {
     private final Path home;
     private final PrintStream out;
     private final PrintStream err;
+    private Consumer<Run> watcher = run -> { };
 
     public Cli(Map<String, String> env, Path home, PrintStream out, PrintStream err) {
         this.env = env;
         this.home = home;
         this.out = out;
         this.err = err;
+    }
+
+    /**
+     * Hands every run to {@code watcher} as it starts, before the command waits for it: for
+     * whoever embeds the command line and wants to follow its runs live (the tests do).
+     */
+    public Cli watching(Consumer<Run> runWatcher) {
+        this.watcher = runWatcher;
+        return this;
     }
 
     /** Runs the command line and returns the exit code. */
@@ -277,9 +288,10 @@ public final class Cli {
         long start = System.nanoTime();
         for (int i = 0; i < options.runs(); i++) {
             Run run = new Run(lab, options.spec().withSeed(options.spec().seed() + i), Clock.system());
-            run.start();
-            Outcome outcome = awaitEnd(run);
             run.record().backend(backendsUsed(lab, backends));
+            run.start();
+            watcher.accept(run);
+            Outcome outcome = awaitEnd(run);
             if (recording != null) {
                 recording.write(lab, run.record());
             }

@@ -19,8 +19,24 @@ public record Outcome(Verdict verdict, String headline, String explanation,
 
     public Outcome {
         violations = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(violations));
-        metrics = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
+        Map<String, Number> numbers = new LinkedHashMap<>();
+        metrics.forEach((name, value) -> numbers.put(name, normal(value)));
+        metrics = java.util.Collections.unmodifiableMap(numbers);
         places = List.copyOf(places);
+    }
+
+    /**
+     * A metric as a {@code Long} when it is a whole number and a {@code Double} otherwise, so an
+     * outcome means the same whether its lab wrote an {@code int} or a recording read it back.
+     */
+    private static Number normal(Number value) {
+        if (value instanceof Double || value instanceof Float) {
+            return value.doubleValue();
+        }
+        if (value instanceof java.math.BigDecimal decimal) {
+            return decimal.stripTrailingZeros().scale() <= 0 ? (Number) decimal.longValue() : decimal.doubleValue();
+        }
+        return value.longValue();
     }
 
     public static Outcome error(String headline, String explanation) {

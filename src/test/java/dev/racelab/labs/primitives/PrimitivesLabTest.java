@@ -230,7 +230,7 @@ class PrimitivesLabTest {
         Outcome outcome = releaseSentTwice("hardened-mutex");
         assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
         assertEquals(1L, outcome.metrics().get("refusedReleases"));
-        assertEquals(1, outcome.metrics().get("mostInside"));
+        assertEquals(1L, outcome.metrics().get("mostInside"));
     }
 
     @Test

@@ -1,0 +1,170 @@
+package dev.racelab.cli;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.racelab.backend.BackendSettings;
+import dev.racelab.backend.Backends;
+import dev.racelab.backend.DataHome;
+import dev.racelab.backend.StartupListener;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Lab;
+import dev.racelab.engine.Run;
+import dev.racelab.engine.RunRecord;
+import dev.racelab.engine.view.LabView;
+import dev.racelab.engine.view.Panel;
+import dev.racelab.labs.Labs;
+import dev.racelab.record.Recording;
+import dev.racelab.record.RecordingReader;
+import dev.racelab.support.TestServers;
+import dev.racelab.ui.timeline.TimelineModel;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every lab, recorded through the command line and opened again with no server: the verdict,
+ * the metrics, the lab's panels and the timeline's lanes are those of the live run.
+ *
+ * <p>The live side is followed as the window follows a run: a thread drains the live record
+ * every few milliseconds into the lab's view and a timeline model while the run goes. With the
+ * embedded servers the command starts its own and stops them before the recording is opened;
+ * against servers named in the environment it uses those (they cannot be stopped here), and the
+ * recording is still read without any.
+ */
+@Tag("lab")
+class RecordingRoundTripTest {
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "counter|--workers 4 --ops 20 --delay after-read=1",
+        "fencing|--strategy check-then-write --workers 4 --ops 6 --delay after-check=0-4",
+        "redis-primitives|--delay holder-crashes=1@client-1 --timeout 2",
+        "dining-philosophers|--ops 3 --delay between-forks=150 --set think-ms=10",
+        "readers-writers|--ops 6 --delay between-reads=1-3"})
+    void aRecordedRunOpensWithNoServerExactlyAsItRan(String labId, String options) throws Exception {
+        Path file = dir.resolve(labId + ".racelab");
+        List<String> args = new ArrayList<>(List.of("run", labId, "--json", "--record", file.toString()));
+        args.addAll(Arrays.asList(options.split(" ")));
+        Map<String, String> env = TestServers.external() ? TestServers.childEnvironment() : new HashMap<>();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        AtomicReference<Follower> live = new AtomicReference<>();
+        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8))
+                .watching(run -> live.set(Follower.start(run)))
+                .run(args);
+        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+        JsonObject summary = JsonParser.parseString(out.toString(StandardCharsets.UTF_8)).getAsJsonObject();
+        Follower followed = live.get();
+        assertNotNull(followed, "the command handed its run over");
+        followed.finish();
+
+        // No server from here on: the labs are made with servers that are never started.
+        try (Backends none = new Backends(BackendSettings.embedded(), dir, StartupListener.SILENT)) {
+            Labs labs = new Labs(none);
+            Recording recording = new RecordingReader(id -> labs.find(id).orElse(null)).read(file);
+            assertEquals(1, recording.runs().size());
+            RunRecord opened = recording.last();
+            Lab lab = labs.find(labId).orElseThrow();
+
+            assertEquals(summary.get("verdict").getAsString(), opened.outcome().verdict().name());
+            assertEquals(followed.record.outcome(), opened.outcome(), "verdict, headline, violations, metrics, places");
+            assertEquals(summary.getAsJsonObject("metrics").keySet(), opened.outcome().metrics().keySet());
+            assertEquals(followed.record.header(), opened.header(), "the same settings");
+            assertEquals(followed.record.backend(), opened.backend());
+
+            LabView view = lab.view(opened.header());
+            TimelineModel timeline = new TimelineModel(opened.events());
+            timeline.drain(Integer.MAX_VALUE, view::accept);
+            assertEquals(followed.panels, view.panels(), "the lab's panels");
+            assertEquals(followed.lanes, lanes(timeline), "the timeline's lanes");
+            assertEquals(followed.violations, timeline.violations());
+            assertTrue(timeline.laneCount() > 1);
+            if (!opened.outcome().verdict().name().equals("SAFE")) {
+                assertFalse(opened.outcome().places().isEmpty() && timeline.violations() > 0,
+                        "the violations are linked to their places");
+            }
+        }
+    }
+
+    private static List<String> lanes(TimelineModel timeline) {
+        List<String> lanes = new ArrayList<>();
+        for (int i = 0; i < timeline.laneCount(); i++) {
+            lanes.add(timeline.laneName(i));
+        }
+        lanes.add("latest " + timeline.latest());
+        for (EventKind kind : EventKind.values()) {
+            lanes.add(kind + " " + timeline.count(kind));
+        }
+        return lanes;
+    }
+
+    /** Follows a live run's record the way the window does: in batches, while it goes. */
+    private static final class Follower {
+        final RunRecord record;
+        final LabView view;
+        final TimelineModel timeline;
+        final Thread thread;
+        List<Panel> panels;
+        List<String> lanes;
+        int violations;
+
+        private Follower(Run run) {
+            this.record = run.record();
+            this.view = run.lab().view(record.header());
+            this.timeline = new TimelineModel(record.events());
+            this.thread = new Thread(this::follow, "test-follower");
+        }
+
+        static Follower start(Run run) {
+            Follower follower = new Follower(run);
+            follower.thread.start();
+            return follower;
+        }
+
+        private void follow() {
+            boolean[] ended = {false};
+            while (!ended[0]) {
+                timeline.drain(500, event -> {
+                    view.accept(event);
+                    ended[0] |= event.kind() == EventKind.RUN_ENDED;
+                });
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            assertFalse(timeline.behind(), "nothing comes after the end");
+            panels = view.panels();
+            lanes = lanes(timeline);
+            violations = timeline.violations();
+        }
+
+        void finish() throws InterruptedException {
+            thread.join(60_000);
+            assertFalse(thread.isAlive(), "the live run ended");
+            assertNotNull(panels);
+        }
+    }
+}
