@@ -73,6 +73,79 @@ class CliTest {
     }
 
     @Test
+    void listJsonNamesEachLabsSwitchesAndItsFaultGates() {
+        Result result = cli("list", "--json");
+        assertEquals(0, result.code());
+        JsonObject philosophers = lab(result, "dining-philosophers");
+        JsonObject thinking = philosophers.getAsJsonArray("switches").get(0).getAsJsonObject();
+        assertEquals("think-ms", thinking.get("name").getAsString());
+        assertEquals("integer", thinking.get("type").getAsString());
+        assertEquals("20", thinking.get("default").getAsString());
+        assertEquals(1, thinking.get("min").getAsInt());
+        assertEquals("ms", thinking.get("unit").getAsString());
+        JsonObject primitives = lab(result, "redis-primitives");
+        List<String> faults = new ArrayList<>();
+        primitives.getAsJsonArray("gates").forEach(g -> {
+            if (g.getAsJsonObject().get("kind").getAsString().equals("fault")) {
+                faults.add(g.getAsJsonObject().get("id").getAsString());
+            }
+        });
+        assertEquals(List.of("waiter-crashes", "waiter-vanishes", "waiter-gives-up", "holder-crashes",
+                "release-repeated"), faults);
+        assertEquals(0, lab(result, "counter").getAsJsonArray("switches").size());
+    }
+
+    private static JsonObject lab(Result list, String id) {
+        for (var lab : list.json().getAsJsonArray("labs")) {
+            if (lab.getAsJsonObject().get("id").getAsString().equals(id)) {
+                return lab.getAsJsonObject();
+            }
+        }
+        throw new AssertionError("no lab " + id);
+    }
+
+    @Test
+    void aSwitchSetOnTheCommandLineReachesTheRunAndItsSummary() {
+        Result result = cli("run", "dining-philosophers", "--strategy", "ordered", "--ops", "2", "--set",
+                "think-ms=3", "--set", "eat-ms=2", "--json");
+        assertEquals(0, result.code(), result.err());
+        assertEquals("SAFE", result.json().get("verdict").getAsString());
+        JsonObject switches = result.json().getAsJsonObject("switches");
+        assertEquals("3", switches.get("think-ms").getAsString());
+        assertEquals("2", switches.get("eat-ms").getAsString());
+    }
+
+    @Test
+    void rerunRunsARecordingsSettingsAgainWithWhatTheCommandAdds(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("first.racelab");
+        Result first = cli("run", "counter", "--workers", "3", "--ops", "7", "--delay", "after-read=1",
+                "--record", file.toString(), "--json");
+        assertEquals(0, first.code(), first.err());
+        Result again = cli("rerun", file.toString(), "--strategy", "atomic-update", "--json");
+        assertEquals(0, again.code(), again.err());
+        assertEquals("counter", again.json().get("lab").getAsString());
+        assertEquals(3, again.json().get("workers").getAsInt());
+        assertEquals(7, again.json().get("ops").getAsInt());
+        assertEquals("after-read=1", again.json().get("delays").getAsString());
+        assertEquals("atomic-update", again.json().get("strategy").getAsString());
+        assertEquals("SAFE", again.json().get("verdict").getAsString());
+        assertEquals(21L, again.json().getAsJsonObject("metrics").get("finalValue").getAsLong());
+    }
+
+    @Test
+    void replayPrintsExactlyWhatTheRunPrinted(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("race.racelab");
+        Result text = cli("run", "fencing", "--strategy", "check-then-write", "--workers", "4", "--ops", "3",
+                "--delay", "after-check=0-3", "--runs", "3", "--record", file.toString());
+        assertEquals(0, text.code(), text.err());
+        String summaryOnly = text.out().substring(text.out().indexOf("fencing · "));
+        assertEquals(summaryOnly, cli("replay", file.toString()).out());
+        Result json = cli("run", "fencing", "--workers", "3", "--ops", "2", "--record", file.toString(), "--json");
+        assertEquals(json.json(), cli("replay", file.toString(), "--json").json(),
+                "and the same JSON; a second recording to the same name replaced the first");
+    }
+
+    @Test
     void runJsonCarriesEveryFieldOfTheContract() {
         Result result = cli("run", "counter", "--workers", "4", "--ops", "20", "--delay", "after-read=2",
                 "--runs", "2", "--json");
@@ -130,6 +203,15 @@ class CliTest {
         "run counter --expect MAYBE",
         "run counter --bogus",
         "run counter --workers",
+        "run counter --set nope=3",
+        "run counter --set think-ms",
+        "run dining-philosophers --set think-ms=fast",
+        "run dining-philosophers --set think-ms=0",
+        "run dining-philosophers --set eat-ms=99999",
+        "run dining-philosophers --set hunger=5",
+        "run redis-primitives --record /no/such/folder/run.racelab",
+        "replay",
+        "rerun",
         "run",
         "list --bogus",
         "bogus"
