@@ -57,7 +57,7 @@ public abstract class RedisScenario implements Scenario {
         this.admin = redis.open(setup.runId() + ":setup", 10_000);
         try {
             space.forget(admin);
-            this.keeper = lease == null ? null : new LeaseKeeper(redis, space, lease);
+            this.keeper = lease == null ? null : new LeaseKeeper(redis, space, lease, setup.threads());
         } catch (RuntimeException e) {
             admin.close();
             throw e;
@@ -67,7 +67,7 @@ public abstract class RedisScenario implements Scenario {
 
     /** Opens worker {@code context}'s client; the worker closes it, and {@link #close} any it left open. */
     protected SyncClient client(WorkerContext context, SyncEvents events) {
-        SyncClient client = SyncClient.open(redis, space, context.name(), events);
+        SyncClient client = SyncClient.open(redis, space, context.name(), events, setup.threads());
         clients.add(client);
         return client;
     }
