@@ -2,6 +2,7 @@ package dev.racelab.bench;
 
 import dev.racelab.backend.Redis;
 import dev.racelab.backend.RedisAddress;
+import dev.racelab.engine.RunThreads;
 import dev.racelab.labs.redis.sync.Constructs;
 import dev.racelab.labs.redis.sync.KeySpace;
 import dev.racelab.labs.redis.sync.LeaseKeeper;
@@ -62,11 +63,15 @@ public final class MutexHandoffBenchmark {
                 + " %d cores, %s%n", handoffs, WARM_UP, Runtime.getRuntime().availableProcessors(), redis.describe());
 
         KeySpace space = new KeySpace("bench-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()));
+        RunThreads threads = RunThreads.unsupervised((thread, failure) -> {
+            System.err.print(thread + " failed: ");
+            failure.printStackTrace();
+        });
         long[] ours;
         try (Jedis admin = redis.open(space.runId() + ":bench", 5_000);
-             LeaseKeeper keeper = new LeaseKeeper(redis, space, Duration.ofSeconds(10));
-             SyncClient a = SyncClient.open(redis, space, "bench-1", SyncEvents.NONE);
-             SyncClient b = SyncClient.open(redis, space, "bench-2", SyncEvents.NONE)) {
+             LeaseKeeper keeper = new LeaseKeeper(redis, space, Duration.ofSeconds(10), threads);
+             SyncClient a = SyncClient.open(redis, space, "bench-1", SyncEvents.NONE, threads);
+             SyncClient b = SyncClient.open(redis, space, "bench-2", SyncEvents.NONE, threads)) {
             Constructs constructs = Constructs.hardened(space, keeper);
             constructs.createSemaphore(admin, "mutex", 1);
             ours = measure(handoffs, ours(constructs.mutex(a, "mutex")), ours(constructs.mutex(b, "mutex")));

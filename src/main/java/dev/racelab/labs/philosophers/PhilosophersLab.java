@@ -10,7 +10,7 @@ import dev.racelab.engine.Service;
 import dev.racelab.engine.Switch;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.labs.support.ProfiledLab;
-import dev.racelab.labs.support.RedisScenario;
+import dev.racelab.labs.support.RedisFixture;
 
 import java.util.List;
 import java.util.Set;
@@ -53,7 +53,7 @@ public final class PhilosophersLab extends ProfiledLab<PhilosophersStrategy> {
                 "Philosophers share forks kept in Redis; all grabbing the left fork first deadlocks the table.",
                 Set.of(Service.REDIS), List.of(PhilosophersStrategy.values()),
                 List.of(THINKING, BETWEEN_FORKS, EATING, BACKOFF),
-                new LabProfile.Crew("philosopher", 5, 2, RedisScenario.MOST_WORKERS), 10, List.of(THINK_MS, EAT_MS)));
+                new LabProfile.Crew("philosopher", 5, 2, RedisFixture.MOST_WORKERS), 10, List.of(THINK_MS, EAT_MS)));
         this.backends = backends;
     }
 

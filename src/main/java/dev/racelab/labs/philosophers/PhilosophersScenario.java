@@ -9,15 +9,16 @@ import dev.racelab.engine.Recorder;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.RunSummary;
+import dev.racelab.engine.Scenario;
 import dev.racelab.engine.ServerObserver;
 import dev.racelab.engine.Verdict;
 import dev.racelab.engine.WorkerContext;
+import dev.racelab.labs.redis.sync.Constructs;
 import dev.racelab.labs.redis.sync.HardenedSemaphore;
 import dev.racelab.labs.redis.sync.Semaphore;
 import dev.racelab.labs.redis.sync.SyncClient;
 import dev.racelab.labs.support.RecordingEvents;
-import dev.racelab.labs.support.RedisScenario;
-import dev.racelab.labs.support.SyncObserver;
+import dev.racelab.labs.support.RedisFixture;
 import dev.racelab.labs.support.SyncWorker;
 
 import java.time.Duration;
@@ -32,6 +33,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
 
+import static dev.racelab.labs.support.RedisFixture.PATIENCE;
+
 /**
  * One run of the dining philosophers. An operation is one meal: think, get hungry, take the
  * forks as the strategy says, eat, put them down.
@@ -42,7 +45,7 @@ import java.util.stream.Collectors;
  * waits for, which the table view draws as arrows). At the end it reports meals per philosopher,
  * the longest hunger, and philosophers that starved or gave up meals after endless retries.
  */
-final class PhilosophersScenario extends RedisScenario {
+final class PhilosophersScenario implements Scenario {
 
     static final String DEADLOCK = "deadlock";
     static final String STARVED = "starved philosophers";
@@ -56,6 +59,8 @@ final class PhilosophersScenario extends RedisScenario {
 
     private static final Duration LEASE = Duration.ofSeconds(2);
 
+    private final RedisFixture redis;
+    private final Constructs constructs;
     private final PhilosophersStrategy strategy;
     private final int n;
     private final RecordingEvents.Tally tally = new RecordingEvents.Tally();
@@ -73,8 +78,9 @@ final class PhilosophersScenario extends RedisScenario {
     private final LongAdder retries = new LongAdder();
     private final LongAdder abandoned = new LongAdder();
 
-    PhilosophersScenario(Redis redis, PhilosophersStrategy strategy, RunSetup setup) {
-        super(redis, setup, LEASE);
+    PhilosophersScenario(Redis server, PhilosophersStrategy strategy, RunSetup setup) {
+        this.redis = RedisFixture.hardened(server, setup, LEASE);
+        this.constructs = redis.constructs();
         this.strategy = strategy;
         this.n = setup.workers();
         this.meals = new AtomicIntegerArray(n);
@@ -82,12 +88,14 @@ final class PhilosophersScenario extends RedisScenario {
         this.longestHunger = new AtomicLongArray(n);
         this.thinkMillis = setup.get(PhilosophersLab.THINK_MS);
         this.eatMillis = setup.get(PhilosophersLab.EAT_MS);
-        for (int fork = 1; fork <= n; fork++) {
-            constructs.createSemaphore(admin, fork(fork), 1);
-        }
-        if (strategy == PhilosophersStrategy.WAITER) {
-            constructs.createSemaphore(admin, SEATS, n - 1);
-        }
+        redis.setUp(admin -> {
+            for (int fork = 1; fork <= n; fork++) {
+                constructs.createSemaphore(admin, fork(fork), 1);
+            }
+            if (strategy == PhilosophersStrategy.WAITER) {
+                constructs.createSemaphore(admin, SEATS, n - 1);
+            }
+        });
     }
 
     static String fork(int number) {
@@ -108,13 +116,23 @@ final class PhilosophersScenario extends RedisScenario {
     @Override
     public LabWorker worker(WorkerContext context) {
         actors.set(context.index(), context.actor());
-        SyncClient client = client(context, new RecordingEvents(context, tally));
+        SyncClient client = redis.client(context, new RecordingEvents(context, tally));
         return new Philosopher(context, client);
     }
 
     @Override
     public List<ServerObserver> observers() {
-        return List.of(new SyncObserver(redis, constructs, "redis: forks", semaphores(), List.of()));
+        return List.of(redis.observer("redis: forks", semaphores(), List.of()));
+    }
+
+    @Override
+    public String explain(Throwable failure) {
+        return redis.explain(failure).orElseGet(() -> Scenario.super.explain(failure));
+    }
+
+    @Override
+    public void close() {
+        redis.close();
     }
 
     @Override
@@ -144,8 +162,8 @@ final class PhilosophersScenario extends RedisScenario {
     private WaitForGraph waitForGraph() {
         WaitForGraph graph = new WaitForGraph();
         for (String name : semaphores()) {
-            List<String> holders = constructs.holding(admin, name);
-            for (String waiter : constructs.waiting(admin, name)) {
+            List<String> holders = constructs.holding(redis.admin(), name);
+            for (String waiter : constructs.waiting(redis.admin(), name)) {
                 holders.forEach(holder -> graph.waitsFor(waiter, name, holder));
             }
         }

@@ -11,7 +11,7 @@ import dev.racelab.engine.Switch;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.labs.support.LockPanelsView;
 import dev.racelab.labs.support.ProfiledLab;
-import dev.racelab.labs.support.RedisScenario;
+import dev.racelab.labs.support.RedisFixture;
 
 import java.util.List;
 import java.util.Set;
@@ -64,7 +64,7 @@ public final class PrimitivesLab extends ProfiledLab<PrimitivesStrategy> {
                 Set.of(Service.REDIS), List.of(PrimitivesStrategy.values()),
                 List.of(BEFORE_ACQUIRE, WAITER_CRASHES, WAITER_VANISHES, WAITER_GIVES_UP, IN_CRITICAL_SECTION,
                 HOLDER_CRASHES, BEFORE_RELEASE, RELEASE_REPEATED),
-                new LabProfile.Crew("client", 4, 1, RedisScenario.MOST_WORKERS), 20, List.of(LEASE_MS)));
+                new LabProfile.Crew("client", 4, 1, RedisFixture.MOST_WORKERS), 20, List.of(LEASE_MS)));
         this.backends = backends;
     }
 

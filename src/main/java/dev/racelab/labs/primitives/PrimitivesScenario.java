@@ -7,16 +7,19 @@ import dev.racelab.engine.LabWorker;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.RunSummary;
+import dev.racelab.engine.Scenario;
 import dev.racelab.engine.ServerObserver;
 import dev.racelab.engine.Verdict;
 import dev.racelab.engine.WorkerContext;
+import dev.racelab.labs.redis.sync.Constructs;
 import dev.racelab.labs.redis.sync.Semaphore;
 import dev.racelab.labs.redis.sync.SyncClient;
 import dev.racelab.labs.support.RecordingEvents;
-import dev.racelab.labs.support.RedisScenario;
+import dev.racelab.labs.support.RedisFixture;
 import dev.racelab.labs.support.Survivors;
 import dev.racelab.labs.support.SyncObserver;
 import dev.racelab.labs.support.SyncWorker;
+import redis.clients.jedis.Jedis;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -29,6 +32,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
+import static dev.racelab.labs.support.RedisFixture.PATIENCE;
+
 /**
  * One run of the Redis primitives lab. Each operation: take the mutex (or a permit), read the
  * protected counter, write it back plus one, release. Fault gates make a worker crash, vanish,
@@ -39,13 +44,15 @@ import java.util.concurrent.atomic.LongAdder;
  * run stalls), that every permit is accounted for: free in the counter, or held by a worker that
  * is alive (the article's constructs) or by an owner on record (the hardened ones).
  */
-final class PrimitivesScenario extends RedisScenario {
+final class PrimitivesScenario implements Scenario {
 
     static final String OVERLAP = "overlapping holders";
     static final String LOST = "lost permits";
     static final String EXTRA = "extra permits";
     static final String STUCK_WAITERS = "stuck waiters";
 
+    private final RedisFixture redis;
+    private final Constructs constructs;
     private final boolean hardened;
     private final String construct;
     private final int permits;
@@ -62,21 +69,26 @@ final class PrimitivesScenario extends RedisScenario {
     private final Set<String> waiting = ConcurrentHashMap.newKeySet();
     private final Queue<String> incidents = new ConcurrentLinkedQueue<>();
 
-    PrimitivesScenario(Redis redis, PrimitivesStrategy strategy, RunSetup setup) {
-        super(redis, setup, strategy.hardened() ? Duration.ofMillis(setup.get(PrimitivesLab.LEASE_MS)) : null);
+    PrimitivesScenario(Redis server, PrimitivesStrategy strategy, RunSetup setup) {
+        this.redis = strategy.hardened()
+                ? RedisFixture.hardened(server, setup, Duration.ofMillis(setup.get(PrimitivesLab.LEASE_MS)))
+                : RedisFixture.article(server, setup);
+        this.constructs = redis.constructs();
         this.hardened = strategy.hardened();
         this.construct = strategy.construct();
         this.permits = strategy.permits();
-        this.valueKey = space.key("value");
+        this.valueKey = redis.space().key("value");
         this.survivors = new Survivors(setup.workers());
-        constructs.createSemaphore(admin, construct, permits);
-        admin.set(valueKey, "0");
+        redis.setUp(admin -> {
+            constructs.createSemaphore(admin, construct, permits);
+            admin.set(valueKey, "0");
+        });
     }
 
     @Override
     public LabWorker worker(WorkerContext context) {
         Events events = new Events(context);
-        SyncClient client = client(context, events);
+        SyncClient client = redis.client(context, events);
         Semaphore semaphore = permits == 1 ? constructs.mutex(client, construct)
                 : constructs.semaphore(client, construct);
         return new Client(context, client, semaphore);
@@ -84,8 +96,18 @@ final class PrimitivesScenario extends RedisScenario {
 
     @Override
     public List<ServerObserver> observers() {
-        return List.of(new SyncObserver(redis, constructs, "redis: " + construct, List.of(construct),
+        return List.of(redis.observer("redis: " + construct, List.of(construct),
                 List.of(new SyncObserver.Value("protected counter", valueKey))));
+    }
+
+    @Override
+    public String explain(Throwable failure) {
+        return redis.explain(failure).orElseGet(() -> Scenario.super.explain(failure));
+    }
+
+    @Override
+    public void close() {
+        redis.close();
     }
 
     /** The incidents that matter to the oracle, on top of the lane events every Redis lab records. */
@@ -142,7 +164,7 @@ final class PrimitivesScenario extends RedisScenario {
     @Override
     public Outcome diagnose(RunSummary summary) {
         Books books = balance();
-        List<String> stuck = constructs.waiting(admin, construct).stream().filter(waiting::contains).toList();
+        List<String> stuck = constructs.waiting(redis.admin(), construct).stream().filter(waiting::contains).toList();
         Map<String, Long> violations = new LinkedHashMap<>();
         if (books.lost > 0) {
             violations.put(LOST, books.lost);
@@ -190,6 +212,7 @@ final class PrimitivesScenario extends RedisScenario {
     }
 
     private Books balance() {
+        Jedis admin = redis.admin();
         long free = Long.parseLong(admin.get(constructs.counterKey(construct)));
         long held = hardened ? admin.zcard(constructs.holdersKey(construct)) : heldByTheLiving.get();
         long missing = permits - free - held;

@@ -10,7 +10,7 @@ import dev.racelab.engine.Service;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.labs.support.LockPanelsView;
 import dev.racelab.labs.support.ProfiledLab;
-import dev.racelab.labs.support.RedisScenario;
+import dev.racelab.labs.support.RedisFixture;
 
 import java.util.List;
 import java.util.Set;
@@ -42,7 +42,7 @@ public final class ReadersWritersLab extends ProfiledLab<ReadersWritersStrategy>
                 "Readers share a Redis document, writers need it alone; the article's monitor starves the writers.",
                 Set.of(Service.REDIS), List.of(ReadersWritersStrategy.values()),
                 List.of(BEFORE_REQUEST, AFTER_WAKE, BETWEEN_READS, BETWEEN_WRITES),
-                new LabProfile.Crew("client", 6, 2, RedisScenario.MOST_WORKERS), 10));
+                new LabProfile.Crew("client", 6, 2, RedisFixture.MOST_WORKERS), 10));
         this.backends = backends;
     }
 

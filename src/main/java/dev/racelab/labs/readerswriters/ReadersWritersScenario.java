@@ -7,15 +7,18 @@ import dev.racelab.engine.LabWorker;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.RunSummary;
+import dev.racelab.engine.Scenario;
 import dev.racelab.engine.ServerObserver;
 import dev.racelab.engine.Verdict;
 import dev.racelab.engine.WorkerContext;
 import dev.racelab.labs.redis.sync.Condition;
+import dev.racelab.labs.redis.sync.Constructs;
+import dev.racelab.labs.redis.sync.KeySpace;
 import dev.racelab.labs.redis.sync.Monitor;
 import dev.racelab.labs.redis.sync.Semaphore;
 import dev.racelab.labs.redis.sync.SyncClient;
 import dev.racelab.labs.support.RecordingEvents;
-import dev.racelab.labs.support.RedisScenario;
+import dev.racelab.labs.support.RedisFixture;
 import dev.racelab.labs.support.SyncObserver;
 import dev.racelab.labs.support.SyncWorker;
 import redis.clients.jedis.Jedis;
@@ -29,6 +32,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import static dev.racelab.labs.support.RedisFixture.PATIENCE;
+
 /**
  * One run of readers and writers. The monitor's state (how many read, how many write, how many
  * writers wait) lives in Redis keys, read and written by whoever holds the monitor's mutex, as in
@@ -40,7 +45,7 @@ import java.util.concurrent.atomic.LongAdder;
  * while the writer waited: more than two per reader means the writer was starved (in arrival order
  * each reader could go ahead of it at most once, having asked first).
  */
-final class ReadersWritersScenario extends RedisScenario {
+final class ReadersWritersScenario implements Scenario {
 
     static final String EXCLUSION = "exclusion violations";
     static final String TORN = "torn reads";
@@ -52,6 +57,8 @@ final class ReadersWritersScenario extends RedisScenario {
     private static final String OK_TO_READ = "ok-to-read";
     private static final String OK_TO_WRITE = "ok-to-write";
 
+    private final RedisFixture redis;
+    private final Constructs constructs;
     private final ReadersWritersStrategy strategy;
     private final int readers;
     private final String readingKey;
@@ -74,27 +81,32 @@ final class ReadersWritersScenario extends RedisScenario {
     /** Who waited longest and how many reads passed it; changed together with longestWriterWait, under its lock. */
     private volatile String worstWait = "";
 
-    ReadersWritersScenario(Redis redis, ReadersWritersStrategy strategy, RunSetup setup) {
-        super(redis, setup, strategy.articleConstructs() ? null : LEASE);
+    ReadersWritersScenario(Redis server, ReadersWritersStrategy strategy, RunSetup setup) {
+        this.redis = strategy.articleConstructs() ? RedisFixture.article(server, setup)
+                : RedisFixture.hardened(server, setup, LEASE);
+        this.constructs = redis.constructs();
         this.strategy = strategy;
         this.readers = setup.workers() - ReadersWritersLab.writers(setup.workers());
+        KeySpace space = redis.space();
         this.readingKey = space.key("reading");
         this.writingKey = space.key("writing");
         this.waitingWritersKey = space.key("waiting-writers");
         this.part1 = space.key("document:part-1");
         this.part2 = space.key("document:part-2");
-        constructs.createSemaphore(admin, MONITOR, 1);
-        constructs.createSemaphore(admin, TURNSTILE, 1);
-        constructs.createCondition(admin, OK_TO_READ);
-        constructs.createCondition(admin, OK_TO_WRITE);
-        for (String key : List.of(readingKey, writingKey, waitingWritersKey, part1, part2)) {
-            admin.set(key, "0");
-        }
+        redis.setUp(admin -> {
+            constructs.createSemaphore(admin, MONITOR, 1);
+            constructs.createSemaphore(admin, TURNSTILE, 1);
+            constructs.createCondition(admin, OK_TO_READ);
+            constructs.createCondition(admin, OK_TO_WRITE);
+            for (String key : List.of(readingKey, writingKey, waitingWritersKey, part1, part2)) {
+                admin.set(key, "0");
+            }
+        });
     }
 
     @Override
     public LabWorker worker(WorkerContext context) {
-        SyncClient client = client(context, new RecordingEvents(context, tally));
+        SyncClient client = redis.client(context, new RecordingEvents(context, tally));
         return context.index() < readers ? new Reader(context, client) : new Writer(context, client);
     }
 
@@ -104,9 +116,19 @@ final class ReadersWritersScenario extends RedisScenario {
         if (strategy == ReadersWritersStrategy.FAIR) {
             watched.add(TURNSTILE);
         }
-        return List.of(new SyncObserver(redis, constructs, "redis: monitor", watched, List.of(
+        return List.of(redis.observer("redis: monitor", watched, List.of(
                 new SyncObserver.Value("reading", readingKey), new SyncObserver.Value("writing", writingKey),
                 new SyncObserver.Value("writers waiting", waitingWritersKey))));
+    }
+
+    @Override
+    public String explain(Throwable failure) {
+        return redis.explain(failure).orElseGet(() -> Scenario.super.explain(failure));
+    }
+
+    @Override
+    public void close() {
+        redis.close();
     }
 
     @Override
@@ -157,7 +179,7 @@ final class ReadersWritersScenario extends RedisScenario {
     /** What readers and writers share: the monitor, its conditions, and how to wait on them. */
     private abstract class Client extends SyncWorker {
 
-        final Jedis redis;
+        final Jedis commands;
         final Monitor monitor;
         final Semaphore turnstile;
         final Condition okToRead;
@@ -165,7 +187,7 @@ final class ReadersWritersScenario extends RedisScenario {
 
         Client(WorkerContext context, SyncClient client) {
             super(context, client);
-            this.redis = client.commands();
+            this.commands = client.commands();
             this.monitor = new Monitor(constructs.mutex(client, MONITOR), PATIENCE, constructs.signalWait(PATIENCE));
             this.turnstile = constructs.mutex(client, TURNSTILE);
             this.okToRead = constructs.condition(client, OK_TO_READ);
@@ -183,7 +205,7 @@ final class ReadersWritersScenario extends RedisScenario {
         }
 
         long get(String key) {
-            return Long.parseLong(redis.get(key));
+            return Long.parseLong(commands.get(key));
         }
 
         /** Passes the turnstile in arrival order (fair only): takes it, and lets it go unless told to keep it. */
@@ -214,14 +236,14 @@ final class ReadersWritersScenario extends RedisScenario {
             monitor.inside(() -> {
                 waitFor(okToRead, () -> get(writingKey) > 0
                         || strategy == ReadersWritersStrategy.WRITER_PREFERENCE && get(waitingWritersKey) > 0);
-                redis.incr(readingKey);
+                commands.incr(readingKey);
             });
             longestReaderWait.accumulateAndGet(System.nanoTime() - asked, Math::max);
             try {
                 read();
             } finally {
                 monitor.inside(() -> {
-                    if (redis.decr(readingKey) == 0) {
+                    if (commands.decr(readingKey) == 0) {
                         okToWrite.signal();
                     }
                 });
@@ -238,10 +260,10 @@ final class ReadersWritersScenario extends RedisScenario {
                     exclusions.increment();
                     context.violation(EXCLUSION, 1);
                 }
-                long first = Long.parseLong(redis.get(part1));
+                long first = Long.parseLong(commands.get(part1));
                 context.mark(EventKind.READ, "document part 1", first);
                 context.gate(ReadersWritersLab.BETWEEN_READS);
-                long second = Long.parseLong(redis.get(part2));
+                long second = Long.parseLong(commands.get(part2));
                 context.mark(EventKind.READ, "document part 2", second);
                 if (first != second) {
                     torn.increment();
@@ -270,13 +292,13 @@ final class ReadersWritersScenario extends RedisScenario {
             try {
                 monitor.inside(() -> {
                     if (writerFirst) {
-                        redis.incr(waitingWritersKey);
+                        commands.incr(waitingWritersKey);
                     }
                     waitFor(okToWrite, () -> get(readingKey) > 0 || get(writingKey) > 0);
                     if (writerFirst) {
-                        redis.decr(waitingWritersKey);
+                        commands.decr(waitingWritersKey);
                     }
-                    redis.incr(writingKey);
+                    commands.incr(writingKey);
                 });
             } finally {
                 if (strategy == ReadersWritersStrategy.FAIR) {
@@ -288,7 +310,7 @@ final class ReadersWritersScenario extends RedisScenario {
                 write();
             } finally {
                 monitor.inside(() -> {
-                    redis.decr(writingKey);
+                    commands.decr(writingKey);
                     okToWrite.signal();
                     if (!writerFirst || get(waitingWritersKey) == 0) {
                         okToRead.signalAll();
@@ -321,10 +343,10 @@ final class ReadersWritersScenario extends RedisScenario {
                     context.violation(EXCLUSION, 1);
                 }
                 long version = versions.incrementAndGet();
-                redis.set(part1, Long.toString(version));
+                commands.set(part1, Long.toString(version));
                 context.mark(EventKind.WRITE, "document part 1", version);
                 context.gate(ReadersWritersLab.BETWEEN_WRITES);
-                redis.set(part2, Long.toString(version));
+                commands.set(part2, Long.toString(version));
                 context.mark(EventKind.WRITE, "document part 2", version);
                 writes.increment();
             } finally {

@@ -115,6 +115,12 @@ public final class HardenedSemaphore extends QueuedSemaphore implements LeaseKee
         keeper.drop(this);
     }
 
+    /** Whose permit of which construct, as a failed renewal names it. */
+    @Override
+    public String toString() {
+        return client.owner() + "'s " + name;
+    }
+
     private void startRenewing() {
         keeper.keep(this);
         client.leasing(this);

@@ -1,6 +1,7 @@
 package dev.racelab.labs.redis.sync;
 
 import dev.racelab.backend.Redis;
+import dev.racelab.engine.RunThreads;
 import redis.clients.jedis.Jedis;
 
 import java.util.Set;
@@ -50,14 +51,15 @@ public final class SyncClient implements AutoCloseable {
 
     /**
      * Opens a client called {@code name} (a worker's name): its connections are named
-     * {@code racelab:<run>:<name>} and {@code racelab:<run>:<name>:wake-ups}.
+     * {@code racelab:<run>:<name>} and {@code racelab:<run>:<name>:wake-ups}, and its subscriber
+     * thread, {@code <name>-wake-ups-<run>}, comes from {@code threads}.
      */
-    public static SyncClient open(Redis redis, KeySpace space, String name, SyncEvents events) {
+    public static SyncClient open(Redis redis, KeySpace space, String name, SyncEvents events, RunThreads threads) {
         String owner = name + "/" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
         String connection = space.runId() + ":" + name;
         Jedis commands = redis.open(connection, COMMAND_TIMEOUT_MILLIS);
         try {
-            WakeUps wakeUps = WakeUps.open(redis, connection + ":wake-ups", space.channel(owner),
+            WakeUps wakeUps = WakeUps.open(redis, connection + ":wake-ups", space.channel(owner), threads,
                     name + "-wake-ups-" + space.runId());
             return new SyncClient(name, space, events, commands, wakeUps, owner);
         } catch (RuntimeException e) {

@@ -1,6 +1,7 @@
 package dev.racelab.labs.redis.sync;
 
 import dev.racelab.backend.Redis;
+import dev.racelab.engine.RunThreads;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPubSub;
 
@@ -18,8 +19,9 @@ import java.util.concurrent.TimeUnit;
  * opaque number the waker chose (RaceLab passes the sequence number of the release event, so
  * the timeline can draw an arrow from the release to the wake-up it caused).
  *
- * <p>Threads: the subscriber thread ({@code <client>-wake-ups-<run>}) owns the connection while
- * it reads; {@link #close} (from the client's thread, or the run's when it ends) closes the socket
+ * <p>Threads: the subscriber thread ({@code <client>-wake-ups-<run>}, one of the run's {@link
+ * RunThreads}, so a failure nobody expected is recorded in the run) owns the connection while it
+ * reads; {@link #close} (from the client's thread, or the run's when it ends) closes the socket
  * under it, which ends the thread, and joins it.
  */
 final class WakeUps implements AutoCloseable {
@@ -31,20 +33,22 @@ final class WakeUps implements AutoCloseable {
     private final Jedis subscriber;
     private final Map<String, Mailbox> mailboxes = new ConcurrentHashMap<>();
     private final CountDownLatch subscribed = new CountDownLatch(1);
-    private final Thread thread;
+    /** The subscriber thread; set by {@link #open} before anyone else sees this object. */
+    private Thread thread;
     private volatile boolean closing;
 
-    private WakeUps(Jedis subscriber, String channel, String threadName) {
+    private WakeUps(Jedis subscriber, String channel) {
         this.subscriber = subscriber;
         this.channel = channel;
-        this.thread = new Thread(this::listen, threadName);
-        this.thread.setDaemon(true);
     }
 
-    /** Opens the subscriber and returns once the server confirmed the subscription. */
-    static WakeUps open(Redis redis, String connectionName, String channel, String threadName) {
-        WakeUps wakeUps = new WakeUps(redis.open(connectionName, 0), channel, threadName);
-        wakeUps.thread.start();
+    /**
+     * Opens the subscriber, its thread called {@code threadName} from {@code threads}, and returns
+     * once the server confirmed the subscription.
+     */
+    static WakeUps open(Redis redis, String connectionName, String channel, RunThreads threads, String threadName) {
+        WakeUps wakeUps = new WakeUps(redis.open(connectionName, 0), channel);
+        wakeUps.thread = threads.start(threadName, wakeUps::listen);
         try {
             if (!wakeUps.subscribed.await(SUBSCRIBE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)) {
                 wakeUps.close();
@@ -125,7 +129,7 @@ final class WakeUps implements AutoCloseable {
     public void close() {
         closing = true;
         subscriber.disconnect();
-        if (Thread.currentThread() != thread) {
+        if (thread != Thread.currentThread()) {
             try {
                 thread.join(JOIN_MILLIS);
             } catch (InterruptedException e) {

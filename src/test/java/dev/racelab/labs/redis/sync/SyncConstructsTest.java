@@ -1,6 +1,7 @@
 package dev.racelab.labs.redis.sync;
 
 import dev.racelab.backend.Redis;
+import dev.racelab.engine.RunThreads;
 import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.AfterEach;
@@ -11,6 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,6 +41,10 @@ class SyncConstructsTest {
     private final Jedis admin = redis.open(space.runId() + ":test", 5_000);
     private final List<AutoCloseable> toClose = new ArrayList<>();
     private final Counts counts = new Counts();
+    /** What the subscriber and keeper threads threw; any of it fails the test. */
+    private final Queue<String> threadFailures = new ConcurrentLinkedQueue<>();
+    private final RunThreads threads = RunThreads.unsupervised(
+            (thread, failure) -> threadFailures.add(thread + ": " + failure));
 
     @AfterEach
     void cleanUp() throws Exception {
@@ -46,6 +53,7 @@ class SyncConstructsTest {
         }
         space.forget(admin);
         admin.close();
+        assertEquals(List.of(), List.copyOf(threadFailures), "threads that failed");
     }
 
     /** What the clients report, summed over clients. */
@@ -80,13 +88,13 @@ class SyncConstructsTest {
         if (variant == Constructs.Variant.ARTICLE) {
             return Constructs.article(space);
         }
-        LeaseKeeper keeper = new LeaseKeeper(redis, space, LEASE);
+        LeaseKeeper keeper = new LeaseKeeper(redis, space, LEASE, threads);
         toClose.add(keeper);
         return Constructs.hardened(space, keeper);
     }
 
     private SyncClient client(String name) {
-        SyncClient client = SyncClient.open(redis, space, name, counts);
+        SyncClient client = SyncClient.open(redis, space, name, counts, threads);
         toClose.add(client);
         return client;
     }
