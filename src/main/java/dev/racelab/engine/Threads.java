@@ -49,7 +49,8 @@ final class Threads implements RunThreads {
             throw new IllegalArgumentException("a period must be positive: " + period);
         }
         PeriodicTask periodic = new PeriodicTask(name, nanos, task);
-        periodic.thread = start(name, periodic::loop);
+        periodic.thread = make(name, periodic::loop);
+        periodic.thread.start();
         return periodic;
     }
 
@@ -59,6 +60,7 @@ final class Threads implements RunThreads {
         private final long periodNanos;
         private final Runnable task;
         private volatile boolean open = true;
+        /** Set before the thread starts, so whoever closes the task sees it. */
         private Thread thread;
 
         PeriodicTask(String name, long periodNanos, Runnable task) {
