@@ -44,9 +44,9 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         try {
             slot = Slot.acquire(root);
             Path data = slot.dir().resolve("data");
-            if (slot.stopLeftover(data.resolve("postmaster.pid"), "postgres")) {
-                listener.progress(Service.POSTGRES, StartupListener.Stage.NOTE, "Stopped a PostgreSQL left running by an earlier RaceLab");
-            }
+            Slot.Leftover leftover = slot.stopLeftover(data.resolve("postmaster.pid"), root.resolve("bin"), data);
+            Slot.describe(leftover, "PostgreSQL", data.resolve("postmaster.pid")).ifPresent(note ->
+                    listener.progress(Service.POSTGRES, StartupListener.Stage.NOTE, note));
             boolean fresh = !Files.exists(data.resolve("PG_VERSION"));
             listener.progress(Service.POSTGRES, StartupListener.Stage.STARTING, fresh
                     ? "Setting up embedded PostgreSQL (first start only, a few seconds)…"
@@ -93,7 +93,8 @@ final class EmbeddedPostgresServer implements AutoCloseable {
     private static void stopHalfStarted(Slot slot) {
         if (slot != null) {
             try {
-                slot.stopLeftover(slot.dir().resolve("data").resolve("postmaster.pid"), "postgres");
+                Path data = slot.dir().resolve("data");
+                slot.stopLeftover(data.resolve("postmaster.pid"), slot.dir().getParent().resolve("bin"), data);
             } catch (IOException ignored) {
                 // The next start stops it.
             }

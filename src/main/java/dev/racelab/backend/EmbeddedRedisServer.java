@@ -41,9 +41,9 @@ final class EmbeddedRedisServer implements AutoCloseable {
         try {
             slot = Slot.acquire(root);
             Path pidFile = slot.dir().resolve("redis.pid");
-            if (slot.stopLeftover(pidFile, "redis-server")) {
-                listener.progress(Service.REDIS, StartupListener.Stage.NOTE, "Stopped a Redis left running by an earlier RaceLab");
-            }
+            Slot.Leftover leftover = slot.stopLeftover(pidFile, root.resolve("bin"), slot.dir());
+            Slot.describe(leftover, "Redis", pidFile).ifPresent(note ->
+                    listener.progress(Service.REDIS, StartupListener.Stage.NOTE, note));
             listener.progress(Service.REDIS, StartupListener.Stage.STARTING, "Starting embedded Redis…");
             Path binary = unpack(root.resolve("bin"));
             for (int attempt = 0; ; attempt++) {

@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -67,34 +69,102 @@ final class Slot implements AutoCloseable {
     /**
      * Stops a server left running by a RaceLab that was killed while it owned this slot.
      *
-     * @param pidFile  where that server wrote its pid
-     * @param command  a word its command line contains (to never kill a stranger who reused the pid)
-     * @return whether a leftover server was found and stopped
+     * <p>A pid file is only a hint: the process may be long gone and its pid reused by someone
+     * else's program, or the file may be damaged. So the process is signalled only if it is
+     * provably this slot's server: its executable lies under {@code binaries} (RaceLab's own copy
+     * of the server) and it runs in {@code workingDirectory} (servers change into their data
+     * directory). A process that cannot be proven ours is left alone; the pid file goes either way,
+     * since it describes nothing this slot runs.
+     *
+     * @return what was found, for the start-up progress
      */
-    boolean stopLeftover(Path pidFile, String command) throws IOException {
+    Leftover stopLeftover(Path pidFile, Path binaries, Path workingDirectory) throws IOException {
         if (!Files.exists(pidFile)) {
-            return false;
+            return Leftover.NONE;
         }
-        String first = Files.readAllLines(pidFile).stream().findFirst().orElse("").strip();
-        Optional<ProcessHandle> process = Optional.empty();
-        try {
-            process = ProcessHandle.of(Long.parseLong(first));
-        } catch (NumberFormatException e) {
-            // Not a pid file we understand: nothing to stop.
-        }
-        boolean ours = process.isPresent() && process.get().isAlive()
-                && process.get().info().commandLine().orElse(process.get().info().command().orElse(""))
-                        .contains(command);
-        if (ours) {
+        OptionalLong pid = readPid(pidFile);
+        Optional<ProcessHandle> process = pid.isPresent() ? ProcessHandle.of(pid.getAsLong()) : Optional.empty();
+        Leftover found;
+        if (pid.isEmpty()) {
+            found = Leftover.DAMAGED;
+        } else if (process.isEmpty() || !process.get().isAlive()) {
+            found = Leftover.STALE;
+        } else if (!isServerOfThisSlot(process.get(), binaries, workingDirectory)) {
+            found = Leftover.STRANGER;
+        } else {
             process.get().destroy();
             try {
                 process.get().onExit().get(10, TimeUnit.SECONDS);
             } catch (Exception e) {
                 process.get().destroyForcibly();
             }
+            found = Leftover.STOPPED;
         }
         Files.deleteIfExists(pidFile);
-        return ours;
+        return found;
+    }
+
+    /** What {@link #stopLeftover} found in a slot's pid file. */
+    enum Leftover {
+        /** No pid file: the last server here stopped cleanly. */
+        NONE,
+        /** A pid file that names no process any more. */
+        STALE,
+        /** A pid file that is not a pid file (cut short, garbled). */
+        DAMAGED,
+        /** The pid now belongs to another program, which was left alone. */
+        STRANGER,
+        /** This slot's server was still running, and was stopped. */
+        STOPPED
+    }
+
+    /** What to tell the user about {@code found}, for {@code server}'s pid file {@code pidFile}; nothing if all was well. */
+    static Optional<String> describe(Leftover found, String server, Path pidFile) {
+        return Optional.ofNullable(switch (found) {
+            case NONE, STALE -> null;
+            case STOPPED -> "Stopped a " + server + " left running by an earlier RaceLab";
+            case DAMAGED -> "Removed a damaged pid file, " + pidFile;
+            case STRANGER -> "The pid file " + pidFile + " named a process that is not RaceLab's " + server
+                    + "; it was left alone and the file removed";
+        });
+    }
+
+    /** The pid on a pid file's first line: ASCII digits only, anything else is damage. */
+    private static OptionalLong readPid(Path pidFile) throws IOException {
+        byte[] bytes = Files.readAllBytes(pidFile);
+        int end = 0;
+        while (end < bytes.length && end < 19 && bytes[end] >= '0' && bytes[end] <= '9') {
+            end++;
+        }
+        boolean lineEnds = end == bytes.length || bytes[end] == '\n' || bytes[end] == '\r';
+        if (end == 0 || !lineEnds) {
+            return OptionalLong.empty();
+        }
+        long pid = Long.parseLong(new String(bytes, 0, end, StandardCharsets.US_ASCII));
+        return pid > 1 ? OptionalLong.of(pid) : OptionalLong.empty();
+    }
+
+    /**
+     * Whether {@code process} runs RaceLab's copy of the server from {@code binaries} in {@code
+     * workingDirectory}. Where the system cannot tell a process's executable or working directory,
+     * the answer is no: better a leftover server than someone else's program stopped.
+     */
+    static boolean isServerOfThisSlot(ProcessHandle process, Path binaries, Path workingDirectory) {
+        Optional<String> executable = process.info().command();
+        try {
+            if (executable.isEmpty() || !Files.exists(binaries)
+                    || !Path.of(executable.get()).toRealPath().startsWith(binaries.toRealPath())) {
+                return false;
+            }
+            Path cwd = Path.of("/proc", Long.toString(process.pid()), "cwd");
+            if (Files.exists(cwd)) {
+                return Files.isSameFile(cwd.toRealPath(), workingDirectory.toRealPath());
+            }
+        } catch (IOException unreadable) {
+            return false;
+        }
+        // No /proc (macOS, Windows): the server names its directory on its command line.
+        return process.info().commandLine().map(line -> line.contains(workingDirectory.toString())).orElse(false);
     }
 
     @Override
