@@ -9,13 +9,15 @@ import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.collections.FXCollections;
 import javafx.geometry.Pos;
+import javafx.geometry.VPos;
+import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
-import javafx.scene.control.Separator;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.Tooltip;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
@@ -36,6 +38,8 @@ import java.util.function.IntSupplier;
 public final class ControlBar extends VBox {
 
     public static final String STYLE = "control-bar";
+    /** A group of controls, set off from the one before it. */
+    private static final String GROUP = "control-group";
     private static final List<Double> SPEEDS = List.of(0.25, 0.5, 1.0, 2.0, 4.0, 10.0);
 
     private final Session session;
@@ -128,14 +132,21 @@ public final class ControlBar extends VBox {
         HBox.setHgrow(spring, Priority.ALWAYS);
         HBox first = new HBox(10, labTitle, strategies, spring);
         first.setAlignment(Pos.CENTER_LEFT);
-        Separator beforeSwitches = new Separator();
-        beforeSwitches.visibleProperty().bind(switches.visibleProperty());
-        beforeSwitches.managedProperty().bind(switches.visibleProperty());
-        HBox second = new HBox(8, new Label("Workers"), workers, new Label("Ops each"), ops, beforeSwitches, switches,
-                new Separator(), run, pause, step, stop, reset, new Separator(), stepMode, speed);
-        second.setAlignment(Pos.CENTER_LEFT);
+        // Groups that wrap as a whole when the window is narrow (a laptop, presenter-size text).
+        switches.getStyleClass().add(GROUP);
+        FlowPane second = new FlowPane(0, 6, group(new Label("Workers"), workers, new Label("Ops each"), ops), switches,
+                group(run, pause, step, stop, reset), group(stepMode, speed));
+        second.setRowValignment(VPos.CENTER);
+        second.getChildren().get(0).getStyleClass().add("first");
         getChildren().addAll(first, strategySummary, second);
         updateButtons(null);
+    }
+
+    private static HBox group(Node... nodes) {
+        HBox group = new HBox(8, nodes);
+        group.setAlignment(Pos.CENTER_LEFT);
+        group.getStyleClass().add(GROUP);
+        return group;
     }
 
     private static Button button(String text, String style, String tip) {

@@ -46,6 +46,17 @@ public final class SwitchControls extends HBox {
     public void showLab(Lab lab) {
         getChildren().clear();
         shown.clear();
+        syncing = true;
+        try {
+            build(lab);
+        } finally {
+            syncing = false;
+        }
+        setVisible(!shown.isEmpty());
+        showValues(session.switchesProperty().get());
+    }
+
+    private void build(Lab lab) {
         for (Switch<?> sw : lab.switches()) {
             Shown control = switch (sw.type()) {
                 case INTEGER -> new IntegerSwitch(sw);
@@ -60,8 +71,6 @@ public final class SwitchControls extends HBox {
             getChildren().addAll(control.nodes());
             shown.add(control);
         }
-        setVisible(!shown.isEmpty());
-        showValues(session.switchesProperty().get());
     }
 
     private static String tooltip(Switch<?> sw) {
