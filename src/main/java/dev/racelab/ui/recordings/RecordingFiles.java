@@ -242,9 +242,10 @@ public final class RecordingFiles {
         if (failure instanceof OutOfMemoryError) {
             return file + " is too large to show in the memory RaceLab has";
         }
-        String reason = failure == null || failure.getMessage() == null
-                ? failure == null ? "unknown failure" : failure.getClass().getSimpleName() : failure.getMessage();
-        return file + ": " + reason;
+        if (failure == null) {
+            return file + ": unknown failure";
+        }
+        return file + ": " + (failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage());
     }
 
     /** How long the run took by its own clock, first event to last, for the file's end line. */
