@@ -4,8 +4,10 @@ import dev.racelab.backend.Backends;
 import dev.racelab.engine.Clock;
 import dev.racelab.engine.Run;
 import dev.racelab.labs.Labs;
+import dev.racelab.ui.recordings.RecordingFiles;
 import dev.racelab.ui.shell.MainView;
 import dev.racelab.ui.startup.ServerStartup;
+import javafx.beans.binding.Bindings;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
 
@@ -38,7 +40,11 @@ public final class RaceLabWindow {
         Scene scene = new Scene(view, Math.min(1440, screen.getWidth() * 0.95), Math.min(900, screen.getHeight() * 0.92));
         scene.getStylesheets().add(RaceLabWindow.class.getResource("racelab.css").toExternalForm());
         view.installShortcuts(scene);
-        stage.setTitle("RaceLab");
+        stage.titleProperty().bind(Bindings.createStringBinding(() -> {
+            RecordingFiles.Source source = view.recordings().sourceProperty().get();
+            return source == null || !session.replayingProperty().get() ? "RaceLab"
+                    : source.file().getFileName() + " — RaceLab";
+        }, view.recordings().sourceProperty(), session.replayingProperty()));
         stage.setScene(scene);
         stage.setMinWidth(960);
         stage.setMinHeight(600);

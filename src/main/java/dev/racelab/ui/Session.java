@@ -130,6 +130,8 @@ public final class Session {
         }
         view = recordedLab.view(recorded.header());
         replaying.set(true);
+        // Cleared first: the same outcome opened again (a file saved and opened) is still news.
+        outcome.set(null);
         record.set(recorded);
         state.set(RunPhase.ENDED);
         outcome.set(recorded.outcome());

@@ -12,7 +12,8 @@ import java.util.Properties;
 /**
  * What the window remembers between launches, in {@code settings.properties} under RaceLab's
  * data directory: the server addresses the user chose (without the password unless they asked
- * to keep it), the text size and the last lab. A broken file is set aside and the defaults used.
+ * to keep it), the text size, the last lab and the last folder of recordings. A broken file is set
+ * aside and the defaults used.
  */
 public final class Settings {
 
@@ -20,6 +21,8 @@ public final class Settings {
     public static final String REDIS_URL = "redis.url";
     public static final String TEXT_SCALE = "text.scale";
     public static final String LAB = "lab";
+    /** The folder the recording choosers last used. */
+    public static final String RECORDING_FOLDER = "recordings.folder";
 
     private final Path file;
     private final Properties values = new Properties();

@@ -179,6 +179,20 @@ public final class ScreenshotTour extends Application {
             awaitOutcome();
             shoot("primitives-article-mutex-holder-crashes");
         }
+        if (wanted("recording")) {
+            // A run saved, the window moved on, and the recording opened again: as a class would see it next week.
+            setUp("counter", "read-modify-write", 8, 50, GatePlan.NONE.with("after-read", GateRule.fixed(5)), false);
+            fx(s -> window.session().start());
+            awaitOutcome();
+            Path file = Files.createTempDirectory("racelab-tour").resolve("lost-increments.racelab");
+            fx(s -> window.view().recordings().saveTo(file));
+            awaitFx(() -> window.view().recordings().savedProperty().get() != null);
+            setUp("fencing", "fenced-cas", 10, 5, GatePlan.NONE, false);
+            fx(s -> window.view().recordings().open(file));
+            awaitFx(() -> window.session().replayingProperty().get());
+            pause(700);
+            shoot("recording-opened");
+        }
     }
 
     private boolean wanted(String shot) {
@@ -208,10 +222,13 @@ public final class ScreenshotTour extends Application {
     }
 
     private void awaitCondition(Predicate<Run> condition) throws Exception {
+        awaitFx(() -> condition.test(window.session().run()));
+    }
+
+    private void awaitFx(java.util.concurrent.Callable<Boolean> condition) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
-            Run run = onFx(() -> window.session().run());
-            if (condition.test(run)) {
+            if (onFx(condition)) {
                 pause(300);
                 return;
             }

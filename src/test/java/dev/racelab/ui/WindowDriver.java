@@ -71,6 +71,16 @@ final class WindowDriver {
         robot.push(KeyCode.ENTER);
     }
 
+    /** Types {@code text} into the control of the lab's switch {@code name} and presses Enter. */
+    void setSwitch(String name, String text) {
+        javafx.scene.control.Spinner<?> spinner = robot.lookup("#switch-" + name)
+                .queryAs(javafx.scene.control.Spinner.class);
+        robot.doubleClickOn(spinner.getEditor());
+        robot.push(KeyCode.CONTROL, KeyCode.A);
+        robot.write(text);
+        robot.push(KeyCode.ENTER);
+    }
+
     void press(String button) {
         robot.clickOn("#" + button + "-button");
     }

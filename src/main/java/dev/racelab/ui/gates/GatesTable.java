@@ -29,10 +29,17 @@ import java.util.List;
  * row overrides the all-workers row; left empty, it shows the inherited rule greyed.
  *
  * <p>In step mode the rows of workers halted at a gate are highlighted, the cell of the gate
- * where each stands marked, and the selected row is the worker Step releases. Rows are
+ * where each stands marked, and the selected row is the worker Step releases. A fault gate's column
+ * is marked (⚡, its own colour): a rule there arms the fault rather than delaying. Rows are
  * virtualized, so a thousand workers cost no more than twenty.
  */
 public final class GatesTable extends TableView<GatesTable.Row> {
+
+    /** The style class of a fault gate's column and header. */
+    public static final String FAULT = "fault-gate";
+    private static final String ARMING = "Any delay or break set here arms the fault for that worker (in the all-workers "
+            + "row: for every worker), who suffers it here after sitting out the delay. Left empty, the gate does "
+            + "nothing, and step mode does not halt here.";
 
     /** A row: {@code index} -1 is all workers. */
     public record Row(int index, String name) {
@@ -124,11 +131,20 @@ public final class GatesTable extends TableView<GatesTable.Row> {
             // The gates share what the worker column leaves.
             column.prefWidthProperty().bind(widthProperty().subtract(worker.widthProperty()).subtract(24)
                     .divide(lab.gates().size()));
-            Tooltip tip = new Tooltip(gate.id() + ": " + gate.description());
+            Tooltip tip = new Tooltip(gate.isFault() ? gate.id() + " — a fault: " + gate.description() + ".\n" + ARMING
+                    : gate.id() + ": " + gate.description());
             tip.setWrapText(true);
-            tip.setMaxWidth(420);
+            tip.setMaxWidth(440);
             javafx.scene.control.Label header = new javafx.scene.control.Label(gate.id());
             header.setTooltip(tip);
+            if (gate.isFault()) {
+                // The glyph is a graphic, so the header's text stays the gate's id.
+                javafx.scene.control.Label bolt = new javafx.scene.control.Label("⚡");
+                bolt.getStyleClass().add("fault-glyph");
+                header.setGraphic(bolt);
+                header.getStyleClass().add(FAULT);
+                column.getStyleClass().add(FAULT);
+            }
             column.setText(null);
             column.setGraphic(header);
             getColumns().add(column);
@@ -169,7 +185,8 @@ public final class GatesTable extends TableView<GatesTable.Row> {
                     commit();
                 }
             });
-            breakpoint.setTooltip(new Tooltip("Halt here until stepped"));
+            breakpoint.setTooltip(new Tooltip(gate.isFault() ? "Arm the fault, and halt here until stepped"
+                    : "Halt here until stepped"));
         }
 
         @Override
@@ -188,7 +205,8 @@ public final class GatesTable extends TableView<GatesTable.Row> {
                     ? "ms" : plan.ruleForAll(gate.id()).delayText());
             breakpoint.setSelected(rule.breakpoint());
             delay.getStyleClass().remove("invalid");
-            delay.setTooltip(new Tooltip("Delay in ms at " + gate.id() + ": 5, or a range like 2-20"
+            delay.setTooltip(new Tooltip((gate.isFault() ? "Arms the fault " + gate.id() + " after a delay in ms: 0, 5, "
+                    + "or a range like 2-20" : "Delay in ms at " + gate.id() + ": 5, or a range like 2-20")
                     + (row.index() >= 0 ? "; empty follows the all-workers row" : "")));
             boolean haltedHere = row.index() >= 0 && row.index() < haltedAt.length && haltedAt[row.index()] == gate;
             pseudoClassStateChanged(javafx.css.PseudoClass.getPseudoClass("halted-here"), haltedHere);

@@ -9,15 +9,15 @@ import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.collections.FXCollections;
 import javafx.geometry.Pos;
+import javafx.geometry.VPos;
+import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
-import javafx.scene.control.Separator;
-import javafx.scene.control.Spinner;
-import javafx.scene.control.SpinnerValueFactory;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.Tooltip;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
@@ -30,20 +30,25 @@ import java.util.function.IntSupplier;
 
 /**
  * The controls above the timeline: the strategy switch (the broken strategies first, then the
- * fixes), the number of workers and operations, Run · Pause · Step · Stop · Reset, step mode and
- * the speed of delays. Each button names its keyboard shortcut in its tooltip.
+ * fixes), the number of workers and operations, the lab's own switches, Run · Pause · Step · Stop ·
+ * Reset, step mode and the speed of delays. Each button names its keyboard shortcut in its tooltip.
+ * While an opened recording is shown there is no run to command: Run, Pause, Step and Stop are off,
+ * and changing a setting (or Reset) leaves the recording for a fresh live run.
  */
 public final class ControlBar extends VBox {
 
     public static final String STYLE = "control-bar";
+    /** A group of controls, set off from the one before it. */
+    private static final String GROUP = "control-group";
     private static final List<Double> SPEEDS = List.of(0.25, 0.5, 1.0, 2.0, 4.0, 10.0);
 
     private final Session session;
     private final SegmentedButton strategies = new SegmentedButton();
     private final Label labTitle = new Label();
     private final Label strategySummary = new Label();
-    private final Spinner<Integer> workers = new Spinner<>();
-    private final Spinner<Integer> ops = new Spinner<>();
+    private final NumberSpinner workers = new NumberSpinner("Workers", "");
+    private final NumberSpinner ops = new NumberSpinner("Operations per worker", "");
+    private final SwitchControls switches;
     final Button run = button("Run", "run", "Run the lab, or go on after a pause (F5)");
     final Button pause = button("Pause", "pause", "Halt every worker at its next gate (F6)");
     final Button step = button("Step", "step", "Release the selected worker to its next gate (F10)");
@@ -60,14 +65,9 @@ public final class ControlBar extends VBox {
         strategySummary.getStyleClass().add("strategy-summary");
         strategySummary.setWrapText(true);
 
-        workers.setEditable(true);
-        ops.setEditable(true);
-        workers.setPrefWidth(90);
-        ops.setPrefWidth(90);
         workers.setTooltip(new Tooltip("Number of workers"));
         ops.setTooltip(new Tooltip("Operations per worker"));
-        commitOnFocusLoss(workers);
-        commitOnFocusLoss(ops);
+        switches = new SwitchControls(session);
         workers.valueProperty().addListener((o, a, b) -> {
             if (!syncing && b != null) {
                 session.workersProperty().set(b);
@@ -120,7 +120,9 @@ public final class ControlBar extends VBox {
         strategies.disableProperty().bind(idle.not());
         workers.disableProperty().bind(idle.not());
         ops.disableProperty().bind(idle.not());
+        switches.disableProperty().bind(idle.not());
         session.stateProperty().addListener((o, a, s) -> updateButtons(s));
+        session.replayingProperty().addListener((o, a, b) -> updateButtons(session.stateProperty().get()));
         session.labProperty().addListener((o, a, lab) -> showLab(lab));
         session.strategyProperty().addListener((o, a, s) -> showStrategy(s));
         session.workersProperty().addListener((o, a, n) -> show(workers, n.intValue()));
@@ -130,11 +132,21 @@ public final class ControlBar extends VBox {
         HBox.setHgrow(spring, Priority.ALWAYS);
         HBox first = new HBox(10, labTitle, strategies, spring);
         first.setAlignment(Pos.CENTER_LEFT);
-        HBox second = new HBox(8, new Label("Workers"), workers, new Label("Ops each"), ops, new Separator(),
-                run, pause, step, stop, reset, new Separator(), stepMode, speed);
-        second.setAlignment(Pos.CENTER_LEFT);
+        // Groups that wrap as a whole when the window is narrow (a laptop, presenter-size text).
+        switches.getStyleClass().add(GROUP);
+        FlowPane second = new FlowPane(0, 6, group(new Label("Workers"), workers, new Label("Ops each"), ops), switches,
+                group(run, pause, step, stop, reset), group(stepMode, speed));
+        second.setRowValignment(VPos.CENTER);
+        second.getChildren().get(0).getStyleClass().add("first");
         getChildren().addAll(first, strategySummary, second);
         updateButtons(null);
+    }
+
+    private static HBox group(Node... nodes) {
+        HBox group = new HBox(8, nodes);
+        group.setAlignment(Pos.CENTER_LEFT);
+        group.getStyleClass().add(GROUP);
+        return group;
     }
 
     private static Button button(String text, String style, String tip) {
@@ -145,37 +157,12 @@ public final class ControlBar extends VBox {
         return button;
     }
 
-    private static void commitOnFocusLoss(Spinner<Integer> spinner) {
-        spinner.focusedProperty().addListener((o, was, is) -> {
-            if (!is) {
-                commit(spinner);
-            }
-        });
-        spinner.getEditor().setOnAction(e -> commit(spinner));
-    }
-
-    /** Takes what was typed if it is a number in range; otherwise shows the value again. */
-    private static void commit(Spinner<Integer> spinner) {
-        String text = spinner.getEditor().getText().strip();
-        SpinnerValueFactory.IntegerSpinnerValueFactory factory =
-                (SpinnerValueFactory.IntegerSpinnerValueFactory) spinner.getValueFactory();
+    private void show(NumberSpinner spinner, int value) {
+        syncing = true;
         try {
-            int value = Integer.parseInt(text);
-            factory.setValue(Math.max(factory.getMin(), Math.min(factory.getMax(), value)));
-        } catch (NumberFormatException e) {
-            // Not a number: keep the last good value.
-        }
-        spinner.getEditor().setText(String.valueOf(factory.getValue()));
-    }
-
-    private void show(Spinner<Integer> spinner, int value) {
-        if (spinner.getValueFactory() != null && !Integer.valueOf(value).equals(spinner.getValue())) {
-            syncing = true;
-            try {
-                spinner.getValueFactory().setValue(value);
-            } finally {
-                syncing = false;
-            }
+            spinner.show(value);
+        } finally {
+            syncing = false;
         }
     }
 
@@ -198,10 +185,9 @@ public final class ControlBar extends VBox {
                 });
                 strategies.getButtons().add(button);
             }
-            workers.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(lab.minWorkers(),
-                    lab.maxWorkers(), session.workersProperty().get()));
-            ops.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 100_000,
-                    session.opsProperty().get()));
+            workers.setRange(lab.minWorkers(), lab.maxWorkers(), session.workersProperty().get());
+            ops.setRange(1, 100_000, session.opsProperty().get());
+            switches.showLab(lab);
             showStrategy(session.strategyProperty().get());
         } finally {
             syncing = false;
@@ -218,13 +204,16 @@ public final class ControlBar extends VBox {
         strategySummary.setText((strategy.broken() ? "⚠ races: " : "fix: ") + strategy.summary());
     }
 
+    /** Enables what applies in phase {@code s}; an opened recording is not live, so it has no run to command. */
     private void updateButtons(RunPhase s) {
+        boolean replaying = session.replayingProperty().get();
         boolean live = s == RunPhase.PREPARING || s == RunPhase.RUNNING || s == RunPhase.PAUSED;
-        run.setText(s == RunPhase.PAUSED ? "Resume" : s == RunPhase.ENDED ? "Run again" : "Run");
-        run.setDisable(s == null || s == RunPhase.PREPARING || s == RunPhase.RUNNING || s == RunPhase.STOPPING);
-        pause.setDisable(s != RunPhase.RUNNING);
-        step.setDisable(!(s == RunPhase.PAUSED || s == RunPhase.RUNNING || s == RunPhase.READY));
-        stop.setDisable(!live);
+        run.setText(s == RunPhase.PAUSED ? "Resume" : s == RunPhase.ENDED && !replaying ? "Run again" : "Run");
+        run.setDisable(replaying || s == null || s == RunPhase.PREPARING || s == RunPhase.RUNNING
+                || s == RunPhase.STOPPING);
+        pause.setDisable(replaying || s != RunPhase.RUNNING);
+        step.setDisable(replaying || !(s == RunPhase.PAUSED || s == RunPhase.RUNNING || s == RunPhase.READY));
+        stop.setDisable(replaying || !live);
         reset.setDisable(s == null || s == RunPhase.STOPPING);
     }
 }

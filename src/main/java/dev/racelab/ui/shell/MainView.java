@@ -16,13 +16,17 @@ import dev.racelab.ui.Palette;
 import dev.racelab.ui.Session;
 import dev.racelab.ui.Settings;
 import dev.racelab.ui.gates.GatesTable;
+import dev.racelab.ui.recordings.RecordingBar;
+import dev.racelab.ui.recordings.RecordingFiles;
 import dev.racelab.ui.startup.ServerDialog;
 import dev.racelab.ui.startup.ServerStartup;
 import dev.racelab.ui.state.StateColumn;
 import dev.racelab.ui.timeline.TimelineModel;
 import dev.racelab.ui.timeline.TimelineView;
 import javafx.animation.AnimationTimer;
+import javafx.application.Platform;
 import javafx.beans.binding.Bindings;
+import javafx.css.PseudoClass;
 import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
 import javafx.scene.Scene;
@@ -39,6 +43,7 @@ import javafx.scene.control.Tooltip;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyCodeCombination;
 import javafx.scene.input.KeyCombination;
+import javafx.scene.input.TransferMode;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
@@ -49,14 +54,18 @@ import javafx.scene.shape.Rectangle;
 import javafx.scene.text.Font;
 import org.controlsfx.control.StatusBar;
 
+import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * The window's content: labs on the left, controls on top, the timeline in the middle with the
  * verdict and the gates below it, the lab's state on the right, the servers in the status bar.
+ * An opened recording (File ▸ Open, or a file dropped on the window) shows in the same places,
+ * with a strip under the controls naming the file.
  *
  * <p>One {@link AnimationTimer} drives everything live: once per frame it asks the session what
  * the run did, drains the run's new events into the timeline and the lab's view, and redraws.
@@ -74,6 +83,7 @@ public final class MainView extends BorderPane {
     private final GatesTable gates;
     private final ControlBar controls;
     private final LabList labList;
+    private final RecordingFiles recordings;
     private final StatusBar statusBar = new StatusBar();
     private final double baseFont = Font.getDefault().getSize();
     private double textScale = 1.0;
@@ -96,6 +106,7 @@ public final class MainView extends BorderPane {
         getStyleClass().add("main-view");
         gates = new GatesTable(session);
         controls = new ControlBar(session, this::workerToStep);
+        recordings = new RecordingFiles(session, labs, settings, this);
         labList = new LabList(labs.all());
         labList.getSelectionModel().selectedItemProperty().addListener((o, a, lab) -> {
             if (lab != null && lab != session.lab()) {
@@ -124,7 +135,7 @@ public final class MainView extends BorderPane {
         SplitPane.setResizableWithParent(labColumn, false);
         SplitPane.setResizableWithParent(stateColumn, false);
 
-        setTop(new VBox(menuBar(), controls));
+        setTop(new VBox(menuBar(), controls, new RecordingBar(session, recordings)));
         setCenter(body);
         setBottom(statusBar);
         statusBar.textProperty().bind(Bindings.concat(startup.statusProperty(Service.POSTGRES), "   ·   ",
@@ -133,7 +144,12 @@ public final class MainView extends BorderPane {
                 .or(startup.busyProperty(Service.REDIS))).then(-1.0).otherwise(0.0));
         Button servers = new Button("Servers…");
         servers.setOnAction(e -> askForServer(Service.POSTGRES, null));
-        statusBar.getRightItems().add(servers);
+        Label saved = new Label();
+        saved.getStyleClass().add("save-note");
+        saved.textProperty().bind(Bindings.createStringBinding(() -> recordings.savedProperty().get() == null ? ""
+                : "Saved as " + recordings.savedProperty().get().getFileName(), recordings.savedProperty()));
+        statusBar.getRightItems().addAll(saved, servers);
+        acceptDroppedFiles();
 
         session.recordProperty().addListener((o, a, record) -> showRecord(record));
         session.labProperty().addListener((o, a, lab) -> {
@@ -142,6 +158,7 @@ public final class MainView extends BorderPane {
             }
         });
         session.outcomeProperty().addListener((o, a, outcome) -> showOutcome(outcome));
+        session.stateProperty().addListener((o, a, phase) -> noteServers(phase));
         new AnimationTimer() {
             @Override
             public void handle(long now) {
@@ -201,6 +218,19 @@ public final class MainView extends BorderPane {
     }
 
     private MenuBar menuBar() {
+        MenuItem open = new MenuItem("Open recording…");
+        open.setAccelerator(new KeyCodeCombination(KeyCode.O, KeyCombination.SHORTCUT_DOWN));
+        open.setOnAction(e -> recordings.chooseAndOpen());
+        open.disableProperty().bind(recordings.busyProperty());
+        MenuItem save = new MenuItem("Save recording…");
+        save.setAccelerator(new KeyCodeCombination(KeyCode.S, KeyCombination.SHORTCUT_DOWN));
+        save.setOnAction(e -> recordings.chooseAndSave());
+        save.disableProperty().bind(session.outcomeProperty().isNull().or(recordings.busyProperty()));
+        MenuItem again = new MenuItem("Run these settings again");
+        again.setAccelerator(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN,
+                KeyCombination.SHIFT_DOWN));
+        again.setOnAction(e -> session.runAgain());
+        again.disableProperty().bind(session.outcomeProperty().isNull());
         MenuItem servers = new MenuItem("PostgreSQL server…");
         servers.setOnAction(e -> askForServer(Service.POSTGRES, null));
         MenuItem redis = new MenuItem("Redis server…");
@@ -208,7 +238,8 @@ public final class MainView extends BorderPane {
         MenuItem quit = new MenuItem("Quit");
         quit.setAccelerator(new KeyCodeCombination(KeyCode.Q, KeyCombination.SHORTCUT_DOWN));
         quit.setOnAction(e -> getScene().getWindow().hide());
-        Menu file = new Menu("RaceLab", null, servers, redis, new SeparatorMenuItem(), quit);
+        Menu file = new Menu("File", null, open, save, again, new SeparatorMenuItem(), servers, redis,
+                new SeparatorMenuItem(), quit);
 
         MenuItem larger = new MenuItem("Larger text");
         larger.setAccelerator(new KeyCodeCombination(KeyCode.EQUALS, KeyCombination.SHORTCUT_DOWN));
@@ -347,6 +378,8 @@ public final class MainView extends BorderPane {
                 F10 or Page Down — Step the selected worker (clickers send Page Down)
                 Alt+1 … Alt+9 — Step worker 1 … 9
                 Shift+F5 — Stop        Ctrl+R — Reset
+                Ctrl+O — Open a recording (or drop it on the window)    Ctrl+S — Save the run shown
+                Ctrl+Shift+R — Run these settings again (a recording's, live)
                 F7 / F8 — Previous / next violation on the timeline
                 Ctrl+0 — Whole run     Ctrl+L — Follow live
                 Ctrl + mouse wheel — Zoom      Shift + mouse wheel or drag — Pan
@@ -405,7 +438,7 @@ public final class MainView extends BorderPane {
             model.drain(Integer.MAX_VALUE, this::feed);
             gates.update(tracker);
             stateColumn.refreshNow();
-            if (timeline.followLiveProperty().get()) {
+            if (timeline.followLiveProperty().get() || session.replayingProperty().get()) {
                 timeline.fit();
             }
             banner.showOutcome(outcome);
@@ -436,8 +469,61 @@ public final class MainView extends BorderPane {
         }
     }
 
+    /**
+     * Notes on the live run's record what serves its servers, once they are up: when it leaves
+     * preparing (or ends there), as the command line does, so a saved recording says it.
+     */
+    private void noteServers(RunPhase phase) {
+        RunRecord record = session.record();
+        if (record == null || session.replayingProperty().get() || !record.backend().isEmpty()
+                || phase == null || phase == RunPhase.READY || phase == RunPhase.PREPARING) {
+            return;
+        }
+        Map<String, String> described = new LinkedHashMap<>();
+        for (Service service : Service.values()) {
+            if (session.lab().services().contains(service)) {
+                described.put(service.name().toLowerCase(Locale.ROOT), backends.describe(service));
+            }
+        }
+        record.backend(described);
+    }
+
+    /** A recording dropped on the window opens as Open does; the window is outlined while one is over it. */
+    private void acceptDroppedFiles() {
+        PseudoClass dropTarget = PseudoClass.getPseudoClass("drop-target");
+        setOnDragOver(e -> {
+            if (e.getGestureSource() == null && e.getDragboard().hasFiles() && e.getDragboard().getFiles().size() == 1
+                    && !recordings.busyProperty().get()) {
+                e.acceptTransferModes(TransferMode.COPY);
+                pseudoClassStateChanged(dropTarget, true);
+            }
+            e.consume();
+        });
+        setOnDragExited(e -> pseudoClassStateChanged(dropTarget, false));
+        setOnDragDropped(e -> {
+            pseudoClassStateChanged(dropTarget, false);
+            boolean taken = e.getDragboard().hasFiles() && e.getDragboard().getFiles().size() == 1;
+            e.setDropCompleted(taken);
+            e.consume();
+            if (taken) {
+                // After the drop completes, so the file manager is not kept waiting by a message.
+                Path file = e.getDragboard().getFiles().get(0).toPath();
+                Platform.runLater(() -> recordings.open(file));
+            }
+        });
+    }
+
     public TimelineView timeline() {
         return timeline;
+    }
+
+    /** Saving and opening recordings: the menu's and a dropped file's way in. */
+    public RecordingFiles recordings() {
+        return recordings;
+    }
+
+    public StateColumn stateColumn() {
+        return stateColumn;
     }
 
     public VerdictBanner banner() {

@@ -51,6 +51,7 @@ public final class StateColumn extends VBox {
     };
     private final VBox panels = new VBox();
     private LabView view;
+    private List<Panel> shownPanels = List.of();
     private long drawnVersion = -1;
     private long lastRefresh;
     private double drawnWidth;
@@ -82,6 +83,7 @@ public final class StateColumn extends VBox {
     /** Redraws if the view changed; {@code nowNanos} throttles the refresh rate. */
     public void refresh(long nowNanos) {
         if (view == null) {
+            shownPanels = List.of();
             panels.getChildren().clear();
             return;
         }
@@ -101,7 +103,13 @@ public final class StateColumn extends VBox {
             picture.getGraphicsContext2D().clearRect(0, 0, drawnWidth, drawnHeight);
             view.draw(new FxSketch(picture, em));
         }
-        panels.getChildren().setAll(view.panels().stream().map(StateColumn::node).toList());
+        shownPanels = view.panels();
+        panels.getChildren().setAll(shownPanels.stream().map(StateColumn::node).toList());
+    }
+
+    /** The panels as last drawn. */
+    public List<Panel> shownPanels() {
+        return shownPanels;
     }
 
     /** Redraws now, whatever the rate: the run ended, and the picture must agree with the verdict at once. */

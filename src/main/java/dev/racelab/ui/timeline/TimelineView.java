@@ -165,6 +165,7 @@ public final class TimelineView extends Region {
     public void setModel(TimelineModel model) {
         this.model = model;
         this.focusedViolation = -1;
+        this.now = 0;
         this.viewStart = 0;
         this.scrollY = 0;
         scroll.setValue(0);
