@@ -3,11 +3,13 @@ package dev.racelab;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /** The layering docs/architecture.md draws, checked on every build. */
+@Tag("engine")
 class ArchitectureTest {
 
     private final JavaClasses classes = new ClassFileImporter()

@@ -2,6 +2,7 @@ package dev.racelab.backend;
 
 import dev.racelab.engine.Service;
 import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.ServerSocket;
@@ -12,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A server that cannot be used gives one sentence naming the server, its address and the reason. */
+@Tag("engine")
 class UnreachableServerTest {
 
     private static int closedPort() throws Exception {

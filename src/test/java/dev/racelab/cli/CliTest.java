@@ -14,6 +14,7 @@ import dev.racelab.support.CuttableProxy;
 import dev.racelab.support.PgProbe;
 import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,6 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The command-line contract (docs/architecture.md, "The command line"), run in-process against the test servers. */
+@Tag("lab")
 class CliTest {
 
     private record Result(int code, String out, String err) {

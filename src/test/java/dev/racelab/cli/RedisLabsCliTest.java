@@ -5,6 +5,7 @@ import com.google.gson.JsonParser;
 import dev.racelab.backend.BackendSettings;
 import dev.racelab.backend.DataHome;
 import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The command-line contract for the Redis labs, in-process against the test servers. */
+@Tag("lab")
 class RedisLabsCliTest {
 
     private record Result(int code, String out, String err) {

@@ -1,5 +1,6 @@
 package dev.racelab.engine;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -11,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The engine on a manual clock: no test here sleeps, and none talks to a server. */
+@Tag("engine")
 class RunTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
@@ -81,12 +83,21 @@ class RunTest {
 
     @Test
     void stepIsRefusedForAWorkerThatIsNotHalted() throws Exception {
-        Run run = run(spec("unsafe", 1, 1).withStepMode(true));
-        run.gates().awaitSettled(0, WAIT);
-        assertTrue(run.step(0));
-        assertTrue(!run.step(0) || run.gates().haltedAt(0) != null, "a second step before it halts again is refused");
-        run.resume();
-        assertEquals(Verdict.SAFE, run.awaitOutcome(WAIT).verdict());
+        Run run = run(spec("hang", 1, 1).withStepMode(true));
+        assertEquals(MemoryCounterLab.BEFORE, run.gates().awaitSettled(0, WAIT));
+        assertTrue(run.step(0), "a halted worker is released");
+        // Released, it goes on to wait for something that is not a gate.
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (run.recorder().snapshot().stream().noneMatch(e -> e.kind() == EventKind.STATE
+                && e.state() == ActorState.WAITING) && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertNull(run.gates().haltedAt(0));
+        assertTrue(!run.step(0), "a worker that is not halted at a gate cannot be stepped");
+        assertTrue(run.recorder().snapshot().stream().filter(e -> e.kind() == EventKind.STEP).count() == 1,
+                "only the step that released it is on record");
+        run.stop();
+        run.awaitOutcome(WAIT);
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.racelab.it;
 
 import dev.racelab.support.Child;
 import dev.racelab.support.Poll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A RaceLab killed outright (SIGKILL: no shutdown hooks) leaves its embedded PostgreSQL running;
  * the next RaceLab that takes the same slot stops it before starting its own.
  */
+@Tag("it")
 class LeftoverServerIT {
 
     @Test

@@ -15,6 +15,7 @@ import dev.racelab.labs.primitives.PrimitivesLab;
 import dev.racelab.labs.readerswriters.ReadersWritersLab;
 import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.ScanParams;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Stopping a Redis lab while its workers wait on Redis leaves nothing behind: no worker,
  * subscriber or lease-keeper thread, no connection named after the run, no key of the run.
  */
+@Tag("lab")
 class RedisRunStopTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);

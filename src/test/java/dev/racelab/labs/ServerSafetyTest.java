@@ -10,6 +10,7 @@ import dev.racelab.engine.Verdict;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.ScanParams;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
  * outside schema {@code racelab} and keys {@code racelab:*} exactly as it found it. The sentinels
  * have names that begin like RaceLab's own, to catch a prefix match that is one character short.
  */
+@Tag("lab")
 class ServerSafetyTest {
 
     private static final String SENTINEL_SCHEMA = "racelab_sentinel";

@@ -33,6 +33,7 @@ import javafx.scene.control.Spinner;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,6 +60,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * answer: it shows the recorded timeline, panels, picture and verdict with the run controls off;
  * a damaged or foreign file gets one message and changes nothing.
  */
+@Tag("ui")
 @ExtendWith(ApplicationExtension.class)
 class OpenRecordingWindowTest {
 

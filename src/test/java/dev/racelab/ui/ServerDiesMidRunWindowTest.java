@@ -11,6 +11,7 @@ import dev.racelab.support.TestServers;
 import dev.racelab.ui.startup.ServerStartup;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A server that dies mid-run (the connection to it cut by a proxy): the run ends with ERROR and
  * names the server, the timeline recorded so far stays, and the window stays open.
  */
+@Tag("ui")
 @ExtendWith(ApplicationExtension.class)
 class ServerDiesMidRunWindowTest {
 

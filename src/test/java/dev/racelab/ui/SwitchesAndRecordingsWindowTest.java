@@ -10,6 +10,7 @@ import dev.racelab.support.TestServers;
 import dev.racelab.ui.startup.ServerStartup;
 import javafx.scene.control.Spinner;
 import javafx.stage.Stage;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A lab's switch set in the window reaches the next run, its saved recording, and the run made
  * again from that recording, against the real test servers.
  */
+@Tag("ui")
 @ExtendWith(ApplicationExtension.class)
 class SwitchesAndRecordingsWindowTest {
 

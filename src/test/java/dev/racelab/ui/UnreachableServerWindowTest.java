@@ -11,6 +11,7 @@ import javafx.scene.control.Label;
 import javafx.scene.control.TextField;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A server that is not there and addresses that are wrong: the window names the server and the
  * reason, refuses the bad address without closing anything, and a run ends with ERROR.
  */
+@Tag("ui")
 @ExtendWith(ApplicationExtension.class)
 class UnreachableServerWindowTest {
 

@@ -6,6 +6,7 @@ import dev.racelab.support.TestServers;
 import dev.racelab.ui.startup.ServerStartup;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * provoke the race with a delay, watch the verdict, switch on the fix; build the interleaving by
  * hand in step mode.
  */
+@Tag("ui")
 @ExtendWith(ApplicationExtension.class)
 class WindowTest {
 

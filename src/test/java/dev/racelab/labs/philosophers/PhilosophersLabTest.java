@@ -13,6 +13,7 @@ import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.Panel;
 import dev.racelab.support.RecordingSketch;
 import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The dining philosophers against a real Redis. */
+@Tag("lab")
 class PhilosophersLabTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);

@@ -17,6 +17,7 @@ import dev.racelab.labs.redis.sync.KeySpace;
 import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -32,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * halts at the fault gate when the fault is its own), then client-3 queues behind it; the fault
  * happens; client-1 goes on. The article's mutex and the hardened one get the very same schedule.
  */
+@Tag("lab")
 class PrimitivesLabTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);

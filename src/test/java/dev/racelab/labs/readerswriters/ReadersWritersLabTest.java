@@ -12,6 +12,7 @@ import dev.racelab.labs.redis.sync.KeySpace;
 import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Readers and writers against a real Redis. */
+@Tag("lab")
 class ReadersWritersLabTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);

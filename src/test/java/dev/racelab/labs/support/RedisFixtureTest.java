@@ -6,6 +6,7 @@ import dev.racelab.engine.Strategy;
 import dev.racelab.engine.SwitchValues;
 import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.ScanParams;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * A lab whose set-up fails in its scenario's constructor never gets a scenario the run could
  * close: the fixture must clean up after itself, leaving no connection, thread or key of the run.
  */
+@Tag("lab")
 class RedisFixtureTest {
 
     private static final Strategy STRATEGY = () -> Strategy.About.fix("test", "test", "whatever the lab does");

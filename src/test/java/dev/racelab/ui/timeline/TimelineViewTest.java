@@ -11,6 +11,7 @@ import javafx.scene.image.PixelReader;
 import javafx.scene.image.WritableImage;
 import javafx.scene.paint.Color;
 import javafx.stage.Stage;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.framework.junit5.ApplicationExtension;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The timeline drawn from a small recording: a worker runs for a second, waits for a second, runs
  * again. What a user sees must be that story, from any position of the view.
  */
+@Tag("ui")
 @ExtendWith(ApplicationExtension.class)
 class TimelineViewTest {
 

@@ -4,6 +4,7 @@ import dev.racelab.backend.Redis;
 import dev.racelab.engine.RunThreads;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * is accepted, so A held the mutex all along), and what was not the server's fault must reach the
  * run's threads' failure sink.
  */
+@Tag("lab")
 class LeaseKeeperTest {
 
     private static final Duration LEASE = Duration.ofMillis(500);

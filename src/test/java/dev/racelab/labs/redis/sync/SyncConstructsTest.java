@@ -5,6 +5,7 @@ import dev.racelab.engine.RunThreads;
 import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -30,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * through the same schedule. Nothing here waits on a sleep: a client that must not get a permit
  * is given a bounded wait and must come back empty-handed.
  */
+@Tag("lab")
 class SyncConstructsTest {
 
     private static final Duration LEASE = Duration.ofMillis(300);
