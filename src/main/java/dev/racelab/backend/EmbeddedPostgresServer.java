@@ -78,6 +78,9 @@ final class EmbeddedPostgresServer implements AutoCloseable {
                         .setCleanDataDirectory(false)
                         .setOverrideWorkingDirectory(root.resolve("bin").toFile())
                         .setPGStartupWait(Duration.ofSeconds(60))
+                        // RaceLab stops the server itself, in order: a signalled run is judged
+                        // and recorded first, while its server still answers.
+                        .setRegisterShutdownHook(false)
                         .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
                         .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()));
                 CONFIG.forEach(builder::setServerConfig);

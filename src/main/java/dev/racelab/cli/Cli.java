@@ -206,7 +206,7 @@ public final class Cli {
             Lab lab = labs.find(recording.last().header().lab()).orElseThrow();
             Summary summary = new Summary(lab);
             recording.runs().forEach(summary::add);
-            summary.times(recording.elapsedMs(), recording.startupMs());
+            summary.times(recording.elapsedMs(), recording.startupMs(), recording.interrupted());
             if (json) {
                 out.println(JSON.toJson(summary.toJson()));
             } else {
@@ -248,10 +248,8 @@ public final class Cli {
     private int launch(String id, List<String> args, RunSpec base) throws UsageException, BackendException,
             InterruptedException, RecordingException {
         Backends backends = new Backends(BackendSettings.embedded(), home, new StartupProgress(err));
-        // Ctrl-C ends the JVM without finally blocks: the hook still stops the embedded servers.
-        Thread hook = new Thread(backends::close, "racelab-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try (backends) {
+        // Ctrl-C and SIGTERM: the run is stopped, recorded and summed up, then the servers stop.
+        try (backends; Interruption interruption = new Interruption(backends)) {
             Labs labs = new Labs(backends);
             Lab lab = labs.find(id).orElseThrow(() -> new UsageException(
                     "unknown lab '" + id + "' (labs: " + labs.ids() + ")"));
@@ -269,27 +267,22 @@ public final class Cli {
                     backends.ensure(service);
                 }
                 long startupMs = (System.nanoTime() - startupStart) / 1_000_000;
-                return execute(lab, options, backends, recording, startupMs);
-            }
-        } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // The hook is running or about to: it closes the servers.
+                return execute(lab, options, backends, recording, startupMs, interruption);
             }
         }
     }
 
-    private int execute(Lab lab, RunOptions options, Backends backends, RecordingWriter recording, long startupMs)
-            throws InterruptedException, RecordingException {
+    private int execute(Lab lab, RunOptions options, Backends backends, RecordingWriter recording, long startupMs,
+                        Interruption interruption) throws InterruptedException, RecordingException {
         Summary summary = new Summary(lab);
         boolean allExpected = true;
         BackendException serverDown = null;
         long start = System.nanoTime();
-        for (int i = 0; i < options.runs(); i++) {
+        for (int i = 0; i < options.runs() && !interruption.signalled(); i++) {
             Run run = new Run(lab, options.spec().withSeed(options.spec().seed() + i), Clock.system());
             run.record().backend(backendsUsed(lab, backends));
             run.start();
+            interruption.running(run);
             watcher.accept(run);
             Outcome outcome = awaitEnd(run);
             if (recording != null) {
@@ -310,9 +303,9 @@ public final class Cli {
             }
         }
         long elapsedMs = (System.nanoTime() - start) / 1_000_000;
-        summary.times(elapsedMs, startupMs);
-        if (recording != null) {
-            recording.commit(elapsedMs, startupMs);
+        summary.times(elapsedMs, startupMs, interruption.signalled());
+        if (recording != null && recording.runs() > 0) {
+            recording.commit(elapsedMs, startupMs, interruption.signalled());
         }
         if (options.json()) {
             out.println(JSON.toJson(summary.toJson()));

@@ -30,6 +30,7 @@ final class Summary {
     private long events;
     private long elapsedMs;
     private long startupMs;
+    private boolean interrupted;
 
     Summary(Lab lab) {
         this.lab = lab;
@@ -48,10 +49,11 @@ final class Summary {
         runs++;
     }
 
-    /** How long the runs took together and the servers took to start. */
-    void times(long elapsed, long startup) {
+    /** How long the runs took together and the servers took to start; whether a signal cut the command short. */
+    void times(long elapsed, long startup, boolean signalled) {
         this.elapsedMs = elapsed;
         this.startupMs = startup;
+        this.interrupted = signalled;
     }
 
     int runs() {
@@ -87,6 +89,7 @@ final class Summary {
         json.put("elapsedMs", elapsedMs);
         json.put("startupMs", startupMs);
         json.put("backend", last.backend());
+        json.put("interrupted", interrupted);
         return json;
     }
 
@@ -103,6 +106,9 @@ final class Summary {
         out.printf("%s · %s · %d %s%s × %d ops%s%s%n", lab.id(), spec.strategy(), spec.workers(),
                 lab.workerRole(), spec.workers() == 1 ? "" : "s", spec.ops(),
                 delays.isEmpty() ? "" : " · " + delays, switches.isEmpty() ? "" : " · " + switches);
+        if (interrupted) {
+            out.println("interrupted by a signal: the run in progress was stopped");
+        }
         if (runs > 1) {
             out.printf("%d runs: %s%n", runs, verdictCounts());
             out.println("last run:");

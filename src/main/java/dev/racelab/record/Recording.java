@@ -11,8 +11,10 @@ import java.util.List;
  * @param runs      the runs in the order they ran; never empty
  * @param elapsedMs how long the runs took together, by the wall clock
  * @param startupMs how long the servers took to come up before the first run (0 if they were up)
+ * @param interrupted whether a signal cut the command short: its last run was stopped, and the
+ *                    recording is complete up to there
  */
-public record Recording(List<RunRecord> runs, long elapsedMs, long startupMs) {
+public record Recording(List<RunRecord> runs, long elapsedMs, long startupMs, boolean interrupted) {
 
     public Recording {
         runs = List.copyOf(runs);

@@ -111,7 +111,8 @@ public final class RecordingReader {
                     if (in.readLine() != null) {
                         throw damaged("there is more after its end line");
                     }
-                    return new Recording(runs, number(object, "elapsedMs"), number(object, "startupMs"));
+                    boolean interrupted = object.has("interrupted") && bool(object, "interrupted");
+                    return new Recording(runs, number(object, "elapsedMs"), number(object, "startupMs"), interrupted);
                 }
                 if (!type.equals("run")) {
                     throw damaged("line " + lineNumber + " should begin a run or end the recording, not '" + type + "'");

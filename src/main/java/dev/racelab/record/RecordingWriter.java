@@ -192,8 +192,11 @@ public final class RecordingWriter implements AutoCloseable {
     /**
      * Ends the recording: the end line, everything flushed to the disk, and the file moved into
      * place in one step, replacing any file there.
+     *
+     * @param interrupted whether a signal cut the runs short: the last run was stopped, and the
+     *                    recording is complete up to there
      */
-    public void commit(long elapsedMs, long startupMs) throws RecordingException {
+    public void commit(long elapsedMs, long startupMs, boolean interrupted) throws RecordingException {
         if (runs == 0) {
             throw new IllegalStateException("a recording holds at least one run");
         }
@@ -204,6 +207,7 @@ public final class RecordingWriter implements AutoCloseable {
                 w.name("runs").value(runs);
                 w.name("elapsedMs").value(elapsedMs);
                 w.name("startupMs").value(startupMs);
+                w.name("interrupted").value(interrupted);
                 w.endObject();
             }));
             out.flush();

@@ -95,7 +95,7 @@ class OpenRecordingWindowTest {
                 writer.write(philosophers, run.record());
                 LIVE.add(run.record());
             }
-            writer.commit(1, 0);
+            writer.commit(1, 0, false);
         }
     }
 

@@ -298,7 +298,7 @@ public final class RecordingFiles {
             try (RecordingWriter writer = RecordingWriter.create(file)) {
                 writer.write(lab, record);
                 // A window's run starts with its servers already up: no start-up time is part of it.
-                writer.commit(elapsedMs(record), 0);
+                writer.commit(elapsedMs(record), 0, false);
                 return writer.target();
             }
         }
