@@ -134,10 +134,6 @@ public final class PgSessions implements AutoCloseable {
         return new HikariDataSource(config);
     }
 
-    public boolean pooled() {
-        return pool != null;
-    }
-
     /** The worker using the session with backend {@code pid} right now, or null. */
     public String userOf(int pid) {
         return users.get(pid);
