@@ -15,6 +15,7 @@ import dev.racelab.labs.counter.CounterLab;
 import dev.racelab.labs.fencing.FencingLab;
 import dev.racelab.support.TestServers;
 
+import java.lang.management.ManagementFactory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -46,14 +47,16 @@ import java.util.logging.Logger;
  * counted. A RaceLab round's rate is the run's own {@code opsPerSec}, which times the workers'
  * phase only; a raw round is timed the same way, from starting its threads to the last one ending,
  * with its connections already open. The figure is RaceLab's rate over the raw rate: the median
- * over the rounds, and the worst round. The goal is ≥ 0.95.
+ * over the rounds, and the worst round. The goal is ≥ 0.95. Beside it, the CPU this process spent
+ * per operation on each side: on a busy machine the rates swing from round to round, the client's
+ * own cost much less, and it is where instrumentation would show.
  *
  * <p>Before timing anything it counts the statements each side sends per operation, with one
  * worker (no contention, no retries), from pgjdbc's own log of what it puts on the wire: the two
  * columns must agree, or the comparison is not fair.
  *
- * <p>Run with {@code scripts/bench overhead [rounds] [seconds-per-round]}; uses {@code
- * RACELAB_PG_URL} or the embedded PostgreSQL.
+ * <p>Run with {@code scripts/bench overhead [rounds] [seconds-per-round] [workers] [lab/strategy
+ * prefix]}; uses {@code RACELAB_PG_URL} or the embedded PostgreSQL.
  */
 public final class OverheadBenchmark {
 
@@ -66,6 +69,8 @@ public final class OverheadBenchmark {
     private static final SqlFile COUNTER = SqlFile.load(CounterLab.class, "counter.sql");
     private static final SqlFile FENCING = SqlFile.load(FencingLab.class, "fencing.sql");
     private static final String SERIALIZATION_FAILURE = "40001";
+    private static final com.sun.management.OperatingSystemMXBean JVM =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     /** The raw twin of each lab strategy, by {@code lab/strategy}: what its worker sends, and nothing else. */
     private static final Map<String, RawTwin> TWINS = Map.of(
@@ -151,21 +156,26 @@ public final class OverheadBenchmark {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 9;
         double seconds = args.length > 1 ? Double.parseDouble(args[1]) : 1.5;
         int workers = args.length > 2 ? Integer.parseInt(args[2]) : DEFAULT_WORKERS;
+        String only = args.length > 3 ? args[3] : "";
         Postgres postgres = TestServers.postgres();
         System.out.printf("instrumentation overhead: a RaceLab run (%d worker%s, no observers, no gates) beside a raw "
                         + "JDBC client sending the same statements; %d rounds of ~%.1f s each after one to warm up, "
                         + "alternating who goes first; %d cores; %s%n", workers, workers == 1 ? "" : "s", rounds,
                 seconds, Runtime.getRuntime().availableProcessors(), postgres.describe());
         System.out.println("statements/op: what pgjdbc sends per operation with one worker, RaceLab | raw; "
+                + "JVM µs/op: this process's CPU per operation, set-up included, RaceLab | raw (median); "
                 + "ratio: RaceLab ops/s ÷ raw ops/s, the median of the rounds, and the worst round");
-        System.out.printf("%-28s %10s %13s %13s %11s %6s %6s  %s%n", "lab/strategy", "ops/worker", "statements/op",
-                "RaceLab ops/s", "raw ops/s", "ratio", "min", "≥ " + GOAL);
+        System.out.printf("%-28s %10s %13s %13s %13s %11s %6s %6s  %s%n", "lab/strategy", "ops/worker",
+                "statements/op", "JVM µs/op", "RaceLab ops/s", "raw ops/s", "ratio", "min", "≥ " + GOAL);
         for (Lab lab : new Labs(TestServers.backends()).all()) {
             if (!lab.services().contains(Service.POSTGRES)) {
                 continue;
             }
             for (Strategy strategy : lab.strategies()) {
                 String name = lab.id() + "/" + strategy.id();
+                if (!name.startsWith(only)) {
+                    continue;
+                }
                 RawTwin twin = TWINS.get(name);
                 if (twin == null) {
                     System.out.printf("%-28s no raw twin written for it: not measured%n", name);
@@ -186,22 +196,46 @@ public final class OverheadBenchmark {
         racelab(lab, strategy, workers, ops);
         ops = opsFor(seconds, raw(postgres, twin, workers, ops), workers);
 
-        double[] ours = new double[rounds];
-        double[] theirs = new double[rounds];
+        int n = ops;
+        Side ours = () -> racelab(lab, strategy, workers, n);
+        Side theirs = () -> raw(postgres, twin, workers, n);
+        double[] ourRates = new double[rounds];
+        double[] theirRates = new double[rounds];
+        double[] ourCpu = new double[rounds];
+        double[] theirCpu = new double[rounds];
         double[] ratios = new double[rounds];
         for (int round = 0; round < rounds; round++) {
-            if (round % 2 == 0) {
-                ours[round] = racelab(lab, strategy, workers, ops);
-                theirs[round] = raw(postgres, twin, workers, ops);
-            } else {
-                theirs[round] = raw(postgres, twin, workers, ops);
-                ours[round] = racelab(lab, strategy, workers, ops);
-            }
-            ratios[round] = ours[round] / theirs[round];
+            boolean oursFirst = round % 2 == 0;
+            Sample first = sample(workers * ops, oursFirst ? ours : theirs);
+            Sample second = sample(workers * ops, oursFirst ? theirs : ours);
+            Sample our = oursFirst ? first : second;
+            Sample their = oursFirst ? second : first;
+            ourRates[round] = our.opsPerSec();
+            theirRates[round] = their.opsPerSec();
+            ourCpu[round] = our.jvmMicrosPerOp();
+            theirCpu[round] = their.jvmMicrosPerOp();
+            ratios[round] = our.opsPerSec() / their.opsPerSec();
         }
         double ratio = median(ratios);
-        System.out.printf("%-28s %10d %13s %,13.0f %,11.0f %6.3f %6.3f  %s%n", name, ops, statements, median(ours),
-                median(theirs), ratio, Arrays.stream(ratios).min().orElseThrow(), ratio >= GOAL ? "yes" : "NO");
+        System.out.printf("%-28s %10d %13s %13s %,13.0f %,11.0f %6.3f %6.3f  %s%n", name, ops, statements,
+                String.format("%.1f | %.1f", median(ourCpu), median(theirCpu)), median(ourRates), median(theirRates),
+                ratio, Arrays.stream(ratios).min().orElseThrow(), ratio >= GOAL ? "yes" : "NO");
+    }
+
+    /** One side of a round: runs it and answers its ops/s. */
+    @FunctionalInterface
+    private interface Side {
+        double run() throws Exception;
+    }
+
+    /** A side's round: its rate, and the CPU this JVM spent on it (set-up included) per operation. */
+    private record Sample(double opsPerSec, double jvmMicrosPerOp) {
+    }
+
+    private static Sample sample(long operations, Side side) throws Exception {
+        long cpu = JVM.getProcessCpuTime();
+        double rate = side.run();
+        return new Sample(rate, (JVM.getProcessCpuTime() - cpu) / 1e3 / operations);
     }
 
     private static int opsFor(double seconds, double rate, int workers) {

@@ -1,6 +1,5 @@
 package dev.racelab.labs.counter;
 
-import dev.racelab.backend.PgLockObserver;
 import dev.racelab.backend.PgSessions;
 import dev.racelab.backend.Postgres;
 import dev.racelab.backend.SqlFile;
@@ -137,7 +136,7 @@ final class CounterScenario implements Scenario {
     @Override
     public List<ServerObserver> observers() {
         return List.of(
-                pg.lockObserver(new PgLockObserver.ProtectedRow("the counter row", SQL.get("row-xmax"))),
+                pg.lockObserver(new PgFixture.Row("the counter row", "row-xmax")),
                 pg.valueObserver("counter row", "observe", List.of(ROW)));
     }
 

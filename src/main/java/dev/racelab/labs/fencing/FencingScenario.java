@@ -1,6 +1,5 @@
 package dev.racelab.labs.fencing;
 
-import dev.racelab.backend.PgLockObserver;
 import dev.racelab.backend.PgSessions;
 import dev.racelab.backend.Postgres;
 import dev.racelab.backend.SqlFile;
@@ -84,8 +83,8 @@ final class FencingScenario implements Scenario {
     @Override
     public List<ServerObserver> observers() {
         return List.of(
-                pg.lockObserver(new PgLockObserver.ProtectedRow("the book row", SQL.get("book-xmax")),
-                        new PgLockObserver.ProtectedRow("the token row", SQL.get("tokens-xmax"))),
+                pg.lockObserver(new PgFixture.Row("the book row", "book-xmax"),
+                        new PgFixture.Row("the token row", "tokens-xmax")),
                 pg.valueObserver("book row", "observe-book", List.of(PRICE, BOOK_TOKEN)),
                 pg.valueObserver("fencing_tokens", "observe-tokens", List.of(LATEST_TOKEN)));
     }

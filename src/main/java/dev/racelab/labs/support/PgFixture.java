@@ -14,6 +14,7 @@ import dev.racelab.engine.WorkerContext;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -48,6 +49,15 @@ public final class PgFixture implements AutoCloseable {
      * @param sql       the lab's statements, {@code create}, {@code drop}, {@code seed} and {@code forget} among them
      */
     public record Tables(String component, int version, SqlFile sql) {
+    }
+
+    /**
+     * A row whose lock holder the lock observer names.
+     *
+     * @param label         what the timeline calls it: {@code the counter row}
+     * @param xmaxStatement the lab's statement (one parameter, the run id) returning the row's xmax as bigint
+     */
+    public record Row(String label, String xmaxStatement) {
     }
 
     private final Postgres postgres;
@@ -95,8 +105,9 @@ public final class PgFixture implements AutoCloseable {
     }
 
     /** PostgreSQL's lock table on a lane: who waits for whom, who holds {@code rows} and advisory locks, orphans. */
-    public PgLockObserver lockObserver(PgLockObserver.ProtectedRow... rows) {
-        return new PgLockObserver(postgres, sessions, runId, List.of(rows));
+    public PgLockObserver lockObserver(Row... rows) {
+        return new PgLockObserver(postgres, sessions, runId, Arrays.stream(rows)
+                .map(row -> new PgLockObserver.ProtectedRow(row.label(), sql.get(row.xmaxStatement()))).toList());
     }
 
     /**
