@@ -122,6 +122,7 @@ class PgFixtureTest {
         observer.poll(lane);
         assertEquals(new Holds(client.actor(), null), lane.lastHolds(), "after the unlocks it holds nothing");
         assertNull(lane.last(EventKind.SERVER_ORPHANS), "a worker's own session never holds an orphan");
+        assertTrue(lane.events.stream().noneMatch(e -> e.value() == 2), "client-2 held nothing all along");
         other.close();
         session.close();
     }
