@@ -19,25 +19,37 @@ import java.util.Set;
 
 /**
  * PostgreSQL's own account of the run's locks, on one server lane: which of the run's sessions
- * wait (a lock in {@code pg_locks} not granted) and for whom ({@code pg_blocking_pids}), and which
- * hold a lock someone waits for, or hold a protected row ({@code xmax} of the row is the xid of
- * their open transaction). Sessions map to workers through {@link PgClients}.
+ * wait (a lock in {@code pg_locks} not granted) and for whom ({@code pg_blocking_pids}); which hold
+ * a lock someone waits for, hold a protected row ({@code xmax} of the row is the xid of their open
+ * transaction), or hold an advisory lock, waited for or not. Sessions map to workers through
+ * {@link PgSessions}.
+ *
+ * <p>An advisory lock held by a session no worker uses now (a pooled session back in the pool) is
+ * an <em>orphan</em>: nobody is going to unlock it. Orphans are reported together, in one {@code
+ * SERVER_ORPHANS} event on the lane naming each session and key, counted in its value.
  *
  * <p>It records only changes: per worker, a {@code SERVER_HOLDS} or {@code SERVER_WAITS} event
- * when what it holds or waits for changes, with a null subject when that ends. Waiters are polled
- * in the order they began waiting ({@code state_change}).
+ * when what it holds or waits for changes, with a null subject when that ends; a {@code
+ * SERVER_ORPHANS} event when the orphans change, with a null subject when none are left. Waiters
+ * are polled in the order they began waiting ({@code state_change}).
  */
 public final class PgLockObserver implements ServerObserver {
 
-    /** A row whose lock holder is worth naming: {@code xmaxQuery} returns its xmax as bigint. */
-    public record ProtectedRow(String label, String xmaxQuery, String runId) {
+    /** A row whose lock holder is worth naming: {@code xmaxQuery} (one parameter, the run id) returns its xmax as bigint. */
+    public record ProtectedRow(String label, String xmaxQuery) {
     }
 
-    private static final String WAITS = """
-            SELECT a.pid, l.locktype, l.mode, pg_blocking_pids(a.pid)
-            FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid AND NOT l.granted
-            WHERE a.pid = ANY(?)
-            ORDER BY a.state_change, a.pid
+    /**
+     * The locks of the run's sessions worth showing: every lock not granted, with who is in its
+     * way, and every advisory lock granted. An advisory key is {@code classid}/{@code objid}: the
+     * high and low halves of one bigint key ({@code objsubid} 1), or two int keys ({@code objsubid} 2).
+     */
+    private static final String LOCKS = """
+            SELECT l.pid, l.granted, l.locktype, l.mode, l.classid::bigint, l.objid::bigint, l.objsubid,
+                   CASE WHEN l.granted THEN NULL ELSE pg_blocking_pids(l.pid) END
+            FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+            WHERE l.pid = ANY(?) AND (NOT l.granted OR l.locktype = 'advisory')
+            ORDER BY a.state_change, l.pid, l.classid, l.objid, l.objsubid
             """;
     private static final String XIDS = """
             SELECT pid, backend_xid::text::bigint FROM pg_stat_activity
@@ -45,15 +57,18 @@ public final class PgLockObserver implements ServerObserver {
             """;
 
     private final Postgres postgres;
-    private final PgClients clients;
+    private final PgSessions sessions;
+    private final String runId;
     private final List<ProtectedRow> rows;
     private final Map<String, String> holding = new HashMap<>();
     private final Map<String, String> waiting = new HashMap<>();
+    private String orphans;
     private Connection connection;
 
-    public PgLockObserver(Postgres postgres, PgClients clients, List<ProtectedRow> rows) {
+    public PgLockObserver(Postgres postgres, PgSessions sessions, String runId, List<ProtectedRow> rows) {
         this.postgres = postgres;
-        this.clients = clients;
+        this.sessions = sessions;
+        this.runId = runId;
         this.rows = List.copyOf(rows);
     }
 
@@ -67,49 +82,77 @@ public final class PgLockObserver implements ServerObserver {
         if (connection == null) {
             connection = postgres.connect("observer");
         }
-        Integer[] pids = clients.pids().toArray(Integer[]::new);
+        Integer[] pids = sessions.pids().toArray(Integer[]::new);
         if (pids.length == 0) {
             return;
         }
         Array array = connection.createArrayOf("int4", pids);
-        Map<String, String> waitsNow = new LinkedHashMap<>();
-        Map<String, String> holdsNow = new LinkedHashMap<>();
         List<Waiter> waiters = new ArrayList<>();
-        try (PreparedStatement ps = connection.prepareStatement(WAITS)) {
+        Map<Integer, List<String>> advisoryHeld = new LinkedHashMap<>();
+        try (PreparedStatement ps = connection.prepareStatement(LOCKS)) {
             ps.setArray(1, array);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    waiters.add(new Waiter(rs.getInt(1), describe(rs.getString(2), rs.getString(3)),
-                            (Integer[]) rs.getArray(4).getArray()));
+                    int pid = rs.getInt(1);
+                    String lock = describe(rs.getString(3), rs.getString(4), rs.getLong(5), rs.getLong(6),
+                            rs.getInt(7));
+                    if (rs.getBoolean(2)) {
+                        advisoryHeld.computeIfAbsent(pid, k -> new ArrayList<>()).add(lock);
+                    } else {
+                        waiters.add(new Waiter(pid, lock, (Integer[]) rs.getArray(8).getArray()));
+                    }
                 }
             }
         }
+
+        // What each worker is known to hold: its advisory locks and protected rows, by name.
+        Map<String, String> holdsNow = new LinkedHashMap<>();
+        List<String> orphaned = new ArrayList<>();
+        int orphanCount = 0;
+        for (Map.Entry<Integer, List<String>> held : advisoryHeld.entrySet()) {
+            String user = sessions.userOf(held.getKey());
+            String locks = String.join(", ", held.getValue());
+            if (user != null) {
+                holdsNow.put(user, locks);
+            } else {
+                orphanCount += held.getValue().size();
+                orphaned.add(sessions.nameOf(held.getKey()) + " holds " + locks + ", no worker owns "
+                        + (held.getValue().size() == 1 ? "it" : "them"));
+            }
+        }
+        if (!rows.isEmpty()) {
+            rowHolders(array, holdsNow);
+        }
+
         // pg_blocking_pids names the holders and also the sessions queued ahead; only those not
-        // waiting themselves hold the lock.
+        // waiting themselves hold the lock. A holder not known to hold anything yet holds "a lock".
+        Map<String, String> waitsNow = new LinkedHashMap<>();
         Set<Integer> waitingPids = new HashSet<>();
         waiters.forEach(w -> waitingPids.add(w.pid));
         for (Waiter w : waiters) {
             List<String> holders = new ArrayList<>();
             for (Integer blocker : w.blockers) {
                 if (!waitingPids.contains(blocker)) {
-                    String name = clients.userOf(blocker);
-                    holders.add(name != null ? name : "pid " + blocker);
-                    if (name != null) {
-                        holdsNow.putIfAbsent(name, "a " + w.lock);
+                    String user = sessions.userOf(blocker);
+                    holders.add(user != null ? user : sessions.nameOf(blocker));
+                    if (user != null) {
+                        holdsNow.putIfAbsent(user, "a " + w.lock);
                     }
                 }
             }
-            String who = clients.userOf(w.pid);
+            String who = sessions.userOf(w.pid);
             if (who != null && !waitsNow.containsKey(who)) {
                 waitsNow.put(who, (holders.isEmpty() ? "in line" : "for " + String.join(", ", holders))
                         + " (" + w.lock + ")");
             }
         }
-        if (!rows.isEmpty()) {
-            rowHolders(array, holdsNow);
-        }
         report(sink, EventKind.SERVER_WAITS, waiting, waitsNow);
         report(sink, EventKind.SERVER_HOLDS, holding, holdsNow);
+        String orphansNow = orphaned.isEmpty() ? null : String.join("; ", orphaned);
+        if (!Objects.equals(orphans, orphansNow)) {
+            orphans = orphansNow;
+            sink.record(0, EventKind.SERVER_ORPHANS, orphansNow, orphanCount);
+        }
     }
 
     /** Names the sessions whose open transaction is the xmax of a protected row: they hold its lock. */
@@ -128,13 +171,13 @@ public final class PgLockObserver implements ServerObserver {
         }
         for (ProtectedRow row : rows) {
             try (PreparedStatement ps = connection.prepareStatement(row.xmaxQuery())) {
-                ps.setString(1, row.runId());
+                ps.setString(1, runId);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
                         Integer pid = pidOfXid.get(rs.getLong(1));
-                        String who = pid == null ? null : clients.userOf(pid);
+                        String who = pid == null ? null : sessions.userOf(pid);
                         if (who != null) {
-                            holdsNow.put(who, row.label());
+                            holdsNow.merge(who, row.label(), (advisory, label) -> label + ", " + advisory);
                         }
                     }
                 }
@@ -167,19 +210,24 @@ public final class PgLockObserver implements ServerObserver {
     private record Waiter(int pid, String lock, Integer[] blockers) {
     }
 
-    private static String describe(String locktype, String mode) {
+    private static String describe(String locktype, String mode, long classid, long objid, int objsubid) {
         return switch (locktype) {
             case "transactionid", "tuple" -> "row lock";
-            case "advisory" -> "advisory lock";
+            case "advisory" -> "advisory lock " + advisoryKey(classid, objid, objsubid)
+                    + (mode.equals("ShareLock") ? " (shared)" : "");
             case "relation" -> "table lock (" + mode + ")";
             default -> locktype + " lock (" + mode + ")";
         };
     }
 
-    @Override
-    public void close() throws SQLException {
-        if (connection != null) {
-            connection.close();
+    /**
+     * The key as the lab wrote it: {@code pg_advisory_lock(42)} is {@code 42}, {@code
+     * pg_advisory_lock(1, 42)} is {@code (1, 42)}. The halves come as unsigned 32-bit oids.
+     */
+    static String advisoryKey(long classid, long objid, int objsubid) {
+        if (objsubid == 2) {
+            return "(" + (int) classid + ", " + (int) objid + ")";
         }
+        return String.valueOf(classid << 32 | objid);
     }
 }

@@ -1,8 +1,6 @@
 package dev.racelab.labs.counter;
 
-import dev.racelab.backend.PgClients;
-import dev.racelab.backend.PgLockObserver;
-import dev.racelab.backend.PgValueObserver;
+import dev.racelab.backend.PgSessions;
 import dev.racelab.backend.Postgres;
 import dev.racelab.backend.SqlFile;
 import dev.racelab.engine.ActorState;
@@ -12,10 +10,11 @@ import dev.racelab.engine.LabWorker;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.RunSummary;
+import dev.racelab.engine.Scenario;
 import dev.racelab.engine.ServerObserver;
 import dev.racelab.engine.Verdict;
 import dev.racelab.engine.WorkerContext;
-import dev.racelab.labs.support.PostgresScenario;
+import dev.racelab.labs.support.PgFixture;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -32,14 +31,16 @@ import java.util.concurrent.atomic.LongAdder;
  * the row ends at; the difference is the number of increments lost. Each write also learns from
  * the row's trigger how many increments it overwrote, which marks the spot on the timeline.
  */
-final class CounterScenario extends PostgresScenario {
+final class CounterScenario implements Scenario {
 
     static final String ROW = "counter";
     static final String ROW_LOCK = "counter row lock";
     static final String LOST = "lost increments";
 
     private static final SqlFile SQL = SqlFile.load(CounterScenario.class, "counter.sql");
-    private static final int SCHEMA_VERSION = 1;
+    private static final PgFixture.Tables TABLES = new PgFixture.Tables("counter", 1, SQL);
+    /** Up to 64 workers each have a session; more (the stress runs) share 32, as behind an application server. */
+    private static final PgSessions.Mode SESSIONS = PgSessions.Mode.dedicatedUpTo(64, 32);
     private static final String SERIALIZATION_FAILURE = "40001";
 
     private final LongAdder committed = new LongAdder();
@@ -48,15 +49,30 @@ final class CounterScenario extends PostgresScenario {
     private final LongAdder retries = new LongAdder();
 
     private final CounterStrategy strategy;
+    private final RunSetup setup;
+    private final PgFixture pg;
 
     CounterScenario(Postgres postgres, CounterStrategy strategy, RunSetup setup) throws SQLException {
-        super(postgres, SQL, "counter", SCHEMA_VERSION, setup);
         this.strategy = strategy;
+        this.setup = setup;
+        this.pg = new PgFixture(postgres, setup, TABLES, sessions(strategy));
+    }
+
+    /**
+     * The transactional strategies' isolation level is set once, as each session opens; set
+     * around every transaction it would cost two statements more per increment.
+     */
+    private static PgSessions.Mode sessions(CounterStrategy strategy) {
+        return switch (strategy) {
+            case READ_MODIFY_WRITE, ATOMIC_UPDATE -> SESSIONS;
+            case SELECT_FOR_UPDATE -> SESSIONS.withIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            case SERIALIZABLE_RETRY -> SESSIONS.withIsolation(Connection.TRANSACTION_SERIALIZABLE);
+        };
     }
 
     @Override
     public LabWorker worker(WorkerContext context) throws SQLException {
-        PgClients.Session session = clients.session(context);
+        PgSessions.Session session = pg.session(context);
         return switch (strategy) {
             case READ_MODIFY_WRITE -> new Worker(context, session) {
                 @Override
@@ -76,7 +92,7 @@ final class CounterScenario extends PostgresScenario {
             case SELECT_FOR_UPDATE -> new Worker(context, session) {
                 @Override
                 void increment(Connection c) throws Exception {
-                    inTransaction(c, Connection.TRANSACTION_READ_COMMITTED, () -> {
+                    inTransaction(c, () -> {
                         Event request = context.mark(EventKind.LOCK_REQUESTED, ROW_LOCK, 0);
                         context.state(ActorState.WAITING, ROW_LOCK);
                         long value = read(c, "read-for-update");
@@ -97,7 +113,7 @@ final class CounterScenario extends PostgresScenario {
                 void increment(Connection c) throws Exception {
                     while (!context.stopping()) {
                         try {
-                            inTransaction(c, Connection.TRANSACTION_SERIALIZABLE, () -> {
+                            inTransaction(c, () -> {
                                 long value = read(c, "read");
                                 context.gate(CounterLab.AFTER_READ);
                                 write(c, value + 1);
@@ -120,9 +136,8 @@ final class CounterScenario extends PostgresScenario {
     @Override
     public List<ServerObserver> observers() {
         return List.of(
-                new PgLockObserver(postgres, clients, List.of(
-                        new PgLockObserver.ProtectedRow("the counter row", SQL.get("row-xmax"), setup.runId()))),
-                new PgValueObserver(postgres, "counter row", SQL.get("observe"), setup.runId(), List.of(ROW)));
+                pg.lockObserver(new PgFixture.Row("the counter row", "row-xmax")),
+                pg.valueObserver("counter row", "observe", List.of(ROW)));
     }
 
     @Override
@@ -149,7 +164,7 @@ final class CounterScenario extends PostgresScenario {
     }
 
     long currentValue() throws SQLException {
-        try (PreparedStatement ps = admin.prepareStatement(SQL.get("read"))) {
+        try (PreparedStatement ps = pg.admin().prepareStatement(SQL.get("read"))) {
             ps.setString(1, setup.runId());
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
@@ -158,13 +173,24 @@ final class CounterScenario extends PostgresScenario {
         }
     }
 
+    @Override
+    public String explain(Throwable failure) {
+        String why = pg.explain(failure);
+        return why != null ? why : Scenario.super.explain(failure);
+    }
+
+    @Override
+    public void close() throws SQLException {
+        pg.close();
+    }
+
     /** A worker's increment loop; the strategy decides how one increment is done. */
     private abstract class Worker implements LabWorker {
 
         final WorkerContext context;
-        private final PgClients.Session session;
+        private final PgSessions.Session session;
 
-        Worker(WorkerContext context, PgClients.Session session) {
+        Worker(WorkerContext context, PgSessions.Session session) {
             this.context = context;
             this.session = session;
         }
@@ -174,10 +200,8 @@ final class CounterScenario extends PostgresScenario {
         @Override
         public void operation(int n) throws Exception {
             context.gate(CounterLab.BEFORE_READ);
-            try {
-                increment(session.connection());
-            } finally {
-                session.release();
+            try (PgSessions.Lease lease = session.borrow()) {
+                increment(lease.connection());
             }
             committed.increment();
         }
@@ -234,9 +258,9 @@ final class CounterScenario extends PostgresScenario {
             }
         }
 
-        void inTransaction(Connection c, int isolation, Body body) throws Exception {
+        /** Runs {@code body} in one transaction, at the isolation level the session was opened with. */
+        void inTransaction(Connection c, Body body) throws Exception {
             c.setAutoCommit(false);
-            c.setTransactionIsolation(isolation);
             try {
                 body.run();
                 c.commit();
@@ -248,7 +272,6 @@ final class CounterScenario extends PostgresScenario {
             } finally {
                 if (!c.isClosed()) {
                     c.setAutoCommit(true);
-                    c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
                 }
             }
         }

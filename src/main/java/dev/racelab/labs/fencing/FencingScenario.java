@@ -1,8 +1,6 @@
 package dev.racelab.labs.fencing;
 
-import dev.racelab.backend.PgClients;
-import dev.racelab.backend.PgLockObserver;
-import dev.racelab.backend.PgValueObserver;
+import dev.racelab.backend.PgSessions;
 import dev.racelab.backend.Postgres;
 import dev.racelab.backend.SqlFile;
 import dev.racelab.engine.EventKind;
@@ -10,10 +8,11 @@ import dev.racelab.engine.LabWorker;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.RunSummary;
+import dev.racelab.engine.Scenario;
 import dev.racelab.engine.ServerObserver;
 import dev.racelab.engine.Verdict;
 import dev.racelab.engine.WorkerContext;
-import dev.racelab.labs.support.PostgresScenario;
+import dev.racelab.labs.support.PgFixture;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -36,7 +35,7 @@ import java.util.concurrent.atomic.LongAdder;
  * no write may replace a write with a newer token (the book's trigger reports the token each
  * write replaced).
  */
-final class FencingScenario extends PostgresScenario {
+final class FencingScenario implements Scenario {
 
     static final String BOOK = "book";
     static final String STALE = "stale writes applied";
@@ -46,7 +45,9 @@ final class FencingScenario extends PostgresScenario {
     static final String LATEST_TOKEN = "latest token";
 
     private static final SqlFile SQL = SqlFile.load(FencingScenario.class, "fencing.sql");
-    private static final int SCHEMA_VERSION = 1;
+    private static final PgFixture.Tables TABLES = new PgFixture.Tables("fencing", 1, SQL);
+    /** Up to 64 clients each have a session; the article's 1000 clients share 32, as behind an application server. */
+    private static final PgSessions.Mode SESSIONS = PgSessions.Mode.dedicatedUpTo(64, 32);
 
     /** Index: token. Value: the price its holder wrote, and who held it. */
     private final AtomicLongArray priceOfToken;
@@ -57,13 +58,16 @@ final class FencingScenario extends PostgresScenario {
     private final LongAdder staleApplied = new LongAdder();
 
     private final FencingStrategy strategy;
+    private final RunSetup setup;
+    private final PgFixture pg;
 
     FencingScenario(Postgres postgres, FencingStrategy strategy, RunSetup setup) throws SQLException {
-        super(postgres, SQL, "fencing", SCHEMA_VERSION, setup);
         this.strategy = strategy;
+        this.setup = setup;
         int tokens = setup.workers() * setup.ops() + 1;
         this.priceOfToken = new AtomicLongArray(tokens);
         this.holderOfToken = new AtomicIntegerArray(tokens);
+        this.pg = new PgFixture(postgres, setup, TABLES, SESSIONS);
     }
 
     /** The price client {@code index} (0-based) wants in operation {@code n}: distinct for every operation. */
@@ -73,26 +77,23 @@ final class FencingScenario extends PostgresScenario {
 
     @Override
     public LabWorker worker(WorkerContext context) throws SQLException {
-        return new Client(context, clients.session(context));
+        return new Client(context, pg.session(context));
     }
 
     @Override
     public List<ServerObserver> observers() {
         return List.of(
-                new PgLockObserver(postgres, clients, List.of(
-                        new PgLockObserver.ProtectedRow("the book row", SQL.get("book-xmax"), setup.runId()),
-                        new PgLockObserver.ProtectedRow("the token row", SQL.get("tokens-xmax"), setup.runId()))),
-                new PgValueObserver(postgres, "book row", SQL.get("observe-book"), setup.runId(),
-                        List.of(PRICE, BOOK_TOKEN)),
-                new PgValueObserver(postgres, "fencing_tokens", SQL.get("observe-tokens"), setup.runId(),
-                        List.of(LATEST_TOKEN)));
+                pg.lockObserver(new PgFixture.Row("the book row", "book-xmax"),
+                        new PgFixture.Row("the token row", "tokens-xmax")),
+                pg.valueObserver("book row", "observe-book", List.of(PRICE, BOOK_TOKEN)),
+                pg.valueObserver("fencing_tokens", "observe-tokens", List.of(LATEST_TOKEN)));
     }
 
     @Override
     public Outcome judge(RunSummary summary) throws SQLException {
         long finalPrice;
         long finalToken;
-        try (PreparedStatement ps = admin.prepareStatement(SQL.get("read-book"))) {
+        try (PreparedStatement ps = pg.admin().prepareStatement(SQL.get("read-book"))) {
             ps.setString(1, setup.runId());
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
@@ -142,6 +143,17 @@ final class FencingScenario extends PostgresScenario {
                 violations, metrics, List.of());
     }
 
+    @Override
+    public String explain(Throwable failure) {
+        String why = pg.explain(failure);
+        return why != null ? why : Scenario.super.explain(failure);
+    }
+
+    @Override
+    public void close() throws SQLException {
+        pg.close();
+    }
+
     private String holder(long token) {
         return token <= 0 || token >= holderOfToken.length() ? "nobody" : "client-" + holderOfToken.get((int) token);
     }
@@ -150,9 +162,9 @@ final class FencingScenario extends PostgresScenario {
     private final class Client implements LabWorker {
 
         private final WorkerContext context;
-        private final PgClients.Session session;
+        private final PgSessions.Session session;
 
-        Client(WorkerContext context, PgClients.Session session) {
+        Client(WorkerContext context, PgSessions.Session session) {
             this.context = context;
             this.session = session;
         }
@@ -161,8 +173,8 @@ final class FencingScenario extends PostgresScenario {
         public void operation(int n) throws Exception {
             long price = priceFor(context.index(), n);
             context.gate(FencingLab.BEFORE_TOKEN);
-            try {
-                Connection c = session.connection();
+            try (PgSessions.Lease lease = session.borrow()) {
+                Connection c = lease.connection();
                 long token = takeToken(c, price);
                 context.gate(FencingLab.AFTER_TOKEN);
                 if (strategy == FencingStrategy.CHECK_THEN_WRITE && !isLatest(c, token)) {
@@ -172,8 +184,6 @@ final class FencingScenario extends PostgresScenario {
                 context.gate(FencingLab.AFTER_CHECK);
                 context.gate(FencingLab.BEFORE_WRITE);
                 write(c, price, token);
-            } finally {
-                session.release();
             }
         }
 

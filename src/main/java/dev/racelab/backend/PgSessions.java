@@ -1,0 +1,433 @@
+package dev.racelab.backend;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.WorkerContext;
+import org.postgresql.PGConnection;
+
+import javax.sql.DataSource;
+import java.io.PrintWriter;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadFactory;
+import java.util.logging.Logger;
+
+/**
+ * The PostgreSQL sessions of one run's workers, in the {@link Mode} the lab chose.
+ *
+ * <p><b>Dedicated</b>: each worker opens a session of its own, named after it ({@code
+ * racelab:client-3}), and keeps it for the whole run, so what {@code pg_locks} shows maps straight
+ * to a worker. <b>Pooled</b>: the workers share a HikariCP pool of a fixed size, as behind an
+ * application server; each pooled session is named after its backend pid ({@code
+ * racelab:pool-4711}) and serves one worker at a time, for as long as the worker holds a {@link
+ * Lease} on it. The worker script decides which statement runs on which lease, so a lock taken on
+ * one lease and an unlock sent on another, the classic pooling mistake, happens when a lab wants it.
+ *
+ * <p><b>Who uses what.</b> A dedicated session belongs to its worker until the worker closes it; a
+ * pooled one to the worker holding a lease on it, and to nobody between leases. {@link #userOf}
+ * answers this for the lock observer: a lock held by a session no worker uses is a lock nobody is
+ * going to release.
+ *
+ * <p><b>Ending.</b> Every session opened (pooled ones included, which come from this class's own
+ * data source) is remembered by backend pid. {@link #close} closes what is still open, then waits
+ * until each pid has left {@code pg_stat_activity} and terminates any that linger, so an ended run
+ * leaves no session and no lock behind.
+ */
+public final class PgSessions implements AutoCloseable {
+
+    /**
+     * How a run's workers reach the server, and the isolation level their sessions start with.
+     *
+     * @param dedicatedUpTo with at most this many workers each has its own session; with more they share the pool
+     * @param poolSize      sessions in the pool, when there is one
+     * @param isolation     a {@link Connection} isolation constant set once as each session opens,
+     *                      or {@link #SERVER_DEFAULT}
+     */
+    public record Mode(int dedicatedUpTo, int poolSize, int isolation) {
+
+        /** The isolation level the server gives new sessions; RaceLab sets none. */
+        public static final int SERVER_DEFAULT = -1;
+
+        public Mode {
+            if (dedicatedUpTo < 0 || (dedicatedUpTo < Integer.MAX_VALUE && poolSize < 1)) {
+                throw new IllegalArgumentException("a mode that may pool needs a pool of at least one session: "
+                        + dedicatedUpTo + " / " + poolSize);
+            }
+        }
+
+        /** Each worker has a session of its own for the whole run. */
+        public static Mode dedicated() {
+            return new Mode(Integer.MAX_VALUE, 0, SERVER_DEFAULT);
+        }
+
+        /** The workers share {@code size} sessions, each lent to one worker per {@link Lease}. */
+        public static Mode pooled(int size) {
+            return new Mode(0, size, SERVER_DEFAULT);
+        }
+
+        /** Dedicated sessions for up to {@code workers} workers; with more, a pool of {@code poolSize}. */
+        public static Mode dedicatedUpTo(int workers, int poolSize) {
+            return new Mode(workers, poolSize, SERVER_DEFAULT);
+        }
+
+        /**
+         * The same mode, with every session set to {@code level} (a {@link Connection} constant) once,
+         * when it opens. Setting it around each transaction instead costs a statement each time:
+         * pgjdbc sends {@code SET SESSION CHARACTERISTICS …} on every call.
+         */
+        public Mode withIsolation(int level) {
+            return new Mode(dedicatedUpTo, poolSize, level);
+        }
+
+        /** Whether a run of {@code workers} workers shares a pool. */
+        public boolean pools(int workers) {
+            return workers > dedicatedUpTo;
+        }
+    }
+
+    private static final Executor ABORT_NOW = Runnable::run;
+    private static final long LINGER_MILLIS = 3_000;
+    private static final String POOLED = "pool";
+    private static final String NAME_POOLED = "SELECT set_config('application_name', ?, false)";
+
+    private final Postgres postgres;
+    private final Mode mode;
+    /** Null unless the mode pools for this run's workers. */
+    private final HikariDataSource pool;
+    /** Every session this run opened, by backend pid: its name without the prefix. */
+    private final Map<Integer, String> names = new ConcurrentHashMap<>();
+    /** Which worker uses each backend now: for its whole life (dedicated) or while it holds a lease (pooled). */
+    private final Map<Integer, String> users = new ConcurrentHashMap<>();
+    private final Set<Session> open = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Opens the pool, if {@code mode} pools for {@code workers} workers; dedicated sessions open
+     * with their workers.
+     *
+     * @param threads where the pool's own threads (housekeeping, opening and closing sessions) come from
+     */
+    public PgSessions(Postgres postgres, String runId, int workers, Mode mode, ThreadFactory threads) {
+        this.postgres = postgres;
+        this.mode = mode;
+        this.pool = mode.pools(workers) ? pool(runId, mode.poolSize(), threads) : null;
+    }
+
+    private HikariDataSource pool(String runId, int size, ThreadFactory threads) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("racelab-pool-" + runId);
+        config.setDataSource(new PooledSessions());
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(size);
+        config.setConnectionTimeout(30_000);
+        config.setThreadFactory(threads);
+        return new HikariDataSource(config);
+    }
+
+    /** The worker using the session with backend {@code pid} right now, or null. */
+    public String userOf(int pid) {
+        return users.get(pid);
+    }
+
+    /** The name of this run's session with backend {@code pid} ({@code client-3}, {@code pool-4711}), or {@code pid N}. */
+    public String nameOf(int pid) {
+        return names.getOrDefault(pid, "pid " + pid);
+    }
+
+    /** The backend pids of every session this run opened. */
+    public Set<Integer> pids() {
+        return Set.copyOf(names.keySet());
+    }
+
+    /**
+     * Opens worker {@code context}'s way to the server: its own session now (dedicated), or its
+     * access to the pool. The worker closes it; {@link #close} closes any left open.
+     */
+    public Session session(WorkerContext context) throws SQLException {
+        Session session = pool == null ? new Session(context, open(context.name())) : new Session(context, null);
+        open.add(session);
+        return session;
+    }
+
+    /**
+     * Opens a session named {@code racelab:<worker>}, or for the pool (a null worker) {@code
+     * racelab:pool-<pid>}, and gives it the mode's isolation level: the one place a session of
+     * this run begins.
+     */
+    private Connection open(String worker) throws SQLException {
+        Connection connection = postgres.connect(worker == null ? POOLED : worker);
+        try {
+            int pid = pidOf(connection);
+            String name = worker;
+            if (worker == null) {
+                name = POOLED + "-" + pid;
+                try (PreparedStatement rename = connection.prepareStatement(NAME_POOLED)) {
+                    rename.setString(1, Postgres.APP_PREFIX + name);
+                    rename.execute();
+                }
+            }
+            names.put(pid, name);
+            if (mode.isolation() != Mode.SERVER_DEFAULT) {
+                connection.setTransactionIsolation(mode.isolation());
+            }
+            return connection;
+        } catch (SQLException e) {
+            connection.close();
+            throw e;
+        }
+    }
+
+    private static int pidOf(Connection connection) throws SQLException {
+        return connection.unwrap(PGConnection.class).getBackendPID();
+    }
+
+    /**
+     * One worker's way to the server. Used by the worker's own thread, except {@link #abort},
+     * which the run calls from its supervisor.
+     */
+    public final class Session implements AutoCloseable {
+
+        private final WorkerContext context;
+        /** Dedicated: the worker's session, lent by every {@link #borrow} and closed with this. */
+        private final Lease own;
+        /** Pooled: the leases the worker holds now, for {@link #abort}. */
+        private final Set<Lease> leases = ConcurrentHashMap.newKeySet();
+
+        private Session(WorkerContext context, Connection dedicated) throws SQLException {
+            this.context = context;
+            if (dedicated == null) {
+                this.own = null;
+            } else {
+                int pid = pidOf(dedicated);
+                this.own = new Lease(this, dedicated, pid, false);
+                users.put(pid, context.name());
+                context.mark(EventKind.CONNECTED, context.name(), pid);
+            }
+        }
+
+        /**
+         * A connection for the worker to use until it closes the lease. Dedicated: always the
+         * worker's own session, which closing the lease leaves open. Pooled: a session from the
+         * pool, waiting up to 30 s for one; closing the lease rolls back what it left uncommitted
+         * and returns it to the pool, with whatever session state (an advisory lock, say) the
+         * worker left in it. A worker may hold several leases at once.
+         */
+        public Lease borrow() throws SQLException {
+            if (own != null) {
+                return own;
+            }
+            Connection connection = pool.getConnection();
+            int pid = pidOf(connection);
+            Lease lease = new Lease(this, connection, pid, true);
+            leases.add(lease);
+            users.put(pid, context.name());
+            context.mark(EventKind.CONNECTED, nameOf(pid), pid);
+            return lease;
+        }
+
+        /** Cuts the connections in use, from any thread, so a worker blocked on the server returns. */
+        public void abort() {
+            if (own != null) {
+                abort(own.connection);
+            }
+            leases.forEach(lease -> abort(lease.connection));
+        }
+
+        private static void abort(Connection connection) {
+            try {
+                connection.abort(ABORT_NOW);
+            } catch (SQLException ignored) {
+                // Already closed.
+            }
+        }
+
+        /** Closes the worker's own session, or returns any leases it still holds. */
+        @Override
+        public void close() throws SQLException {
+            open.remove(this);
+            try {
+                for (Lease lease : List.copyOf(leases)) {
+                    lease.close();
+                }
+            } finally {
+                if (own != null) {
+                    users.remove(own.pid, context.name());
+                    own.connection.close();
+                }
+            }
+        }
+    }
+
+    /** A connection lent to one worker until it closes the lease; owned by that worker's thread. */
+    public final class Lease implements AutoCloseable {
+
+        private final Session session;
+        private final Connection connection;
+        private final int pid;
+        private final boolean returns;
+        private boolean closed;
+
+        private Lease(Session session, Connection connection, int pid, boolean returns) {
+            this.session = session;
+            this.connection = connection;
+            this.pid = pid;
+            this.returns = returns;
+        }
+
+        public Connection connection() {
+            return connection;
+        }
+
+        /** The backend pid of the session behind this lease. */
+        public int pid() {
+            return pid;
+        }
+
+        /** Returns a pooled connection to the pool (nobody uses it from now on); leaves a dedicated one open. */
+        @Override
+        public void close() throws SQLException {
+            if (!returns || closed) {
+                return;
+            }
+            closed = true;
+            session.leases.remove(this);
+            users.remove(pid, session.context.name());
+            connection.close();
+        }
+    }
+
+    /** Closes what is still open and the pool, and makes sure every session of this run is gone from the server. */
+    @Override
+    public void close() throws SQLException {
+        for (Session session : List.copyOf(open)) {
+            try {
+                session.close();
+            } catch (SQLException ignored) {
+                // An aborted connection fails to close cleanly; whatever is left is terminated below.
+            }
+        }
+        if (pool != null) {
+            pool.close();
+        }
+        if (!names.isEmpty()) {
+            awaitGone();
+        }
+    }
+
+    private void awaitGone() throws SQLException {
+        try (Connection admin = postgres.connect("cleanup")) {
+            long deadline = System.nanoTime() + LINGER_MILLIS * 1_000_000;
+            boolean terminated = false;
+            while (true) {
+                Integer[] alive = alive(admin);
+                if (alive.length == 0) {
+                    return;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new SQLException(alive.length + " sessions of this run would not end");
+                }
+                if (!terminated && System.nanoTime() > deadline - LINGER_MILLIS * 1_000_000 / 2) {
+                    terminate(admin, alive);
+                    terminated = true;
+                }
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    private Integer[] alive(Connection admin) throws SQLException {
+        Array array = admin.createArrayOf("int4", names.keySet().toArray());
+        try (PreparedStatement query = admin.prepareStatement(
+                "SELECT pid FROM pg_stat_activity WHERE pid = ANY(?) AND application_name LIKE 'racelab:%'")) {
+            query.setArray(1, array);
+            try (ResultSet rs = query.executeQuery()) {
+                List<Integer> alive = new ArrayList<>();
+                while (rs.next()) {
+                    alive.add(rs.getInt(1));
+                }
+                return alive.toArray(Integer[]::new);
+            }
+        }
+    }
+
+    private static void terminate(Connection admin, Integer[] pids) throws SQLException {
+        try (PreparedStatement kill = admin.prepareStatement(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ANY(?) "
+                        + "AND application_name LIKE 'racelab:%'")) {
+            kill.setArray(1, admin.createArrayOf("int4", pids));
+            kill.executeQuery().close();
+        }
+    }
+
+    /**
+     * Where the pool gets its sessions: opened like every other session of the run, so each is
+     * named, remembered and given the mode's isolation level before Hikari lends it out.
+     */
+    private final class PooledSessions implements DataSource {
+
+        private volatile int loginTimeout;
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            return open(null);
+        }
+
+        @Override
+        public Connection getConnection(String username, String password) throws SQLException {
+            throw new SQLFeatureNotSupportedException("the pool's sessions log in as the server's address says");
+        }
+
+        @Override
+        public PrintWriter getLogWriter() {
+            return null;
+        }
+
+        @Override
+        public void setLogWriter(PrintWriter out) {
+            // Nothing to log: failures reach the worker that asked for a session.
+        }
+
+        @Override
+        public void setLoginTimeout(int seconds) {
+            loginTimeout = seconds;  // Postgres.connect has its own connect timeout.
+        }
+
+        @Override
+        public int getLoginTimeout() {
+            return loginTimeout;
+        }
+
+        @Override
+        public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+            throw new SQLFeatureNotSupportedException();
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> type) throws SQLException {
+            if (type.isInstance(this)) {
+                return type.cast(this);
+            }
+            throw new SQLException("not a " + type.getName());
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> type) {
+            return type.isInstance(this);
+        }
+    }
+}

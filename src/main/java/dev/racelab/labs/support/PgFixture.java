@@ -1,0 +1,144 @@
+package dev.racelab.labs.support;
+
+import dev.racelab.backend.BackendException;
+import dev.racelab.backend.PgLockObserver;
+import dev.racelab.backend.PgSchema;
+import dev.racelab.backend.PgSessions;
+import dev.racelab.backend.PgValueObserver;
+import dev.racelab.backend.Postgres;
+import dev.racelab.backend.SqlFile;
+import dev.racelab.engine.RunSetup;
+import dev.racelab.engine.Service;
+import dev.racelab.engine.WorkerContext;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One run's PostgreSQL, as a scenario holds it: a part the scenario composes (alone, or beside a
+ * Redis fixture), not a class it extends.
+ *
+ * <p><b>Order.</b> The scenario creates the fixture in its constructor, on the run's supervisor
+ * thread: that installs the lab's tables in {@code racelab} ({@link PgSchema}), deletes then
+ * seeds the run's rows (keyed by the run's id, so runs sharing a server never meet), and opens
+ * the pool if the lab's {@link PgSessions.Mode} pools for this many workers. Then {@link
+ * #session} once per worker (the worker closes it, and aborts it from {@code LabWorker.abort}),
+ * {@link #lockObserver}/{@link #valueObserver} for the scenario's observers (the engine closes
+ * those), {@link #admin} to judge, {@link #explain} for failures; and from the scenario's {@code
+ * close}, {@link #close}.
+ *
+ * <p><b>Ending.</b> {@link #close} closes any session a worker left open and the pool, makes sure
+ * no session of the run is left on the server (terminating any that linger, so no lock survives
+ * the run), deletes the run's rows and closes the admin session. A scenario that opens more after
+ * the fixture and fails doing so closes the fixture itself: the engine only closes scenarios it got.
+ *
+ * <p>The lab's SQL file provides {@code create}/{@code drop} (see {@link PgSchema}), {@code seed}
+ * (one parameter: the run id) and {@code forget} (one parameter: the run id; also clears rows
+ * older than a day that a killed RaceLab left behind).
+ */
+public final class PgFixture implements AutoCloseable {
+
+    /**
+     * A lab's tables.
+     *
+     * @param component the name the installed version is kept under in {@code racelab.schema_versions}
+     * @param version   bumped whenever {@code create} changes, so the tables are made anew
+     * @param sql       the lab's statements, {@code create}, {@code drop}, {@code seed} and {@code forget} among them
+     */
+    public record Tables(String component, int version, SqlFile sql) {
+    }
+
+    /**
+     * A row whose lock holder the lock observer names.
+     *
+     * @param label         what the timeline calls it: {@code the counter row}
+     * @param xmaxStatement the lab's statement (one parameter, the run id) returning the row's xmax as bigint
+     */
+    public record Row(String label, String xmaxStatement) {
+    }
+
+    private final Postgres postgres;
+    private final SqlFile sql;
+    private final String runId;
+    private final Connection admin;
+    private final PgSessions sessions;
+
+    /** Installs the tables, seeds the run's rows and readies the workers' sessions; see the class comment. */
+    public PgFixture(Postgres postgres, RunSetup setup, Tables tables, PgSessions.Mode mode) throws SQLException {
+        this.postgres = postgres;
+        this.sql = tables.sql();
+        this.runId = setup.runId();
+        this.admin = postgres.connect("setup");
+        try {
+            PgSchema.ensure(admin, tables.component(), tables.version(), sql);
+            runWithId("forget");
+            runWithId("seed");
+            this.sessions = new PgSessions(postgres, runId, setup.workers(), mode, setup.threads().factory("pg-pool"));
+        } catch (SQLException | RuntimeException e) {
+            admin.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Worker {@code context}'s way to the server, in the lab's mode: the worker {@linkplain
+     * PgSessions.Session#borrow borrows} a connection for what it does and closes the lease after.
+     */
+    public PgSessions.Session session(WorkerContext context) throws SQLException {
+        return sessions.session(context);
+    }
+
+    /** The run's own session, for judging and checking; the supervisor thread's only. */
+    public Connection admin() {
+        return admin;
+    }
+
+    /** Runs the lab's statement {@code statement}, whose only parameter is the run id, on the admin session. */
+    public void runWithId(String statement) throws SQLException {
+        try (PreparedStatement ps = admin.prepareStatement(sql.get(statement))) {
+            ps.setString(1, runId);
+            ps.execute();
+        }
+    }
+
+    /** PostgreSQL's lock table on a lane: who waits for whom, who holds {@code rows} and advisory locks, orphans. */
+    public PgLockObserver lockObserver(Row... rows) {
+        return new PgLockObserver(postgres, sessions, runId, Arrays.stream(rows)
+                .map(row -> new PgLockObserver.ProtectedRow(row.label(), sql.get(row.xmaxStatement()))).toList());
+    }
+
+    /**
+     * The lab's statement {@code statement} (one parameter, the run id; one row of numbers) on a
+     * lane called {@code lane}, one value per column, named {@code labels}.
+     */
+    public PgValueObserver valueObserver(String lane, String statement, List<String> labels) {
+        return new PgValueObserver(postgres, lane, sql.get(statement), runId, labels);
+    }
+
+    /** A sentence for {@code failure} if PostgreSQL caused it, else null (another fixture's, or the lab's own). */
+    public String explain(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException e) {
+                return postgres.explain(e);
+            }
+            if (cause instanceof BackendException e && e.service() == Service.POSTGRES) {
+                return e.getMessage();
+            }
+        }
+        return null;
+    }
+
+    /** Ends every session of the run, then deletes its rows; see the class comment. */
+    @Override
+    public void close() throws SQLException {
+        try (admin) {
+            sessions.close();
+            if (!admin.isClosed()) {
+                runWithId("forget");
+            }
+        }
+    }
+}
