@@ -175,8 +175,7 @@ final class CounterScenario implements Scenario {
 
     @Override
     public String explain(Throwable failure) {
-        String why = pg.explain(failure);
-        return why != null ? why : Scenario.super.explain(failure);
+        return pg.explain(failure).orElseGet(() -> Scenario.super.explain(failure));
     }
 
     @Override

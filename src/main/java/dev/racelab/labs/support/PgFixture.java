@@ -16,6 +16,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One run's PostgreSQL, as a scenario holds it: a part the scenario composes (alone, or beside a
@@ -118,17 +119,20 @@ public final class PgFixture implements AutoCloseable {
         return new PgValueObserver(postgres, lane, sql.get(statement), runId, labels);
     }
 
-    /** A sentence for {@code failure} if PostgreSQL caused it, else null (another fixture's, or the lab's own). */
-    public String explain(Throwable failure) {
+    /**
+     * A sentence for {@code failure} if PostgreSQL caused it; empty otherwise (another fixture's,
+     * or the lab's own), so a scenario asks each of its fixtures in turn.
+     */
+    public Optional<String> explain(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof SQLException e) {
-                return postgres.explain(e);
+                return Optional.of(postgres.explain(e));
             }
             if (cause instanceof BackendException e && e.service() == Service.POSTGRES) {
-                return e.getMessage();
+                return Optional.of(e.getMessage());
             }
         }
-        return null;
+        return Optional.empty();
     }
 
     /** Ends every session of the run, then deletes its rows; see the class comment. */
