@@ -55,7 +55,7 @@ final class EmbeddedRedisServer implements AutoCloseable {
                         .redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.appendTo(slot.dir().resolve("redis.log").toFile()))
                         .start();
-                Files.writeString(pidFile, process.pid() + "\n");
+                writePid(pidFile, process.pid());
                 EmbeddedRedisServer server = new EmbeddedRedisServer(process, slot);
                 RedisAddress address = new RedisAddress("127.0.0.1", port, 0, null, null, false);
                 if (awaitReady(process, address)) {
@@ -71,6 +71,17 @@ final class EmbeddedRedisServer implements AutoCloseable {
             closeQuietly(slot);
             throw new BackendException(Service.REDIS, "Embedded Redis could not start in " + root + ": "
                     + e.getMessage() + ". Set RACELAB_REDIS_URL to use an existing server instead.", e);
+        }
+    }
+
+    /** Writes the pid file whole or not at all: a reader never finds it empty or half written. */
+    private static void writePid(Path pidFile, long pid) throws IOException {
+        Path partial = Files.createTempFile(pidFile.getParent(), "redis.pid", ".part");
+        try {
+            Files.writeString(partial, pid + "\n");
+            Files.move(partial, pidFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(partial);
         }
     }
 
