@@ -26,7 +26,10 @@ import java.util.function.IntFunction;
  * {@link #get}) and pass it; the other writers of a lost segment drop their events.
  *
  * <p>Slots live in fixed-size segments allocated on first use, so a short run costs little
- * memory and a long one never copies.
+ * memory and a long one never copies. The writer of a segment's first slot allocates the next
+ * segment once its own event is stored, a segment's worth of events before anyone needs it: so
+ * writers almost never allocate a segment after claiming, and they do not all allocate one each
+ * and throw all but one away when they cross into a new segment together.
  *
  * <p><b>When full.</b> The log holds at most {@code capacity} events. The last {@link #RESERVE}
  * slots are kept for {@linkplain EventKind#kept() kinds the verdict depends on} (violations,
@@ -125,6 +128,9 @@ public final class Recorder {
             markLost(slot);
             throw failure;
         }
+        if ((slot & SEGMENT_MASK) == 0) {
+            allocateAhead((slot >>> SEGMENT_BITS) + 1);
+        }
         return event;
     }
 
@@ -207,6 +213,21 @@ public final class Recorder {
         Event[] fresh = newSegment.apply(index);
         Event[] first = segments.compareAndExchange(index, null, fresh);
         return first == null ? fresh : first;
+    }
+
+    /**
+     * Allocates segment {@code index} before anyone needs it. Only the writer of the previous
+     * segment's first slot calls this, so it rarely races with a writer that needs the segment.
+     */
+    private void allocateAhead(int index) {
+        if (index < segments.length() && segments.get(index) == null) {
+            try {
+                install(index);
+            } catch (OutOfMemoryError e) {
+                // This caller's event is stored, so the error is not its to report. The segment's
+                // first writer tries again and, if memory is still short, gets the error itself.
+            }
+        }
     }
 
     /** Fills claimed slot {@code seq}, whose event could not be stored, so that readers pass it. */
