@@ -2,12 +2,9 @@ package dev.racelab.engine;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 /**
@@ -148,6 +145,7 @@ public final class Recorder implements EventLog {
      * recorder's creation if there is none. Its time is not known while a slot between it and that
      * event is still empty, so until then it reads as null, like an event not yet stored.
      */
+    @Override
     public Event get(long seq) {
         if (seq < 0 || seq >= capacity) {
             return null;
@@ -162,22 +160,8 @@ public final class Recorder implements EventLog {
         return event == LOST ? placeholder(seq) : event;
     }
 
-    /**
-     * Hands every event from {@code from} up to the first one not yet stored to {@code sink}, at
-     * most {@code max} of them, and returns the sequence number to continue from.
-     */
-    public long drain(long from, int max, Consumer<Event> sink) {
-        long seq = from;
-        long end = from + max;
-        Event event;
-        while (seq < end && (event = get(seq)) != null) {
-            sink.accept(event);
-            seq++;
-        }
-        return seq;
-    }
-
     /** The length of the gap-free prefix that readers can see right now. */
+    @Override
     public long size() {
         long seq = visible.get();
         while (get(seq) != null) {
@@ -188,19 +172,13 @@ public final class Recorder implements EventLog {
     }
 
     /** Events dropped: because the log was full, or because memory ran out for their segment. */
+    @Override
     public long dropped() {
         return dropped.sum();
     }
 
     public int capacity() {
         return capacity;
-    }
-
-    /** A copy of every event readers can see now. */
-    public List<Event> snapshot() {
-        List<Event> events = new ArrayList<>();
-        drain(0, Integer.MAX_VALUE, events::add);
-        return events;
     }
 
     private Event[] segment(int index) {

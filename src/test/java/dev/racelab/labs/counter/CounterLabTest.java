@@ -13,6 +13,7 @@ import dev.racelab.support.PgProbe;
 import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The counter lab against a real PostgreSQL. */
+@Tag("lab")
 class CounterLabTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);

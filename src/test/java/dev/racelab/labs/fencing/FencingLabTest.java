@@ -9,6 +9,7 @@ import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Verdict;
 import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The fencing lab against a real PostgreSQL: the source article's stress test and its flaw. */
+@Tag("lab")
 class FencingLabTest {
 
     private static final Duration WAIT = Duration.ofSeconds(120);

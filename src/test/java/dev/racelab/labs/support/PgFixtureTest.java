@@ -16,6 +16,7 @@ import dev.racelab.support.PgProbe;
 import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
@@ -44,6 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the lock observer makes of advisory locks — held by a worker, or left in a pooled session that
  * went back to the pool, where no worker will ever unlock them.
  */
+@Tag("lab")
 class PgFixtureTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
