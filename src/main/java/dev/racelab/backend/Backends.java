@@ -3,6 +3,10 @@ package dev.racelab.backend;
 import dev.racelab.engine.Service;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -159,6 +163,20 @@ public final class Backends implements AutoCloseable {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * What serves each of {@code services}, keyed by the service's lower-case name ("postgres" →
+     * "embedded PostgreSQL 17.11 on …"), in a fixed order, for a run's record: never credentials.
+     */
+    public Map<String, String> describe(Set<Service> services) {
+        Map<String, String> described = new LinkedHashMap<>();
+        for (Service service : Service.values()) {
+            if (services.contains(service)) {
+                described.put(service.name().toLowerCase(Locale.ROOT), describe(service));
+            }
+        }
+        return described;
     }
 
     /**

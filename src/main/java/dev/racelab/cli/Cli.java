@@ -26,12 +26,10 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
@@ -280,7 +278,7 @@ public final class Cli {
         long start = System.nanoTime();
         for (int i = 0; i < options.runs() && !interruption.signalled(); i++) {
             Run run = new Run(lab, options.spec().withSeed(options.spec().seed() + i), Clock.system());
-            run.record().backend(backendsUsed(lab, backends));
+            run.record().backend(backends.describe(lab.services()));
             run.start();
             interruption.running(run);
             watcher.accept(run);
@@ -351,15 +349,5 @@ public final class Cli {
             }
         }
         return null;
-    }
-
-    private static Map<String, String> backendsUsed(Lab lab, Backends backends) {
-        Map<String, String> used = new LinkedHashMap<>();
-        for (Service service : Service.values()) {
-            if (lab.services().contains(service)) {
-                used.put(service.name().toLowerCase(), backends.describe(service));
-            }
-        }
-        return used;
     }
 }

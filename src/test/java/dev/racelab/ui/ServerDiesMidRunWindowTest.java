@@ -4,7 +4,6 @@ import dev.racelab.backend.BackendSettings;
 import dev.racelab.backend.Backends;
 import dev.racelab.backend.DataHome;
 import dev.racelab.backend.PgAddress;
-import dev.racelab.engine.Run;
 import dev.racelab.engine.RunPhase;
 import dev.racelab.support.CuttableProxy;
 import dev.racelab.support.TestServers;

@@ -57,7 +57,6 @@ import org.controlsfx.control.StatusBar;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -479,13 +478,7 @@ public final class MainView extends BorderPane {
                 || phase == null || phase == RunPhase.READY || phase == RunPhase.PREPARING) {
             return;
         }
-        Map<String, String> described = new LinkedHashMap<>();
-        for (Service service : Service.values()) {
-            if (session.lab().services().contains(service)) {
-                described.put(service.name().toLowerCase(Locale.ROOT), backends.describe(service));
-            }
-        }
-        record.backend(described);
+        record.backend(backends.describe(session.lab().services()));
     }
 
     /** A recording dropped on the window opens as Open does; the window is outlined while one is over it. */
