@@ -38,8 +38,6 @@ public enum EventKind {
     SPEED(true),
     /** An actor changed state; {@code value} is the {@link ActorState} ordinal (by name in a recording), {@code subject} what it concerns. */
     STATE(false),
-    /** A worker began operation {@code value}. */
-    OP_BEGIN(false),
     /** A worker finished operation {@code value}. */
     OP_END(false),
     /** A worker read {@code value} from {@code subject}. */

@@ -15,7 +15,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One run of a lab: its workers, gates and, as it goes, its {@link RunRecord}: the header, every
@@ -76,7 +75,6 @@ public final class Run {
     private final List<WorkerHandle> workers = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private final CountDownLatch workersDone;
-    private final LongAdder progress = new LongAdder();
     private final AtomicReference<Failure> failure = new AtomicReference<>();
     private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
 
@@ -116,7 +114,7 @@ public final class Run {
         for (int i = 0; i < spec.workers(); i++) {
             String name = lab.workerName(i);
             int actor = addActor(name, Actor.Kind.WORKER);
-            workers.add(new WorkerHandle(i, name, actor, spec.seed(), recorder, gates, this, progress));
+            workers.add(new WorkerHandle(i, name, actor, spec.seed(), recorder, gates, this));
         }
     }
 
@@ -176,6 +174,15 @@ public final class Run {
     /** Operations finished so far, summed over workers. */
     public long opsCompleted() {
         return workers.stream().mapToLong(WorkerHandle::opsDone).sum();
+    }
+
+    /** Everything the workers recorded so far, counted: what the supervisor watches for progress. */
+    private long activity() {
+        long sum = 0;
+        for (WorkerHandle worker : workers) {
+            sum += worker.activity();
+        }
+        return sum;
     }
 
     /** When the workers started, on the run's clock; 0 before. */
@@ -403,7 +410,7 @@ public final class Run {
                 return false;
             }
             long now = clock.nanos();
-            long activity = progress.sum();
+            long activity = activity();
             if (activity != seen || gates.holdingAnyone()) {
                 seen = activity;
                 lastProgress = now;
@@ -468,7 +475,6 @@ public final class Run {
         try {
             worker.state(ActorState.RUNNING);
             for (int op = 0; op < spec.ops() && !stopping; op++) {
-                worker.mark(EventKind.OP_BEGIN, null, op);
                 worker.script.operation(op);
                 worker.mark(EventKind.OP_END, null, op);
                 worker.opDone();

@@ -1,15 +1,17 @@
 package dev.racelab.engine;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The engine's side of one worker: its context, its lab script and what it has done.
  *
- * <p>Fields other than {@code opsDone} are written by the worker's own thread only; {@code
- * opsDone} is read by the supervisor while the worker runs, hence volatile. Everything the worker
- * records counts as {@code progress} for the run: only workers move a run forward, never an
- * observer's report or the engine's own notes.
+ * <p>Every field is written by the worker's own thread only. {@code opsDone} and {@code activity}
+ * are read by the supervisor while the worker runs: {@code opsDone} is volatile, {@code activity}
+ * (bumped on every event, on the hot path) is written and read opaquely, which is all a counter
+ * with one writer needs. Everything the worker records counts as activity: only workers move a run
+ * forward, never an observer's report or the engine's own notes.
  */
 final class WorkerHandle implements WorkerContext {
 
@@ -20,14 +22,24 @@ final class WorkerHandle implements WorkerContext {
     private final Recorder recorder;
     private final GateKeeper gates;
     private final Run run;
-    private final LongAdder progress;
     private ActorState state = ActorState.IDLE;
     private String subject;
     private volatile long opsDone;
+    @SuppressWarnings("unused") // Through ACTIVITY.
+    private long activity;
     LabWorker script;
 
-    WorkerHandle(int index, String name, int actor, long seed, Recorder recorder, GateKeeper gates, Run run,
-                 LongAdder progress) {
+    private static final VarHandle ACTIVITY;
+
+    static {
+        try {
+            ACTIVITY = MethodHandles.lookup().findVarHandle(WorkerHandle.class, "activity", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    WorkerHandle(int index, String name, int actor, long seed, Recorder recorder, GateKeeper gates, Run run) {
         this.index = index;
         this.name = name;
         this.actor = actor;
@@ -35,7 +47,6 @@ final class WorkerHandle implements WorkerContext {
         this.recorder = recorder;
         this.gates = gates;
         this.run = run;
-        this.progress = progress;
     }
 
     @Override
@@ -82,7 +93,7 @@ final class WorkerHandle implements WorkerContext {
     public void state(ActorState next, String about) {
         state = next;
         subject = about;
-        progress.increment();
+        bump();
         recorder.state(actor, next, about);
     }
 
@@ -98,8 +109,17 @@ final class WorkerHandle implements WorkerContext {
 
     @Override
     public Event mark(EventKind kind, String subject, long value) {
-        progress.increment();
+        bump();
         return recorder.record(actor, kind, subject, value);
+    }
+
+    private void bump() {
+        ACTIVITY.setOpaque(this, (long) ACTIVITY.getOpaque(this) + 1);
+    }
+
+    /** How many events this worker has recorded: its part of the run's progress. */
+    long activity() {
+        return (long) ACTIVITY.getOpaque(this);
     }
 
     @Override
