@@ -80,7 +80,7 @@ public final class PgLockObserver implements ServerObserver {
     @Override
     public void poll(LaneSink sink) throws SQLException {
         if (connection == null) {
-            connection = postgres.connect("observer");
+            connection = postgres.control("observer");
         }
         Integer[] pids = sessions.pids().toArray(Integer[]::new);
         if (pids.length == 0) {

@@ -324,8 +324,22 @@ public final class PgSessions implements AutoCloseable {
         }
     }
 
+    /**
+     * Cuts every connection of the run and shuts the pool, asking the server nothing: for a server
+     * that stopped answering, where a clean close would only wait on it.
+     */
+    public void abandon() {
+        for (Session session : List.copyOf(open)) {
+            session.abort();
+            open.remove(session);
+        }
+        if (pool != null) {
+            pool.close();
+        }
+    }
+
     private void awaitGone() throws SQLException {
-        try (Connection admin = postgres.connect("cleanup")) {
+        try (Connection admin = postgres.control("cleanup")) {
             long deadline = System.nanoTime() + LINGER_MILLIS * 1_000_000;
             boolean terminated = false;
             while (true) {

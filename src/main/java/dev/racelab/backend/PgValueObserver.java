@@ -41,7 +41,7 @@ public final class PgValueObserver implements ServerObserver {
     @Override
     public void poll(LaneSink sink) throws SQLException {
         if (connection == null) {
-            connection = postgres.connect("observer");
+            connection = postgres.control("observer");
         }
         try (PreparedStatement ps = connection.prepareStatement(query)) {
             ps.setString(1, runId);

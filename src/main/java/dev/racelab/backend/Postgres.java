@@ -23,6 +23,10 @@ public final class Postgres implements AutoCloseable {
     public static final String SCHEMA = "racelab";
 
     private static final int CONNECT_TIMEOUT_SECONDS = 10;
+    /** How long RaceLab's own sessions wait for any reply before they call the server silent. */
+    public static final int CONTROL_TIMEOUT_SECONDS = 10;
+    /** How long a probe may take before the server is called silent. */
+    public static final int PROBE_TIMEOUT_SECONDS = 5;
 
     private final PgAddress address;
     private final String description;
@@ -43,7 +47,8 @@ public final class Postgres implements AutoCloseable {
     }
 
     static Postgres open(PgAddress address, AutoCloseable server, String descriptionFormat) throws BackendException {
-        try (Connection c = connect(address, APP_PREFIX + "setup"); Statement s = c.createStatement()) {
+        try (Connection c = connect(address, APP_PREFIX + "setup", CONTROL_TIMEOUT_SECONDS);
+             Statement s = c.createStatement()) {
             String version;
             try (ResultSet rs = s.executeQuery("SHOW server_version")) {
                 rs.next();
@@ -56,23 +61,49 @@ public final class Postgres implements AutoCloseable {
         }
     }
 
-    /** Opens a new session named {@code racelab:<name>}. */
+    /**
+     * Opens a worker's session, named {@code racelab:<name>}. Connecting and logging in are
+     * bounded; a statement may wait as long as the lab makes it (for a row lock a delayed worker
+     * holds, say): the run's own timeout judges a worker that waits for ever, and stopping the run
+     * cuts its connection.
+     */
     public Connection connect(String name) throws SQLException {
-        return connect(address, APP_PREFIX + name);
+        return connect(address, APP_PREFIX + name, 0);
     }
 
-    private static Connection connect(PgAddress address, String applicationName) throws SQLException {
+    /**
+     * Opens a session of RaceLab's own (setting up, judging, observing, cleaning up), in which
+     * every reply is awaited at most {@link #CONTROL_TIMEOUT_SECONDS}: a server that accepts
+     * connections and then never answers makes these calls fail, not hang.
+     */
+    public Connection control(String name) throws SQLException {
+        return connect(address, APP_PREFIX + name, CONTROL_TIMEOUT_SECONDS);
+    }
+
+    private static Connection connect(PgAddress address, String applicationName, int socketTimeoutSeconds)
+            throws SQLException {
         Properties props = address.properties();
         props.setProperty("ApplicationName", applicationName);
         props.putIfAbsent("connectTimeout", String.valueOf(CONNECT_TIMEOUT_SECONDS));
+        props.putIfAbsent("loginTimeout", String.valueOf(CONNECT_TIMEOUT_SECONDS));
         props.putIfAbsent("tcpKeepAlive", "true");
+        if (socketTimeoutSeconds > 0) {
+            props.setProperty("socketTimeout", String.valueOf(socketTimeoutSeconds));
+        }
         return DriverManager.getConnection(address.jdbcUrl(), props);
     }
 
-    /** Checks that the server still answers, with a fresh session: after a run that failed, say, it may have died. */
+    /**
+     * Checks that the server still answers, with a fresh session, within {@link
+     * #PROBE_TIMEOUT_SECONDS}: after a run that failed or stalled, it may have died or frozen.
+     */
     public void probe() throws BackendException {
-        try (Connection c = connect(address, APP_PREFIX + "probe"); Statement s = c.createStatement()) {
-            s.setQueryTimeout(CONNECT_TIMEOUT_SECONDS);
+        Properties props = address.properties();
+        props.setProperty("ApplicationName", APP_PREFIX + "probe");
+        props.setProperty("connectTimeout", String.valueOf(PROBE_TIMEOUT_SECONDS));
+        props.setProperty("loginTimeout", String.valueOf(PROBE_TIMEOUT_SECONDS));
+        props.setProperty("socketTimeout", String.valueOf(PROBE_TIMEOUT_SECONDS));
+        try (Connection c = DriverManager.getConnection(address.jdbcUrl(), props); Statement s = c.createStatement()) {
             s.execute("SELECT 1");
         } catch (SQLException e) {
             throw explain(address, e, "stopped answering");

@@ -274,7 +274,7 @@ public final class Cli {
                         Interruption interruption) throws InterruptedException, RecordingException {
         Summary summary = new Summary(lab);
         boolean allExpected = true;
-        BackendException serverDown = null;
+        String serverDown = null;
         long start = System.nanoTime();
         for (int i = 0; i < options.runs() && !interruption.signalled(); i++) {
             Run run = new Run(lab, options.spec().withSeed(options.spec().seed() + i), Clock.system());
@@ -294,7 +294,8 @@ public final class Cli {
             if (outcome.verdict() == Verdict.ERROR) {
                 // An ERROR may be the lab's, or a server that died under it: the latter ends the
                 // command as a backend failure, after the summary of what was run.
-                serverDown = deadServer(lab, backends);
+                String silent = run.record().silentServer();
+                serverDown = silent != null ? silent : deadServer(lab, backends);
                 if (serverDown != null) {
                     break;
                 }
@@ -311,7 +312,7 @@ public final class Cli {
             summary.print(out);
         }
         if (serverDown != null) {
-            err.println("racelab: " + serverDown.getMessage());
+            err.println("racelab: " + serverDown);
             return BACKEND_FAILURE;
         }
         if (!allExpected) {
@@ -339,13 +340,13 @@ public final class Cli {
         }
     }
 
-    /** The first of the lab's servers that no longer answers, or null. */
-    private static BackendException deadServer(Lab lab, Backends backends) {
+    /** The first of the lab's servers that no longer answers, in words, or null. */
+    private static String deadServer(Lab lab, Backends backends) {
         for (Service service : lab.services()) {
             try {
                 backends.probe(service);
             } catch (BackendException e) {
-                return e;
+                return e.getMessage();
             }
         }
         return null;

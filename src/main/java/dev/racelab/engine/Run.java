@@ -7,6 +7,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -70,6 +71,7 @@ public final class Run {
     private final RunRecord record;
     private final GateKeeper gates;
     private final Threads runThreads;
+    private final ServerWatch servers = new ServerWatch();
     private final String id;
     private final List<Actor> actors = new CopyOnWriteArrayList<>();
     private final List<WorkerHandle> workers = new ArrayList<>();
@@ -349,7 +351,7 @@ public final class Run {
         Outcome result;
         try {
             scenario = lab.open(new RunSetup(id, strategy, spec.workers(), spec.ops(), spec.seed(), spec.switches(),
-                    runThreads));
+                    runThreads, servers));
             stage = "connect the workers";
             for (WorkerHandle worker : workers) {
                 worker.script = scenario.worker(worker);
@@ -441,6 +443,13 @@ public final class Run {
             return deadlock;
         }
         if (timedOut) {
+            // Workers waiting on a server that no longer answers are not stuck: the server is.
+            Optional<String> silent = servers.trouble();
+            if (silent.isPresent()) {
+                record.silentServer(silent.get());
+                stopWorkers();
+                return Outcome.error("a server stopped answering", silent.get());
+            }
             RunSummary stalled = summary(true);
             Outcome diagnosis = scenario.diagnose(stalled);
             stopWorkers();

@@ -18,6 +18,7 @@ public final class RunRecord {
     private final EventLog events;
     private volatile Outcome outcome;
     private volatile Map<String, String> backend = Map.of();
+    private volatile String silentServer;
 
     RunRecord(RunHeader header, EventLog events) {
         this.header = header;
@@ -58,6 +59,18 @@ public final class RunRecord {
     /** What served each of the run's servers ("postgres" → "PostgreSQL 17.2, embedded"), no credentials. */
     public Map<String, String> backend() {
         return backend;
+    }
+
+    /**
+     * If the run ended because a server stopped answering, the sentence naming it; else null. Known
+     * only while the run is live (a recording keeps the sentence in its outcome's explanation).
+     */
+    public String silentServer() {
+        return silentServer;
+    }
+
+    void silentServer(String sentence) {
+        this.silentServer = sentence;
     }
 
     /** Notes what serves the run's servers; the shell that knows sets it when the run starts. */

@@ -11,9 +11,11 @@ package dev.racelab.engine;
  * @param switches the lab's own settings for this run
  * @param threads  where the lab gets any thread it needs (a subscriber, a lease keeper, a pool's
  *                 housekeeper): named, and with a handler that records its failure in the run
+ * @param servers  where the lab's fixtures put the servers they use, so the run can ask them
+ *                 whether they still answer when its workers stall
  */
 public record RunSetup(String runId, Strategy strategy, int workers, int ops, long seed, SwitchValues switches,
-                       RunThreads threads) {
+                       RunThreads threads, ServerWatch servers) {
 
     /** The value of the lab's switch {@code sw} in this run. */
     public <T> T get(Switch<T> sw) {

@@ -11,7 +11,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A TCP relay in front of a real server that a test can cut, to make the server "die" mid-run
- * without killing a server other tests share.
+ * without killing a server other tests share, or freeze, to make it stop answering while its
+ * connections stay open (what a server stopped with SIGSTOP, or a dead network path, looks like).
  */
 public final class CuttableProxy implements AutoCloseable {
 
@@ -20,6 +21,7 @@ public final class CuttableProxy implements AutoCloseable {
     private final int port;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private volatile boolean cut;
+    private volatile boolean frozen;
 
     public CuttableProxy(String host, int port) throws IOException {
         this.host = host;
@@ -38,8 +40,13 @@ public final class CuttableProxy implements AutoCloseable {
         while (!cut) {
             try {
                 Socket client = listener.accept();
-                Socket server = new Socket(host, port);
                 sockets.add(client);
+                if (frozen) {
+                    // Taken, and never answered.
+                    pipe(client.getInputStream(), OutputStream.nullOutputStream());
+                    continue;
+                }
+                Socket server = new Socket(host, port);
                 sockets.add(server);
                 pipe(client.getInputStream(), server.getOutputStream());
                 pipe(server.getInputStream(), client.getOutputStream());
@@ -49,12 +56,15 @@ public final class CuttableProxy implements AutoCloseable {
         }
     }
 
-    private static void pipe(InputStream in, OutputStream out) {
+    private void pipe(InputStream in, OutputStream out) {
         Thread thread = new Thread(() -> {
             byte[] buffer = new byte[16_384];
             try {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
+                    if (frozen) {
+                        continue;  // Read and dropped: nothing gets through either way.
+                    }
                     out.write(buffer, 0, n);
                     out.flush();
                 }
@@ -64,6 +74,14 @@ public final class CuttableProxy implements AutoCloseable {
         }, "proxy-pipe");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /**
+     * From now on nothing gets through in either direction, and new connections are taken but never
+     * answered; every connection stays open: to the client, the server has gone silent.
+     */
+    public void freeze() {
+        frozen = true;
     }
 
     /** Closes every connection and stops listening: to the client, the server is gone. */

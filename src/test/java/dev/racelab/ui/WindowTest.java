@@ -79,6 +79,8 @@ class WindowTest {
         // The banner follows the record a frame behind the run: on a busy machine, more than one.
         assertEquals("Paused — step mode", ui.awaitVerdict(v -> v.startsWith("Paused")));
 
+        // So does the gates table's halted mark.
+        WindowDriver.await(30, () -> robot.lookup("client-1 — halted at before-read").tryQuery().isPresent());
         robot.clickOn("client-1 — halted at before-read");
         ui.press("step");
         WindowDriver.await(30, () -> gate(0).equals("after-read"));

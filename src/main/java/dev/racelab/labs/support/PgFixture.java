@@ -66,13 +66,15 @@ public final class PgFixture implements AutoCloseable {
     private final String runId;
     private final Connection admin;
     private final PgSessions sessions;
+    /** Set when a probe found the server silent; read by whoever closes. */
+    private volatile boolean silent;
 
     /** Installs the tables, seeds the run's rows and readies the workers' sessions; see the class comment. */
     public PgFixture(Postgres postgres, RunSetup setup, Tables tables, PgSessions.Mode mode) throws SQLException {
         this.postgres = postgres;
         this.sql = tables.sql();
         this.runId = setup.runId();
-        this.admin = postgres.connect("setup");
+        this.admin = postgres.control("setup");
         try {
             PgSchema.ensure(admin, tables.component(), tables.version(), sql);
             runWithId("forget");
@@ -81,6 +83,21 @@ public final class PgFixture implements AutoCloseable {
         } catch (SQLException | RuntimeException e) {
             admin.close();
             throw e;
+        }
+        setup.servers().watch(this::trouble);
+    }
+
+    /**
+     * Whether the server still answers a fresh session within a few seconds; if not, a sentence
+     * naming it, and from then on {@link #close} leaves the server alone instead of waiting on it.
+     */
+    public Optional<String> trouble() {
+        try {
+            postgres.probe();
+            return Optional.empty();
+        } catch (BackendException e) {
+            silent = true;
+            return Optional.of(e.getMessage());
         }
     }
 
@@ -135,9 +152,18 @@ public final class PgFixture implements AutoCloseable {
         return Optional.empty();
     }
 
-    /** Ends every session of the run, then deletes its rows; see the class comment. */
+    /**
+     * Ends every session of the run, then deletes its rows; see the class comment. After the server
+     * was found silent, only cuts the run's connections: waiting on it would only hang (its rows go
+     * with the next run's {@code forget}, which clears rows older than a day).
+     */
     @Override
     public void close() throws SQLException {
+        if (silent) {
+            sessions.abandon();
+            admin.abort(Runnable::run);
+            return;
+        }
         try (admin) {
             sessions.close();
             if (!admin.isClosed()) {

@@ -55,6 +55,8 @@ public final class RedisFixture implements AutoCloseable {
     private final LeaseKeeper keeper;
     private final Constructs constructs;
     private final Set<SyncClient> clients = ConcurrentHashMap.newKeySet();
+    /** Set when a probe found the server silent; read by whoever closes. */
+    private volatile boolean silent;
 
     private RedisFixture(Redis redis, RunSetup setup, Duration lease) {
         this.redis = redis;
@@ -69,6 +71,7 @@ public final class RedisFixture implements AutoCloseable {
             throw e;
         }
         this.constructs = keeper == null ? Constructs.article(space) : Constructs.hardened(space, keeper);
+        setup.servers().watch(this::trouble);
     }
 
     /** A run of the article's constructs, as written. */
@@ -160,8 +163,25 @@ public final class RedisFixture implements AutoCloseable {
             try (keeper) {
                 closeClients();
             } finally {
-                space.forget(admin);
+                if (!silent) {
+                    // After the server was found silent its keys stay; they expire by themselves.
+                    space.forget(admin);
+                }
             }
+        }
+    }
+
+    /**
+     * Whether the server still answers a fresh connection within a few seconds; if not, a sentence
+     * naming it, and from then on {@link #close} deletes nothing there.
+     */
+    public Optional<String> trouble() {
+        try {
+            redis.probe();
+            return Optional.empty();
+        } catch (BackendException e) {
+            silent = true;
+            return Optional.of(e.getMessage());
         }
     }
 

@@ -9,6 +9,7 @@ import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Gate;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.RunThreads;
+import dev.racelab.engine.ServerWatch;
 import dev.racelab.engine.ServerObserver;
 import dev.racelab.engine.SwitchValues;
 import dev.racelab.engine.WorkerContext;
@@ -200,7 +201,7 @@ class PgFixtureTest {
     private PgFixture open(int workers, PgSessions.Mode mode) throws SQLException {
         runId = "fixture-test-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         RunSetup setup = new RunSetup(runId, null, workers, 1, 1, SwitchValues.DEFAULTS,
-                RunThreads.unsupervised((thread, failure) -> threadFailures.add(failure)));
+                RunThreads.unsupervised((thread, failure) -> threadFailures.add(failure)), new ServerWatch());
         PgFixture fixture = new PgFixture(TestServers.postgres(), setup, TABLES, mode);
         fixtures.add(fixture);
         return fixture;

@@ -2,6 +2,7 @@ package dev.racelab.labs.support;
 
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.RunThreads;
+import dev.racelab.engine.ServerWatch;
 import dev.racelab.engine.Strategy;
 import dev.racelab.engine.SwitchValues;
 import dev.racelab.support.Poll;
@@ -33,7 +34,7 @@ class RedisFixtureTest {
     void aSetUpThatFailsLeavesNoConnectionThreadOrKeyBehind() throws Exception {
         String runId = "test-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         RunSetup setup = new RunSetup(runId, STRATEGY, 2, 1, 1, SwitchValues.DEFAULTS,
-                RunThreads.unsupervised((thread, failure) -> { }));
+                RunThreads.unsupervised((thread, failure) -> { }), new ServerWatch());
         RedisFixture fixture = RedisFixture.hardened(TestServers.redis(), setup, Duration.ofMillis(300));
         IllegalStateException defect = new IllegalStateException("the lab's set-up failed");
 

@@ -163,6 +163,8 @@ public final class SyncClient implements AutoCloseable {
     /** Ends any wait for a wake-up now, from any thread: the run is stopping. */
     public void abort() {
         wakeUps.breakAll("the run was stopped");
+        // A command waiting for a reply that may never come (a server gone silent) returns now.
+        commands.disconnect();
     }
 
     @Override

@@ -52,7 +52,8 @@ final class WakeUps implements AutoCloseable {
         try {
             if (!wakeUps.subscribed.await(SUBSCRIBE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)) {
                 wakeUps.close();
-                throw new IllegalStateException("Redis did not confirm the subscription to " + channel + " within "
+                throw new IllegalStateException("Redis at " + redis.address().host() + ":" + redis.address().port()
+                        + " did not confirm the subscription to " + channel + " within "
                         + SUBSCRIBE_TIMEOUT_MILLIS / 1000 + " s");
             }
         } catch (InterruptedException e) {

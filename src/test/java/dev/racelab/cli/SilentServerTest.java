@@ -1,0 +1,182 @@
+package dev.racelab.cli;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.racelab.backend.DataHome;
+import dev.racelab.backend.PgAddress;
+import dev.racelab.backend.RedisAddress;
+import dev.racelab.engine.EventKind;
+import dev.racelab.labs.Labs;
+import dev.racelab.record.Recording;
+import dev.racelab.record.RecordingReader;
+import dev.racelab.support.CuttableProxy;
+import dev.racelab.support.PgProbe;
+import dev.racelab.support.Poll;
+import dev.racelab.support.TestServers;
+import redis.clients.jedis.Jedis;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A server that accepts connections and then never answers (stopped with SIGSTOP, or a network
+ * path gone dead), played by a proxy that stops forwarding but keeps every connection open. The
+ * command ends, within its timeout and a few seconds, with the run's verdict ERROR, the server
+ * named, exit 1, and the recording complete; it never hangs.
+ */
+@Tag("lab")
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)  // a hang is a failure, not a stuck build
+class SilentServerTest {
+
+    /** The run's timeout, and what the command may take beyond it to find and name a silent server. */
+    private static final int TIMEOUT_SECONDS = 2;
+    private static final long BOUND_MILLIS = (TIMEOUT_SECONDS + 20) * 1_000L;
+
+    @TempDir
+    Path dir;
+
+    private record Result(int code, String out, String err, long millis) {
+        JsonObject json() {
+            return JsonParser.parseString(out).getAsJsonObject();
+        }
+    }
+
+    private Result cli(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Map<String, String> env = TestServers.childEnvironment();
+        long start = System.nanoTime();
+        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)).run(Arrays.asList(args));
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8),
+                (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private static String viaProxy(PgAddress real, CuttableProxy proxy) {
+        return real.secretUrl().replace("@" + real.host() + ":" + real.port() + "/", "@127.0.0.1:" + proxy.port() + "/");
+    }
+
+    /** Freezes {@code proxy} once {@code ready} holds, on a thread of its own. */
+    private static Thread freezeWhen(CuttableProxy proxy, Poll.Check ready) {
+        Thread freezer = new Thread(() -> {
+            try {
+                Poll.eventually(Duration.ofSeconds(60), ready);
+            } catch (Exception e) {
+                // Freeze anyway: the assertions say what went wrong.
+            }
+            proxy.freeze();
+        }, "test-freezer");
+        freezer.start();
+        return freezer;
+    }
+
+    @Test
+    void aPostgresThatFreezesMidRunEndsTheRunNamingItAndKeepsTheRecording() throws Exception {
+        PgAddress real = TestServers.postgres().address();
+        Path file = dir.resolve("frozen.racelab");
+        try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port()); PgProbe probe = new PgProbe()) {
+            // Frozen once the run is well under way.
+            Instant start = Instant.now();
+            Thread freezer = freezeWhen(proxy, () -> probe.sessionsNamed("client-") >= 4 && counted(start) >= 40);
+            Result result = cli("run", "counter", "--pg-url", viaProxy(real, proxy), "--workers", "4", "--ops",
+                    "100000", "--delay", "after-read=2", "--timeout", String.valueOf(TIMEOUT_SECONDS), "--record",
+                    file.toString(), "--json");
+            freezer.join();
+            assertEquals(1, result.code(), result.err());
+            assertTrue(result.millis() < BOUND_MILLIS, "it ended in " + result.millis() + " ms");
+            assertEquals("ERROR", result.json().get("verdict").getAsString());
+            String named = "PostgreSQL at 127.0.0.1:" + proxy.port();
+            assertTrue(result.json().get("explanation").getAsString().startsWith(named),
+                    result.json().get("explanation").getAsString());
+            assertTrue(result.err().startsWith("racelab: " + named), result.err());
+            Recording recording = new RecordingReader(id -> new Labs(TestServers.backends()).find(id).orElse(null))
+                    .read(file);
+            assertEquals("ERROR", recording.last().outcome().verdict().name(), "the recording is whole");
+            assertTrue(recording.last().events().snapshot().stream().filter(e -> e.kind() == EventKind.WRITE).count()
+                    >= 40, "with what happened before the freeze");
+        }
+    }
+
+    @Test
+    void aPostgresSilentFromTheStartIsNamedWithoutRunning() throws Exception {
+        PgAddress real = TestServers.postgres().address();
+        try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port())) {
+            proxy.freeze();
+            Result result = cli("run", "counter", "--pg-url", viaProxy(real, proxy), "--json");
+            assertEquals(1, result.code(), result.err());
+            assertTrue(result.millis() < BOUND_MILLIS, "it ended in " + result.millis() + " ms");
+            List<String> err = lines(result.err().strip());
+            assertEquals(1, err.size(), result.err());
+            assertTrue(err.get(0).startsWith("racelab: PostgreSQL at 127.0.0.1:" + proxy.port() + " cannot be "),
+                    err.get(0));
+            assertTrue(err.get(0).toLowerCase().contains("timed out") || err.get(0).contains("no answer in time"),
+                    err.get(0));
+            assertTrue(result.out().isEmpty(), "nothing ran, nothing is summed up");
+        }
+    }
+
+    @Test
+    void aRedisThatFreezesMidRunEndsTheRunNamingItNotAsStuck() throws Exception {
+        RedisAddress real = TestServers.redis().address();
+        try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port());
+             Jedis watcher = TestServers.redis().open("test-watcher", 5_000)) {
+            String url = "redis://127.0.0.1:" + proxy.port() + "/" + real.database();
+            // Frozen once the run is well under way: every client in, and thousands of commands served.
+            long before = commandsServed(watcher);
+            Thread freezer = freezeWhen(proxy, () -> watcher.clientList().split(":client-").length > 12
+                    && commandsServed(watcher) > before + 2_000);
+            Result result = cli("run", "readers-writers", "--redis-url", url, "--ops", "100000", "--delay",
+                    "between-reads=2", "--timeout", String.valueOf(TIMEOUT_SECONDS), "--json");
+            freezer.join();
+            assertEquals(1, result.code(), result.err());
+            assertTrue(result.millis() < BOUND_MILLIS, "it ended in " + result.millis() + " ms");
+            assertEquals("ERROR", result.json().get("verdict").getAsString(), "not STUCK: the server is the cause");
+            String named = "Redis at 127.0.0.1:" + proxy.port();
+            assertTrue(result.json().get("explanation").getAsString().startsWith(named),
+                    result.json().get("explanation").getAsString());
+            assertTrue(result.err().startsWith("racelab: " + named), result.err());
+        }
+    }
+
+    /** The highest counter row of a run made since {@code start}: how far the run got. */
+    private static long counted(Instant start) throws Exception {
+        try (Connection c = TestServers.connect();
+             PreparedStatement ps = c.prepareStatement("SELECT coalesce(max(value), 0) FROM racelab.counters "
+                     + "WHERE created_at >= ?")) {
+            ps.setObject(1, java.time.OffsetDateTime.ofInstant(start, java.time.ZoneOffset.UTC));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** How many commands the real Redis has served, all clients together. */
+    private static long commandsServed(Jedis jedis) {
+        return jedis.info("stats").lines().filter(line -> line.startsWith("total_commands_processed:"))
+                .mapToLong(line -> Long.parseLong(line.substring(line.indexOf(':') + 1).strip())).findFirst()
+                .orElseThrow();
+    }
+
+    private static List<String> lines(String text) {
+        return new ArrayList<>(List.of(text.split("\n")));
+    }
+}
