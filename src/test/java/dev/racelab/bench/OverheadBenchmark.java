@@ -45,7 +45,9 @@ import java.util.logging.Logger;
  *
  * <p>Rounds alternate which of the two goes first; the first round warms both up and sizes the
  * later ones (operations per worker so that a raw round takes about the target time) and is not
- * counted. Before each side the lab's tables are vacuumed and the JVM's garbage collected. A
+ * counted. Before each side the lab's tables are vacuumed and the JVM's garbage collected (in a heap
+ * of fixed size: a growable one shrinks at each collection, and RaceLab's side, which keeps every
+ * event it records, would pay young collections for the heap's regrowth). A
  * RaceLab round's rate is the run's own {@code opsPerSec}, which times the workers'
  * phase only; a raw round is timed the same way, from starting its threads to the last one ending,
  * with its connections already open. The figure is RaceLab's rate over the raw rate: the median
@@ -165,8 +167,8 @@ public final class OverheadBenchmark {
         Postgres postgres = TestServers.postgres();
         System.out.printf("instrumentation overhead: a RaceLab run (%d worker%s, no observers, no gates) beside a raw "
                         + "JDBC client sending the same statements; %d rounds of ~%.1f s each after one to warm up, "
-                        + "alternating who goes first; %d cores; %s%n", workers, workers == 1 ? "" : "s", rounds,
-                seconds, Runtime.getRuntime().availableProcessors(), postgres.describe());
+                        + "alternating who goes first; %d cores; heap %s; %s%n", workers, workers == 1 ? "" : "s", rounds,
+                seconds, Runtime.getRuntime().availableProcessors(), heap(), postgres.describe());
         System.out.println("statements/op: what pgjdbc sends per operation with one worker, RaceLab | raw; "
                 + "JVM µs/op: this process's CPU per operation, set-up included, RaceLab | raw (median); "
                 + "ratio: RaceLab ops/s ÷ raw ops/s, the median of the rounds, with its 95% interval (bootstrap) "
@@ -274,6 +276,14 @@ public final class OverheadBenchmark {
         }
         System.gc();
         Thread.sleep(SETTLE_MILLIS);
+    }
+
+    /** The heap's sizes, "fixed at 2048 MB" when it starts at its maximum (as {@code scripts/bench} runs it). */
+    private static String heap() {
+        java.lang.management.MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+        long init = heap.getInit() >> 20;
+        long max = heap.getMax() >> 20;
+        return init >= max ? "fixed at " + max + " MB" : init + " MB growing to " + max + " MB";
     }
 
     private static int opsFor(double seconds, double rate, int workers) {
