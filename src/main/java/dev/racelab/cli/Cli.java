@@ -217,6 +217,7 @@ public final class Cli {
             Summary summary = new Summary(lab);
             recording.runs().forEach(summary::add);
             summary.times(recording.elapsedMs(), recording.startupMs(), recording.interrupted());
+            summary.batch(recording.planned(), recording.serverFailure());
             if (json) {
                 out.println(JSON.toJson(summary.toJson()));
             } else {
@@ -300,7 +301,8 @@ public final class Cli {
             }
             if (outcome.verdict() == Verdict.ERROR) {
                 // An ERROR may be the lab's, or a server that died under it: the latter ends the
-                // command as a backend failure, after the summary of what was run.
+                // batch at once and the command as a backend failure, after the summary of what
+                // was run, which counts the runs that ran of those asked for.
                 String silent = run.record().silentServer();
                 serverDown = silent != null ? silent : deadServer(lab, backends);
                 if (serverDown != null) {
@@ -310,8 +312,9 @@ public final class Cli {
         }
         long elapsedMs = (System.nanoTime() - start) / 1_000_000;
         summary.times(elapsedMs, startupMs, interruption.signalled());
+        summary.batch(options.runs(), serverDown);
         if (recording != null && recording.runs() > 0) {
-            recording.commit(elapsedMs, startupMs, interruption.signalled());
+            recording.commit(elapsedMs, startupMs, interruption.signalled(), options.runs(), serverDown);
         }
         if (options.json()) {
             out.println(JSON.toJson(summary.toJson()));

@@ -207,6 +207,15 @@ public final class RecordingWriter implements AutoCloseable {
      *                    recording is complete up to there
      */
     public void commit(long elapsedMs, long startupMs, boolean interrupted) throws RecordingException {
+        commit(elapsedMs, startupMs, interrupted, runs, null);
+    }
+
+    /**
+     * Ends the recording of a command that asked for {@code planned} runs; {@code serverFailure},
+     * if not null, names the server whose failure ended it early (in words, never credentials).
+     */
+    public void commit(long elapsedMs, long startupMs, boolean interrupted, int planned, String serverFailure)
+            throws RecordingException {
         if (runs == 0) {
             throw new IllegalStateException("a recording holds at least one run");
         }
@@ -218,6 +227,10 @@ public final class RecordingWriter implements AutoCloseable {
                 w.name("elapsedMs").value(elapsedMs);
                 w.name("startupMs").value(startupMs);
                 w.name("interrupted").value(interrupted);
+                w.name("planned").value(Math.max(planned, runs));
+                if (serverFailure != null) {
+                    w.name("serverFailure").value(serverFailure);
+                }
                 w.endObject();
             }));
             out.flush();

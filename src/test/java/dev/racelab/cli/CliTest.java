@@ -302,4 +302,40 @@ class CliTest {
             assertTrue(result.err().startsWith("racelab: PostgreSQL at 127.0.0.1:" + proxy.port()), result.err());
         }
     }
+
+    @Test
+    void aServerThatDiesEndsTheBatchAtOnceAndTheSummarySaysHowManyOfTheRunsRan(@TempDir Path dir) throws Exception {
+        PgAddress real = TestServers.postgres().address();
+        Path file = dir.resolve("cut.racelab");
+        try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port())) {
+            String viaProxy = real.secretUrl().replace("@" + real.host() + ":" + real.port() + "/",
+                    "@127.0.0.1:" + proxy.port() + "/");
+            Thread cutter = new Thread(() -> {
+                try (PgProbe probe = new PgProbe()) {
+                    Poll.eventually(Duration.ofSeconds(30), () -> probe.sessionsNamed("client-") >= 8);
+                } catch (Exception e) {
+                    // Cut anyway: the assertions below say what went wrong.
+                }
+                proxy.cut();
+            }, "test-cutter");
+            cutter.start();
+            Result result = cli("run", "counter", "--pg-url", viaProxy, "--ops", "5000", "--delay", "after-read=2",
+                    "--runs", "20", "--record", file.toString());
+            cutter.join();
+            String named = "PostgreSQL at 127.0.0.1:" + proxy.port();
+            assertEquals(1, result.code(), result.err());
+            assertTrue(result.out().contains("run 1/20: ERROR"), result.out());
+            assertFalse(result.out().contains("run 2/20"), "no run after the server died: " + result.out());
+            assertTrue(result.out().contains("\n1 of 20 runs: ERROR ×1\n"), result.out());
+            assertTrue(result.out().contains("\na server failed: " + named), result.out());
+            assertTrue(result.errLines().get(result.errLines().size() - 1).startsWith("racelab: " + named),
+                    result.err());
+            String summaryOnly = result.out().substring(result.out().indexOf("counter · "));
+            assertEquals(summaryOnly, cli("replay", file.toString()).out(), "the recording tells the same");
+            JsonObject json = cli("replay", file.toString(), "--json").json();
+            assertEquals(1, json.get("runs").getAsInt());
+            assertEquals(20, json.get("plannedRuns").getAsInt());
+            assertTrue(json.get("serverFailure").getAsString().startsWith(named), json.toString());
+        }
+    }
 }
