@@ -338,4 +338,64 @@ class CliTest {
             assertTrue(json.get("serverFailure").getAsString().startsWith(named), json.toString());
         }
     }
+
+    /**
+     * A login of {@code role} on the test server, made for one test and dropped after it; {@code
+     * grants} are given to it and revoked. Only on a test server where this suite's login may
+     * create roles (the embedded one, or the external trust one).
+     */
+    private static void withLogin(String role, List<String> grants, LoginCheck check) throws Exception {
+        try (java.sql.Connection admin = TestServers.connect(); java.sql.Statement s = admin.createStatement()) {
+            s.execute("CREATE SCHEMA IF NOT EXISTS racelab");
+            s.execute("CREATE ROLE " + role + " LOGIN");
+            try {
+                for (String grant : grants) {
+                    s.execute("GRANT " + grant + " TO " + role);
+                }
+                PgAddress real = TestServers.postgres().address();
+                check.run(new PgAddress(real.host(), real.port(), real.database(), role, null, Map.of()));
+            } finally {
+                for (String grant : grants) {
+                    s.execute("REVOKE " + grant + " FROM " + role);
+                }
+                s.execute("DROP ROLE " + role);
+            }
+        }
+    }
+
+    private interface LoginCheck {
+        void run(PgAddress login) throws Exception;
+    }
+
+    private static String testRole() {
+        return "racelab_test_noschema_" + ProcessHandle.current().pid();
+    }
+
+    @Test
+    void aLoginThatMayNotCreateTheSchemaIsAServerProblemNamingTheServer() throws Exception {
+        withLogin(testRole(), List.of(), login -> {
+            Result result = cli("run", "counter", "--pg-url", login.secretUrl(), "--json");
+            assertEquals(1, result.code(), result.out() + result.err());
+            assertEquals(1, result.errLines().size(), result.err());
+            assertTrue(result.errLines().get(0).startsWith("racelab: PostgreSQL at " + login.host() + ":"
+                    + login.port() + " does not let user '" + login.user() + "' create schema racelab: "
+                    + "permission denied for database"), result.err());
+            assertTrue(result.out().isEmpty(), "nothing ran: " + result.out());
+        });
+    }
+
+    @Test
+    void aLoginThatMayNotCreateTablesInSomeoneElsesSchemaIsAServerProblemNamingTheServer() throws Exception {
+        String database = TestServers.postgres().address().database().replace("\"", "\"\"");
+        withLogin(testRole(), List.of("CREATE ON DATABASE \"" + database + "\""), login -> {
+            Result result = cli("run", "counter", "--pg-url", login.secretUrl(), "--json");
+            assertEquals(1, result.code(), result.out() + result.err());
+            assertEquals(1, result.errLines().size(), result.err());
+            assertTrue(result.errLines().get(0).startsWith("racelab: PostgreSQL at " + login.host() + ":"
+                    + login.port() + " does not let user '" + login.user() + "' create tables in schema racelab"),
+                    result.err());
+            assertTrue(result.errLines().get(0).contains("USAGE and CREATE"), result.err());
+            assertTrue(result.out().isEmpty(), "nothing ran: " + result.out());
+        });
+    }
 }
