@@ -52,7 +52,9 @@ final class Usage {
             }
             return name(arg) + " " + refused.getMessage();
         }
-        return e.getMessage();
+        // Anything else picocli refuses, in its own words: the first line, to keep to one.
+        return String.valueOf(e.getMessage()).lines().findFirst().orElse("the command line is wrong")
+                + " (see " + command + " --help)";
     }
 
     private static String unmatched(CommandLine where, String command, String arg) {
