@@ -178,6 +178,15 @@ class CliTest {
     }
 
     @Test
+    void jsonFalsePrintsTheSummaryNotJson() {
+        Result result = cli("run", "counter", "--strategy", "atomic-update", "--workers", "2", "--ops", "3",
+                "--json=false");
+        assertEquals(0, result.code(), result.err());
+        assertTrue(result.out().startsWith("counter · atomic-update · 2 clients × 3 ops\n"), result.out());
+        assertTrue(result.out().contains("SAFE — all 6 increments counted"), result.out());
+    }
+
+    @Test
     void expectExitsThreeWhenTheVerdictDiffers() {
         assertEquals(0, cli("run", "counter", "--strategy", "atomic-update", "--workers", "2", "--ops", "5",
                 "--expect", "SAFE").code());
