@@ -5,6 +5,7 @@ import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -19,6 +20,10 @@ import java.util.Properties;
 public final class PgAddress {
 
     public static final int DEFAULT_PORT = 5432;
+    static final int MAX_PORT = 65_535;
+    /** What {@code sslmode} may be, as libpq and the JDBC driver read it. */
+    private static final List<String> SSL_MODES = List.of("disable", "allow", "prefer", "require", "verify-ca",
+            "verify-full");
 
     private final String host;
     private final int port;
@@ -66,7 +71,16 @@ public final class PgAddress {
             throw new IllegalArgumentException("the PostgreSQL address names no host");
         }
         int port = uri.getPort() == -1 ? DEFAULT_PORT : uri.getPort();
+        if (port < 1 || port > MAX_PORT) {
+            throw new IllegalArgumentException("the PostgreSQL port must be from 1 to " + MAX_PORT + ", not " + port);
+        }
         Map<String, String> params = query(uri.getRawQuery());
+        String sslmode = params.get("sslmode");
+        if (sslmode != null && !SSL_MODES.contains(sslmode)) {
+            // The driver would only warn, on two lines of its own, and then refuse to connect.
+            throw new IllegalArgumentException("sslmode must be one of " + String.join(", ", SSL_MODES) + ", not '"
+                    + sslmode + "'");
+        }
         String user = params.remove("user");
         String password = params.remove("password");
         String userInfo = uri.getRawUserInfo();

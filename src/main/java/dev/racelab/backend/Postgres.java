@@ -7,6 +7,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 
 /**
@@ -25,6 +27,8 @@ public final class Postgres implements AutoCloseable {
     private static final int CONNECT_TIMEOUT_SECONDS = 10;
     /** How long RaceLab's own sessions wait for any reply before they call the server silent. */
     public static final int CONTROL_TIMEOUT_SECONDS = 10;
+    /** SQLSTATE insufficient_privilege. */
+    private static final String INSUFFICIENT_PRIVILEGE = "42501";
     /** How long a probe may take before the server is called silent. */
     public static final int PROBE_TIMEOUT_SECONDS = 5;
 
@@ -40,7 +44,7 @@ public final class Postgres implements AutoCloseable {
 
     /**
      * Connects to an existing server and checks that RaceLab can work there: that it answers,
-     * accepts the login, and lets RaceLab create its schema.
+     * accepts the login, and lets RaceLab create its schema and its tables there.
      */
     public static Postgres connect(PgAddress address) throws BackendException {
         return open(address, null, "PostgreSQL %s at " + address.host() + ":" + address.port());
@@ -54,11 +58,53 @@ public final class Postgres implements AutoCloseable {
                 rs.next();
                 version = rs.getString(1).split(" ")[0];
             }
-            s.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
+            try {
+                s.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
+            } catch (SQLException e) {
+                if (!INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
+                    throw e;
+                }
+                throw new BackendException(Service.POSTGRES, where(address) + " does not let user '" + address.user()
+                        + "' create schema " + SCHEMA + ": " + firstLine(e), e);
+            }
+            checkSchemaRights(address, s);
             return new Postgres(address, String.format(descriptionFormat, version), server);
         } catch (SQLException e) {
             throw explain(address, e, "cannot be used");
         }
+    }
+
+    /**
+     * The schema may be someone else's (made by an administrator, or by another login): RaceLab's
+     * login needs to use it and create its tables there, or every run would end in an error
+     * instead of the command naming the server and what it refused.
+     */
+    private static void checkSchemaRights(PgAddress address, Statement s) throws SQLException, BackendException {
+        try (ResultSet rs = s.executeQuery("SELECT has_schema_privilege(oid, 'USAGE'), "
+                + "has_schema_privilege(oid, 'CREATE'), pg_get_userbyid(nspowner) FROM pg_namespace "
+                + "WHERE nspname = '" + SCHEMA + "'")) {
+            if (!rs.next()) {
+                throw new BackendException(Service.POSTGRES, where(address) + " has no schema " + SCHEMA
+                        + " after creating it");
+            }
+            List<String> missing = new ArrayList<>();
+            if (!rs.getBoolean(1)) {
+                missing.add("USAGE");
+            }
+            if (!rs.getBoolean(2)) {
+                missing.add("CREATE");
+            }
+            if (!missing.isEmpty()) {
+                throw new BackendException(Service.POSTGRES, where(address) + " does not let user '" + address.user()
+                        + "' create tables in schema " + SCHEMA + " (it belongs to '" + rs.getString(3)
+                        + "', and the user lacks " + String.join(" and ", missing) + " on it): grant them, "
+                        + "or use the schema's owner");
+            }
+        }
+    }
+
+    private static String where(PgAddress address) {
+        return "PostgreSQL at " + address.host() + ":" + address.port();
     }
 
     /**
@@ -129,7 +175,7 @@ public final class Postgres implements AutoCloseable {
     }
 
     static BackendException explain(PgAddress address, SQLException e, String verb) {
-        String where = "PostgreSQL at " + address.host() + ":" + address.port();
+        String where = where(address);
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String reason = firstLine(e);
         String message;
@@ -139,8 +185,8 @@ public final class Postgres implements AutoCloseable {
             message = where + " refused the login of user '" + address.user() + "': " + reason;
         } else if (state.equals("3D000")) {
             message = where + " has no database '" + address.database() + "'";
-        } else if (state.equals("42501")) {
-            message = where + " does not let user '" + address.user() + "' create schema " + SCHEMA + ": " + reason;
+        } else if (state.equals(INSUFFICIENT_PRIVILEGE)) {
+            message = where + " refused user '" + address.user() + "': " + reason;
         } else if (state.equals("57P01") || state.equals("57P02") || state.equals("57P03")) {
             message = where + " is shutting down or restarting: " + reason;
         } else {
@@ -156,7 +202,7 @@ public final class Postgres implements AutoCloseable {
         }
         String text = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         int newline = text.indexOf('\n');
-        return (newline < 0 ? text : text.substring(0, newline)).replaceFirst("^FATAL: ", "").strip();
+        return (newline < 0 ? text : text.substring(0, newline)).replaceFirst("^(FATAL|ERROR): ", "").strip();
     }
 
     /** Stops the embedded server, if this is one. */

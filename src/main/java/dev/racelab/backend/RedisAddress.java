@@ -67,13 +67,15 @@ public final class RedisAddress {
         int database = 0;
         String path = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
         if (!path.isBlank()) {
-            try {
-                database = Integer.parseInt(path);
-            } catch (NumberFormatException e) {
+            if (!path.matches("[0-9]{1,9}")) {
                 throw new IllegalArgumentException("the Redis database must be a number, not '" + path + "'");
             }
+            database = Integer.parseInt(path);
         }
         int port = uri.getPort() == -1 ? DEFAULT_PORT : uri.getPort();
+        if (port < 1 || port > PgAddress.MAX_PORT) {
+            throw new IllegalArgumentException("the Redis port must be from 1 to " + PgAddress.MAX_PORT + ", not " + port);
+        }
         return new RedisAddress(uri.getHost(), port, database, user, password, tls);
     }
 

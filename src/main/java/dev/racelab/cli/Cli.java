@@ -21,8 +21,11 @@ import dev.racelab.record.Recording;
 import dev.racelab.record.RecordingException;
 import dev.racelab.record.RecordingReader;
 import dev.racelab.record.RecordingWriter;
+import picocli.CommandLine;
 
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.Writer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,9 +37,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
- * RaceLab without the window: {@code list} the labs, {@code run} one headless.
+ * RaceLab without the window: {@code list} the labs, {@code run} one headless, {@code replay} a
+ * recording's summary, {@code rerun} a recording's settings. The commands are declared in
+ * {@link Commands} and parsed by picocli; this class does what they ask.
  *
- * <p>Exit codes: 0 ran, 1 a server could not be reached or started, 2 bad usage, 3 the verdict
+ * <p>Exit codes: 0 ran, 1 a server could not be reached, started or used, or failed, 2 bad usage, 3 the verdict
  * differed from {@code --expect}. Every problem is one line on standard error that names it;
  * no stack traces. With {@code --json}, standard output carries exactly one JSON object.
  */
@@ -75,49 +80,72 @@ public final class Cli {
 
     /** Runs the command line and returns the exit code. */
     public int run(List<String> args) {
-        try {
-            if (args.isEmpty() || args.get(0).equals("--help") || args.get(0).equals("-h")
-                    || args.get(0).equals("help")) {
-                out.print(Help.TEXT);
-                return OK;
-            }
-            return switch (args.get(0)) {
-                case "list" -> list(args.subList(1, args.size()));
-                case "run" -> runLab(args.subList(1, args.size()));
-                case "replay" -> replay(args.subList(1, args.size()));
-                case "rerun" -> rerun(args.subList(1, args.size()));
-                case "--version", "version" -> {
-                    out.println("racelab " + Help.version());
-                    yield OK;
-                }
-                default -> throw new UsageException("unknown command '" + args.get(0)
-                        + "' (commands: list, run, replay, rerun)");
-            };
-        } catch (UsageException e) {
-            err.println("racelab: " + e.getMessage());
-            return USAGE;
-        } catch (BackendException e) {
-            err.println("racelab: " + e.getMessage());
-            return BACKEND_FAILURE;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            err.println("racelab: interrupted");
-            return BACKEND_FAILURE;
-        } catch (RecordingException e) {
-            err.println("racelab: " + e.getMessage());
-            return USAGE;
-        }
+        CommandLine commandLine = commandLine();
+        return commandLine.execute(args.toArray(String[]::new));
     }
 
-    private int list(List<String> args) throws UsageException {
-        boolean json = false;
-        for (String arg : args) {
-            if (arg.equals("--json")) {
-                json = true;
-            } else {
-                throw new UsageException("list takes only --json, not '" + arg + "'");
+    /**
+     * The commands, parsed by picocli: every option typed and given at most once (only
+     * {@code --delay} and {@code --set} repeat), unknown ones refused, no {@code @file}
+     * expansion. Every problem becomes one line on standard error and its exit code.
+     */
+    private CommandLine commandLine() {
+        CommandLine root = new CommandLine(new Commands.Root());
+        root.addSubcommand(new Commands.ListCommand(this));
+        root.addSubcommand(new Commands.RunCommand(this));
+        root.addSubcommand(new Commands.ReplayCommand(this));
+        root.addSubcommand(new Commands.RerunCommand(this));
+        root.addSubcommand(new Commands.VersionCommand());
+        root.addSubcommand(new CommandLine.HelpCommand());
+        root.setExpandAtFiles(false);
+        root.setOverwrittenOptionsAllowed(false);
+        root.setOut(writer(out));
+        root.setErr(writer(err));
+        Help.install(root);
+        root.setParameterExceptionHandler((e, args) -> {
+            err.println("racelab: " + Usage.sentence(e));
+            return USAGE;
+        });
+        root.setExecutionExceptionHandler((e, command, parsed) -> {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+                err.println("racelab: interrupted");
+                return BACKEND_FAILURE;
             }
-        }
+            if (e instanceof BackendException) {
+                err.println("racelab: " + e.getMessage());
+                return BACKEND_FAILURE;
+            }
+            if (e instanceof UsageException || e instanceof RecordingException) {
+                err.println("racelab: " + e.getMessage());
+                return USAGE;
+            }
+            throw e;
+        });
+        return root;
+    }
+
+    /** Text picocli writes (help, version) goes through {@code stream}, in the stream's own encoding. */
+    private static PrintWriter writer(PrintStream stream) {
+        return new PrintWriter(new Writer() {
+            @Override
+            public void write(char[] text, int offset, int length) {
+                stream.print(new String(text, offset, length));
+            }
+
+            @Override
+            public void flush() {
+                stream.flush();
+            }
+
+            @Override
+            public void close() {
+                stream.flush();
+            }
+        }, true);
+    }
+
+    int list(boolean json) {
         try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT)) {
             Labs labs = new Labs(unstarted);
             if (json) {
@@ -181,23 +209,7 @@ public final class Cli {
     }
 
     /** {@code replay FILE [--json]}: the summary of a recording, exactly as its run printed it, with no server. */
-    private int replay(List<String> args) throws UsageException, RecordingException {
-        Path file = null;
-        boolean json = false;
-        for (String arg : args) {
-            if (arg.equals("--json")) {
-                json = true;
-            } else if (arg.startsWith("-")) {
-                throw new UsageException("replay takes a recording and --json, not '" + arg + "'");
-            } else if (file != null) {
-                throw new UsageException("replay takes one recording, not also '" + arg + "'");
-            } else {
-                file = Path.of(arg);
-            }
-        }
-        if (file == null) {
-            throw new UsageException("replay needs a recording: racelab replay FILE [--json]");
-        }
+    int replay(Path file, boolean json) throws RecordingException {
         try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT)) {
             Labs labs = new Labs(unstarted);
             Recording recording = new RecordingReader(id -> labs.find(id).orElse(null)).read(file);
@@ -205,6 +217,7 @@ public final class Cli {
             Summary summary = new Summary(lab);
             recording.runs().forEach(summary::add);
             summary.times(recording.elapsedMs(), recording.startupMs(), recording.interrupted());
+            summary.batch(recording.planned(), recording.serverFailure());
             if (json) {
                 out.println(JSON.toJson(summary.toJson()));
             } else {
@@ -218,32 +231,27 @@ public final class Cli {
      * {@code rerun FILE [run options]}: runs a recording's settings again against fresh servers;
      * options given replace or add to them.
      */
-    private int rerun(List<String> args) throws UsageException, BackendException, InterruptedException,
+    int rerun(Path file, RunFlags given) throws UsageException, BackendException, InterruptedException,
             RecordingException {
-        if (args.isEmpty() || args.get(0).startsWith("-")) {
-            throw new UsageException("rerun needs a recording: racelab rerun FILE [options]");
-        }
         RunSpec base;
         Lab lab;
         try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT)) {
             Labs labs = new Labs(unstarted);
-            Recording recording = new RecordingReader(id -> labs.find(id).orElse(null)).read(Path.of(args.get(0)));
+            Recording recording = new RecordingReader(id -> labs.find(id).orElse(null)).read(file);
             base = recording.last().header().spec().withObserve(false).withStepMode(false);
             lab = labs.find(recording.last().header().lab()).orElseThrow();
         }
-        return launch(lab.id(), args.subList(1, args.size()), base);
+        return launch(lab.id(), given, base);
     }
 
-    private int runLab(List<String> args) throws UsageException, BackendException, InterruptedException,
+    /** {@code run LAB [options]}. */
+    int runLab(String lab, RunFlags given) throws UsageException, BackendException, InterruptedException,
             RecordingException {
-        if (args.isEmpty() || args.get(0).startsWith("-")) {
-            throw new UsageException("run needs a lab: racelab run LAB [options] (see racelab list)");
-        }
-        return launch(args.get(0), args.subList(1, args.size()), null);
+        return launch(lab, given, null);
     }
 
-    /** Runs lab {@code id} with {@code args} on top of {@code base} (null: the lab's defaults). */
-    private int launch(String id, List<String> args, RunSpec base) throws UsageException, BackendException,
+    /** Runs lab {@code id} with the options {@code given} on top of {@code base} (null: the lab's defaults). */
+    private int launch(String id, RunFlags given, RunSpec base) throws UsageException, BackendException,
             InterruptedException, RecordingException {
         Backends backends = new Backends(BackendSettings.embedded(), home, new StartupProgress(err));
         // Ctrl-C and SIGTERM: the run is stopped, recorded and summed up, then the servers stop.
@@ -251,7 +259,7 @@ public final class Cli {
             Labs labs = new Labs(backends);
             Lab lab = labs.find(id).orElseThrow(() -> new UsageException(
                     "unknown lab '" + id + "' (labs: " + labs.ids() + ")"));
-            RunOptions options = base == null ? RunOptions.parse(lab, args) : RunOptions.parse(lab, args, base);
+            RunOptions options = RunOptions.of(lab, given, base == null ? RunSpec.defaults(lab) : base);
             try {
                 backends.use(BackendSettings.resolve(options.pgUrl(), options.redisUrl(), env));
             } catch (IllegalArgumentException e) {
@@ -293,7 +301,8 @@ public final class Cli {
             }
             if (outcome.verdict() == Verdict.ERROR) {
                 // An ERROR may be the lab's, or a server that died under it: the latter ends the
-                // command as a backend failure, after the summary of what was run.
+                // batch at once and the command as a backend failure, after the summary of what
+                // was run, which counts the runs that ran of those asked for.
                 String silent = run.record().silentServer();
                 serverDown = silent != null ? silent : deadServer(lab, backends);
                 if (serverDown != null) {
@@ -303,8 +312,9 @@ public final class Cli {
         }
         long elapsedMs = (System.nanoTime() - start) / 1_000_000;
         summary.times(elapsedMs, startupMs, interruption.signalled());
+        summary.batch(options.runs(), serverDown);
         if (recording != null && recording.runs() > 0) {
-            recording.commit(elapsedMs, startupMs, interruption.signalled());
+            recording.commit(elapsedMs, startupMs, interruption.signalled(), options.runs(), serverDown);
         }
         if (options.json()) {
             out.println(JSON.toJson(summary.toJson()));

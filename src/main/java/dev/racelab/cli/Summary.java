@@ -17,7 +17,9 @@ import java.util.stream.Collectors;
  * The result of {@code racelab run}, as text or as the contract's JSON object, summed up from the
  * runs' records alone, so {@code racelab replay} of a recording prints exactly what the run printed.
  * With several runs, {@code violations} sum over the runs and {@code metrics} are those of the
- * last run; {@code runs} counts the runs that ran.
+ * last run; {@code runs} counts the runs that ran, {@code plannedRuns} those asked for (more when
+ * a signal or a failed server ended the batch early), and {@code serverFailure}, when there is one,
+ * names the server that failed and ended the command.
  */
 final class Summary {
 
@@ -31,6 +33,8 @@ final class Summary {
     private long elapsedMs;
     private long startupMs;
     private boolean interrupted;
+    private int planned;
+    private String serverFailure;
 
     Summary(Lab lab) {
         this.lab = lab;
@@ -56,6 +60,15 @@ final class Summary {
         this.interrupted = signalled;
     }
 
+    /**
+     * How many runs the command asked for, and the server that failed and ended it early, in
+     * words (null if none did).
+     */
+    void batch(int plannedRuns, String failedServer) {
+        this.planned = plannedRuns;
+        this.serverFailure = failedServer;
+    }
+
     int runs() {
         return runs;
     }
@@ -74,6 +87,7 @@ final class Summary {
         json.put("workers", spec.workers());
         json.put("ops", spec.ops());
         json.put("runs", runs);
+        json.put("plannedRuns", Math.max(planned, runs));
         json.put("seed", spec.seed());
         json.put("delays", spec.gates().describe(lab::workerName));
         json.put("switches", spec.switches().describe(lab.switches()));
@@ -90,6 +104,9 @@ final class Summary {
         json.put("startupMs", startupMs);
         json.put("backend", last.backend());
         json.put("interrupted", interrupted);
+        if (serverFailure != null) {
+            json.put("serverFailure", serverFailure);
+        }
         return json;
     }
 
@@ -109,8 +126,14 @@ final class Summary {
         if (interrupted) {
             out.println("interrupted by a signal: the run in progress was stopped");
         }
-        if (runs > 1) {
-            out.printf("%d runs: %s%n", runs, verdictCounts());
+        if (runs > 1 || planned > 1) {
+            out.printf("%s runs: %s%n", runs < planned ? runs + " of " + planned : String.valueOf(runs),
+                    verdictCounts());
+        }
+        if (serverFailure != null) {
+            out.println("a server failed: " + serverFailure);
+        }
+        if (runs > 1 || planned > 1) {
             out.println("last run:");
         }
         out.println(outcome.banner());

@@ -13,14 +13,25 @@ import java.util.List;
  * @param startupMs how long the servers took to come up before the first run (0 if they were up)
  * @param interrupted whether a signal cut the command short: its last run was stopped, and the
  *                    recording is complete up to there
+ * @param planned   how many runs the command asked for: more than it holds when a signal or a
+ *                  server that failed ended the command early
+ * @param serverFailure the server that failed and ended the command, in words (never credentials),
+ *                  or null
  */
-public record Recording(List<RunRecord> runs, long elapsedMs, long startupMs, boolean interrupted) {
+public record Recording(List<RunRecord> runs, long elapsedMs, long startupMs, boolean interrupted, int planned,
+                        String serverFailure) {
 
     public Recording {
         runs = List.copyOf(runs);
         if (runs.isEmpty()) {
             throw new IllegalArgumentException("a recording holds at least one run");
         }
+        planned = Math.max(planned, runs.size());
+    }
+
+    /** A recording of every run its command asked for. */
+    public Recording(List<RunRecord> runs, long elapsedMs, long startupMs, boolean interrupted) {
+        this(runs, elapsedMs, startupMs, interrupted, runs.size(), null);
     }
 
     /** The last run: the one a window shows first, and whose metrics a summary gives. */

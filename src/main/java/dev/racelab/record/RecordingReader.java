@@ -112,7 +112,11 @@ public final class RecordingReader {
                         throw damaged("there is more after its end line");
                     }
                     boolean interrupted = object.has("interrupted") && bool(object, "interrupted");
-                    return new Recording(runs, number(object, "elapsedMs"), number(object, "startupMs"), interrupted);
+                    // Both optional: a recording without them holds every run its command asked for.
+                    long planned = object.has("planned") ? number(object, "planned") : runs.size();
+                    String serverFailure = object.has("serverFailure") ? string(object, "serverFailure") : null;
+                    return new Recording(runs, number(object, "elapsedMs"), number(object, "startupMs"), interrupted,
+                            (int) Math.min(planned, Integer.MAX_VALUE), serverFailure);
                 }
                 if (!type.equals("run")) {
                     throw damaged("line " + lineNumber + " should begin a run or end the recording, not '" + type + "'");

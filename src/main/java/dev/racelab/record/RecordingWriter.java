@@ -20,8 +20,11 @@ import java.io.Writer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -59,8 +62,11 @@ public final class RecordingWriter implements AutoCloseable {
     public static RecordingWriter create(Path target) throws RecordingException {
         Path absolute = target.toAbsolutePath();
         Path folder = absolute.getParent();
-        if (folder == null || !Files.isDirectory(folder)) {
+        if (folder == null || !Files.exists(folder)) {
             throw new RecordingException("cannot record to " + target + ": the folder " + folder + " does not exist");
+        }
+        if (!Files.isDirectory(folder)) {
+            throw new RecordingException("cannot record to " + target + ": " + folder + " is not a folder");
         }
         if (Files.isDirectory(absolute)) {
             throw new RecordingException("cannot record to " + target + ": that is a folder, not a file");
@@ -73,6 +79,10 @@ public final class RecordingWriter implements AutoCloseable {
             RecordingWriter writer = new RecordingWriter(absolute, partial, channel);
             writer.line(writer.opening());
             return writer;
+        } catch (NoSuchFileException e) {
+            // The folder is there but takes no new file (/proc, a folder removed meanwhile).
+            deleteQuietly(partial);
+            throw new RecordingException("cannot record to " + target + ": no file can be made in " + folder, e);
         } catch (IOException e) {
             deleteQuietly(partial);
             throw new RecordingException("cannot record to " + target + ": " + reason(e), e);
@@ -197,6 +207,15 @@ public final class RecordingWriter implements AutoCloseable {
      *                    recording is complete up to there
      */
     public void commit(long elapsedMs, long startupMs, boolean interrupted) throws RecordingException {
+        commit(elapsedMs, startupMs, interrupted, runs, null);
+    }
+
+    /**
+     * Ends the recording of a command that asked for {@code planned} runs; {@code serverFailure},
+     * if not null, names the server whose failure ended it early (in words, never credentials).
+     */
+    public void commit(long elapsedMs, long startupMs, boolean interrupted, int planned, String serverFailure)
+            throws RecordingException {
         if (runs == 0) {
             throw new IllegalStateException("a recording holds at least one run");
         }
@@ -208,6 +227,10 @@ public final class RecordingWriter implements AutoCloseable {
                 w.name("elapsedMs").value(elapsedMs);
                 w.name("startupMs").value(startupMs);
                 w.name("interrupted").value(interrupted);
+                w.name("planned").value(Math.max(planned, runs));
+                if (serverFailure != null) {
+                    w.name("serverFailure").value(serverFailure);
+                }
                 w.endObject();
             }));
             out.flush();
@@ -290,8 +313,17 @@ public final class RecordingWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Why {@code e} happened, without the file it names: that is the hidden temporary file, and the
+     * user knows only the target, which the message names already.
+     */
     static String reason(IOException e) {
-        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return e instanceof java.nio.file.AccessDeniedException ? "permission denied" : message;
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileSystemException fs) {
+            return fs.getReason() == null ? e.getClass().getSimpleName() : fs.getReason();
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 }

@@ -178,6 +178,15 @@ class CliTest {
     }
 
     @Test
+    void jsonFalsePrintsTheSummaryNotJson() {
+        Result result = cli("run", "counter", "--strategy", "atomic-update", "--workers", "2", "--ops", "3",
+                "--json=false");
+        assertEquals(0, result.code(), result.err());
+        assertTrue(result.out().startsWith("counter · atomic-update · 2 clients × 3 ops\n"), result.out());
+        assertTrue(result.out().contains("SAFE — all 6 increments counted"), result.out());
+    }
+
+    @Test
     void expectExitsThreeWhenTheVerdictDiffers() {
         assertEquals(0, cli("run", "counter", "--strategy", "atomic-update", "--workers", "2", "--ops", "5",
                 "--expect", "SAFE").code());
@@ -301,5 +310,101 @@ class CliTest {
             assertEquals("ERROR", result.json().get("verdict").getAsString(), "the summary still tells the run");
             assertTrue(result.err().startsWith("racelab: PostgreSQL at 127.0.0.1:" + proxy.port()), result.err());
         }
+    }
+
+    @Test
+    void aServerThatDiesEndsTheBatchAtOnceAndTheSummarySaysHowManyOfTheRunsRan(@TempDir Path dir) throws Exception {
+        PgAddress real = TestServers.postgres().address();
+        Path file = dir.resolve("cut.racelab");
+        try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port())) {
+            String viaProxy = real.secretUrl().replace("@" + real.host() + ":" + real.port() + "/",
+                    "@127.0.0.1:" + proxy.port() + "/");
+            Thread cutter = new Thread(() -> {
+                try (PgProbe probe = new PgProbe()) {
+                    Poll.eventually(Duration.ofSeconds(30), () -> probe.sessionsNamed("client-") >= 8);
+                } catch (Exception e) {
+                    // Cut anyway: the assertions below say what went wrong.
+                }
+                proxy.cut();
+            }, "test-cutter");
+            cutter.start();
+            Result result = cli("run", "counter", "--pg-url", viaProxy, "--ops", "5000", "--delay", "after-read=2",
+                    "--runs", "20", "--record", file.toString());
+            cutter.join();
+            String named = "PostgreSQL at 127.0.0.1:" + proxy.port();
+            assertEquals(1, result.code(), result.err());
+            assertTrue(result.out().contains("run 1/20: ERROR"), result.out());
+            assertFalse(result.out().contains("run 2/20"), "no run after the server died: " + result.out());
+            assertTrue(result.out().contains("\n1 of 20 runs: ERROR ×1\n"), result.out());
+            assertTrue(result.out().contains("\na server failed: " + named), result.out());
+            assertTrue(result.errLines().get(result.errLines().size() - 1).startsWith("racelab: " + named),
+                    result.err());
+            String summaryOnly = result.out().substring(result.out().indexOf("counter · "));
+            assertEquals(summaryOnly, cli("replay", file.toString()).out(), "the recording tells the same");
+            JsonObject json = cli("replay", file.toString(), "--json").json();
+            assertEquals(1, json.get("runs").getAsInt());
+            assertEquals(20, json.get("plannedRuns").getAsInt());
+            assertTrue(json.get("serverFailure").getAsString().startsWith(named), json.toString());
+        }
+    }
+
+    /**
+     * A login of {@code role} on the test server, made for one test and dropped after it; {@code
+     * grants} are given to it and revoked. Only on a test server where this suite's login may
+     * create roles (the embedded one, or the external trust one).
+     */
+    private static void withLogin(String role, List<String> grants, LoginCheck check) throws Exception {
+        try (java.sql.Connection admin = TestServers.connect(); java.sql.Statement s = admin.createStatement()) {
+            s.execute("CREATE SCHEMA IF NOT EXISTS racelab");
+            s.execute("CREATE ROLE " + role + " LOGIN");
+            try {
+                for (String grant : grants) {
+                    s.execute("GRANT " + grant + " TO " + role);
+                }
+                PgAddress real = TestServers.postgres().address();
+                check.run(new PgAddress(real.host(), real.port(), real.database(), role, null, Map.of()));
+            } finally {
+                for (String grant : grants) {
+                    s.execute("REVOKE " + grant + " FROM " + role);
+                }
+                s.execute("DROP ROLE " + role);
+            }
+        }
+    }
+
+    private interface LoginCheck {
+        void run(PgAddress login) throws Exception;
+    }
+
+    private static String testRole() {
+        return "racelab_test_noschema_" + ProcessHandle.current().pid();
+    }
+
+    @Test
+    void aLoginThatMayNotCreateTheSchemaIsAServerProblemNamingTheServer() throws Exception {
+        withLogin(testRole(), List.of(), login -> {
+            Result result = cli("run", "counter", "--pg-url", login.secretUrl(), "--json");
+            assertEquals(1, result.code(), result.out() + result.err());
+            assertEquals(1, result.errLines().size(), result.err());
+            assertTrue(result.errLines().get(0).startsWith("racelab: PostgreSQL at " + login.host() + ":"
+                    + login.port() + " does not let user '" + login.user() + "' create schema racelab: "
+                    + "permission denied for database"), result.err());
+            assertTrue(result.out().isEmpty(), "nothing ran: " + result.out());
+        });
+    }
+
+    @Test
+    void aLoginThatMayNotCreateTablesInSomeoneElsesSchemaIsAServerProblemNamingTheServer() throws Exception {
+        String database = TestServers.postgres().address().database().replace("\"", "\"\"");
+        withLogin(testRole(), List.of("CREATE ON DATABASE \"" + database + "\""), login -> {
+            Result result = cli("run", "counter", "--pg-url", login.secretUrl(), "--json");
+            assertEquals(1, result.code(), result.out() + result.err());
+            assertEquals(1, result.errLines().size(), result.err());
+            assertTrue(result.errLines().get(0).startsWith("racelab: PostgreSQL at " + login.host() + ":"
+                    + login.port() + " does not let user '" + login.user() + "' create tables in schema racelab"),
+                    result.err());
+            assertTrue(result.errLines().get(0).contains("USAGE and CREATE"), result.err());
+            assertTrue(result.out().isEmpty(), "nothing ran: " + result.out());
+        });
     }
 }

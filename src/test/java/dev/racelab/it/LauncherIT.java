@@ -41,4 +41,17 @@ class LauncherIT {
         assertEquals("racelab: --workers must be from 1 to 1000, not 0\n", child.err());
         assertTrue(child.out().isEmpty());
     }
+
+    @Test
+    void theCommandLineNeverLoadsJavaFx() throws Exception {
+        Child child = Child.start(java.util.List.of("java", "-Xlog:class+load=info", "-jar", Child.jar().toString(),
+                "run", "counter", "--workers", "3", "--workers", "4"), Map.of());
+        assertEquals(2, child.await(60), child.err());
+        assertTrue(child.out().contains("dev.racelab.cli.Cli "), "the class loading log is there");
+        assertTrue(child.out().contains("picocli.CommandLine "), "the parser was used");
+        assertTrue(child.out().lines().noneMatch(line -> line.contains(" javafx.") || line.contains("com.sun.javafx")),
+                "no JavaFX class loaded");
+        assertEquals("racelab: --workers is given more than once: give it once (only --delay and --set repeat)\n",
+                child.err());
+    }
 }

@@ -1,0 +1,160 @@
+package dev.racelab.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * The commands as picocli reads them: their arguments, options and help texts. Each command
+ * hands what it read to {@link Cli}, which does the work; nothing here starts a server.
+ */
+final class Commands {
+
+    private Commands() {
+    }
+
+    @Command(name = "racelab", mixinStandardHelpOptions = true, versionProvider = Help.Version.class,
+            header = "RaceLab: see, provoke and fix concurrency bugs against real PostgreSQL and Redis.",
+            synopsisHeading = "%nusage:%n",
+            customSynopsis = {
+                "  racelab                   start the window",
+                "  racelab COMMAND [ARGS]    the command line, headless:"},
+            commandListHeading = "",
+            optionListHeading = "%noptions:%n",
+            exitCodeListHeading = "%nexit codes:%n",
+            exitCodeList = {
+                "0:ran (every verdict as --expect says, if given)",
+                "1:a server could not be reached, started or used, or failed during a run",
+                "2:bad usage, or a file that cannot be read or written",
+                "3:a verdict differed from --expect"},
+            footerHeading = "%n",
+            footer = "racelab help COMMAND, or racelab COMMAND --help, tells more about one command.")
+    static final class Root implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            spec.commandLine().usage(spec.commandLine().getOut());
+            return Cli.OK;
+        }
+    }
+
+    @Command(name = "list", description = "labs, their strategies, gates and defaults",
+            sortOptions = false, optionListHeading = "%noptions:%n")
+    static final class ListCommand implements Callable<Integer> {
+
+        private final Cli cli;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+        boolean help;
+
+        @Option(names = "--json", description = "one JSON object: every lab with its strategies, gates, switches "
+                + "and defaults")
+        boolean json;
+
+        ListCommand(Cli cli) {
+            this.cli = cli;
+        }
+
+        @Override
+        public Integer call() {
+            return cli.list(json);
+        }
+    }
+
+    @Command(name = "run", description = "one headless run: a summary, or --json",
+            sortOptions = false, optionListHeading = "%noptions:%n")
+    static final class RunCommand implements Callable<Integer> {
+
+        private final Cli cli;
+
+        @Parameters(paramLabel = "LAB", description = "the lab to run (racelab list names them)")
+        String lab;
+
+        @Mixin
+        RunFlags flags;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+        boolean help;
+
+        RunCommand(Cli cli) {
+            this.cli = cli;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            return cli.runLab(lab, flags);
+        }
+    }
+
+    @Command(name = "replay", description = "the summary of a recorded run, with no server",
+            sortOptions = false, optionListHeading = "%noptions:%n")
+    static final class ReplayCommand implements Callable<Integer> {
+
+        private final Cli cli;
+
+        @Parameters(paramLabel = "FILE", description = "a recording (run --record FILE)")
+        Path file;
+
+        @Option(names = "--json", description = "print one JSON object instead of the summary")
+        boolean json;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+        boolean help;
+
+        ReplayCommand(Cli cli) {
+            this.cli = cli;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            return cli.replay(file, json);
+        }
+    }
+
+    @Command(name = "rerun", description = "run a recording's settings again (options add or replace)",
+            sortOptions = false, optionListHeading = "%noptions (as for run):%n")
+    static final class RerunCommand implements Callable<Integer> {
+
+        private final Cli cli;
+
+        @Parameters(paramLabel = "FILE", description = "a recording (run --record FILE)")
+        Path file;
+
+        @Mixin
+        RunFlags flags;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+        boolean help;
+
+        RerunCommand(Cli cli) {
+            this.cli = cli;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            return cli.rerun(file, flags);
+        }
+    }
+
+    @Command(name = "version", hidden = true, description = "which RaceLab this is")
+    static final class VersionCommand implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            spec.commandLine().getOut().println("racelab " + Help.version());
+            return Cli.OK;
+        }
+    }
+}
