@@ -126,12 +126,24 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the server with {@code pg_ctl}, through zonky, which also lets go of its own lock on the
+     * data directory. A server already gone (its postmaster killed) makes {@code pg_ctl} fail, and
+     * zonky would log that as an error with a stack trace; its logger is off ({@code
+     * simplelogger.properties}): whatever lost the server has said so in a line of its own. A server
+     * {@code pg_ctl} could not stop is stopped here, as the next start would stop a leftover.
+     */
     @Override
     public void close() throws IOException {
         try {
             postgres.close();
         } finally {
-            slot.close();
+            try {
+                Path data = slot.dir().resolve("data");
+                slot.stopLeftover(data.resolve("postmaster.pid"), slot.dir().resolveSibling("bin"), data);
+            } finally {
+                slot.close();
+            }
         }
     }
 }
