@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -44,9 +45,13 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         try {
             slot = Slot.acquire(root);
             Path data = slot.dir().resolve("data");
-            Slot.Leftover leftover = slot.stopLeftover(data.resolve("postmaster.pid"), root.resolve("bin"), data);
-            Slot.describe(leftover, "PostgreSQL", data.resolve("postmaster.pid")).ifPresent(note ->
-                    listener.progress(Service.POSTGRES, StartupListener.Stage.NOTE, note));
+            Map<Path, Slot.Leftover> leftovers = new LinkedHashMap<>();
+            leftovers.put(slot.dir(), slot.stopLeftover(data.resolve("postmaster.pid"), root.resolve("bin"), data));
+            leftovers.putAll(slot.stopLeftoversOfFreeSlots(dir -> dir.resolve("data/postmaster.pid"),
+                    root.resolve("bin"), dir -> dir.resolve("data")));
+            leftovers.forEach((dir, leftover) -> Slot.describe(leftover, "PostgreSQL", dir,
+                    dir.resolve("data/postmaster.pid")).ifPresent(note ->
+                    listener.progress(Service.POSTGRES, StartupListener.Stage.NOTE, note)));
             boolean fresh = !Files.exists(data.resolve("PG_VERSION"));
             listener.progress(Service.POSTGRES, StartupListener.Stage.STARTING, fresh
                     ? "Setting up embedded PostgreSQL (first start only, a few seconds)…"
