@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -44,9 +45,13 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         try {
             slot = Slot.acquire(root);
             Path data = slot.dir().resolve("data");
-            Slot.Leftover leftover = slot.stopLeftover(data.resolve("postmaster.pid"), root.resolve("bin"), data);
-            Slot.describe(leftover, "PostgreSQL", data.resolve("postmaster.pid")).ifPresent(note ->
-                    listener.progress(Service.POSTGRES, StartupListener.Stage.NOTE, note));
+            Map<Path, Slot.Leftover> leftovers = new LinkedHashMap<>();
+            leftovers.put(slot.dir(), slot.stopLeftover(data.resolve("postmaster.pid"), root.resolve("bin"), data));
+            leftovers.putAll(slot.stopLeftoversOfFreeSlots(dir -> dir.resolve("data/postmaster.pid"),
+                    root.resolve("bin"), dir -> dir.resolve("data")));
+            leftovers.forEach((dir, leftover) -> Slot.describe(leftover, "PostgreSQL", dir,
+                    dir.resolve("data/postmaster.pid")).ifPresent(note ->
+                    listener.progress(Service.POSTGRES, StartupListener.Stage.NOTE, note)));
             boolean fresh = !Files.exists(data.resolve("PG_VERSION"));
             listener.progress(Service.POSTGRES, StartupListener.Stage.STARTING, fresh
                     ? "Setting up embedded PostgreSQL (first start only, a few seconds)…"
@@ -126,12 +131,24 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the server with {@code pg_ctl}, through zonky, which also lets go of its own lock on the
+     * data directory. A server already gone (its postmaster killed) makes {@code pg_ctl} fail, and
+     * zonky would log that as an error with a stack trace; its logger is off ({@code
+     * simplelogger.properties}): whatever lost the server has said so in a line of its own. A server
+     * {@code pg_ctl} could not stop is stopped here, as the next start would stop a leftover.
+     */
     @Override
     public void close() throws IOException {
         try {
             postgres.close();
         } finally {
-            slot.close();
+            try {
+                Path data = slot.dir().resolve("data");
+                slot.stopLeftover(data.resolve("postmaster.pid"), slot.dir().resolveSibling("bin"), data);
+            } finally {
+                slot.close();
+            }
         }
     }
 }

@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -41,9 +42,12 @@ final class EmbeddedRedisServer implements AutoCloseable {
         try {
             slot = Slot.acquire(root);
             Path pidFile = slot.dir().resolve("redis.pid");
-            Slot.Leftover leftover = slot.stopLeftover(pidFile, root.resolve("bin"), slot.dir());
-            Slot.describe(leftover, "Redis", pidFile).ifPresent(note ->
-                    listener.progress(Service.REDIS, StartupListener.Stage.NOTE, note));
+            Map<Path, Slot.Leftover> leftovers = new LinkedHashMap<>();
+            leftovers.put(slot.dir(), slot.stopLeftover(pidFile, root.resolve("bin"), slot.dir()));
+            leftovers.putAll(slot.stopLeftoversOfFreeSlots(dir -> dir.resolve("redis.pid"), root.resolve("bin"),
+                    dir -> dir));
+            leftovers.forEach((dir, leftover) -> Slot.describe(leftover, "Redis", dir, dir.resolve("redis.pid"))
+                    .ifPresent(note -> listener.progress(Service.REDIS, StartupListener.Stage.NOTE, note)));
             listener.progress(Service.REDIS, StartupListener.Stage.STARTING, "Starting embedded Redis…");
             Path binary = unpack(root.resolve("bin"));
             for (int attempt = 0; ; attempt++) {

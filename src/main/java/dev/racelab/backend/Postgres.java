@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
@@ -167,6 +168,45 @@ public final class Postgres implements AutoCloseable {
 
     public boolean embedded() {
         return server != null;
+    }
+
+    /**
+     * If {@code failure} is this server ending or losing one of RaceLab's sessions, a sentence
+     * naming the server and the cause; empty for any other failure (a lock or serialization
+     * failure, a lab's own error). The server ended the session when it says so (SQLState 57P01:
+     * terminated, or shut down; 57P02: another server process crashed and the server restarts;
+     * 57P03: it accepts no session now) or the connection broke under a statement (class 08:
+     * reset, closed, an I/O error, no answer in time). Asks the server nothing: it may be back
+     * already (PostgreSQL restarts every backend after one crashed), which does not undo the run's
+     * loss.
+     */
+    public Optional<String> lostSession(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLException e) {
+                Optional<String> lost = lostSession(address, e);
+                if (lost.isPresent()) {
+                    return lost;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> lostSession(PgAddress address, SQLException e) {
+        String where = "PostgreSQL at " + address.host() + ":" + address.port();
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        String reason = firstLine(e);
+        return Optional.ofNullable(switch (state) {
+            case "57P01" -> where + " ended the session: it was terminated, or the server is shutting down ("
+                    + reason + ")";
+            case "57P02" -> where + " ended the session: a server process crashed and the server restarted ("
+                    + reason + ")";
+            case "57P03" -> where + " refused a session: it is starting up, shutting down or recovering from a "
+                    + "crash (" + reason + ")";
+            case "08001", "08004" -> where + " cannot be reached: " + reason;
+            default -> state.startsWith("08") ? where + " lost the session: the connection broke (" + reason + ")"
+                    : null;
+        });
     }
 
     /** A sentence for a failure talking to this server. */

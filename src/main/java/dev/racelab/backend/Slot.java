@@ -8,9 +8,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * A numbered directory an embedded server lives in, owned by one RaceLab process at a time.
@@ -18,7 +21,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Ownership is an OS file lock on {@code slot.lock}: it is released when the process ends,
  * however it ends. So a slot whose lock we get but which holds a server's pid file belonged to a
  * RaceLab that was killed: its server may still be running and is ours to stop. Several RaceLabs
- * at once (two windows, a test run beside the app) each take their own slot.
+ * at once (two windows, a test run beside the app) each take their own slot; several killed at
+ * once leave servers in several slots, so a start looks at every slot no live RaceLab holds
+ * ({@link #stopLeftoversOfFreeSlots}), not only the one it takes.
  */
 final class Slot implements AutoCloseable {
 
@@ -104,6 +109,39 @@ final class Slot implements AutoCloseable {
         return found;
     }
 
+    /**
+     * Stops the servers left running in every other slot beside this one that no live RaceLab
+     * holds, as {@link #stopLeftover} does in this one. Each such slot is locked while it is looked
+     * at, so a RaceLab starting meanwhile takes another slot, and a slot whose lock is held (by a
+     * live RaceLab, or another start looking at it now) is never touched: its server is in use.
+     *
+     * @param pidFile          where a slot keeps its server's pid file, given the slot's directory
+     * @param workingDirectory the directory a slot's server runs in, given the slot's directory
+     * @return what was found in each slot looked at, by its directory, for the start-up progress
+     */
+    Map<Path, Leftover> stopLeftoversOfFreeSlots(UnaryOperator<Path> pidFile, Path binaries,
+                                                 UnaryOperator<Path> workingDirectory) {
+        Map<Path, Leftover> found = new LinkedHashMap<>();
+        for (int n = 0; n < MAX_SLOTS; n++) {
+            Path other = dir.resolveSibling("slot-" + n);
+            if (other.equals(dir) || !Files.exists(other.resolve("slot.lock"))) {
+                continue;
+            }
+            try {
+                Optional<Slot> free = tryAcquire(other);
+                if (free.isPresent()) {
+                    try (Slot slot = free.get()) {
+                        found.put(other, slot.stopLeftover(pidFile.apply(other), binaries,
+                                workingDirectory.apply(other)));
+                    }
+                }
+            } catch (IOException unreadable) {
+                // That slot's leftover, if any, waits for a later start: this start goes on.
+            }
+        }
+        return found;
+    }
+
     /** What {@link #stopLeftover} found in a slot's pid file. */
     enum Leftover {
         /** No pid file: the last server here stopped cleanly. */
@@ -118,11 +156,15 @@ final class Slot implements AutoCloseable {
         STOPPED
     }
 
-    /** What to tell the user about {@code found}, for {@code server}'s pid file {@code pidFile}; nothing if all was well. */
-    static Optional<String> describe(Leftover found, String server, Path pidFile) {
+    /**
+     * What to tell the user about {@code found} in slot {@code slotDir}, for {@code server}'s pid file
+     * {@code pidFile}; nothing if all was well.
+     */
+    static Optional<String> describe(Leftover found, String server, Path slotDir, Path pidFile) {
         return Optional.ofNullable(switch (found) {
             case NONE, STALE -> null;
-            case STOPPED -> "Stopped a " + server + " left running by an earlier RaceLab";
+            case STOPPED -> "Stopped a " + server + " left running by an earlier RaceLab ("
+                    + slotDir.getFileName() + ")";
             case DAMAGED -> "Removed a damaged pid file, " + pidFile;
             case STRANGER -> "The pid file " + pidFile + " named a process that is not RaceLab's " + server
                     + "; it was left alone and the file removed";

@@ -300,11 +300,12 @@ public final class Cli {
                 out.printf("run %d/%d: %s%n", i + 1, options.runs(), outcome.banner());
             }
             if (outcome.verdict() == Verdict.ERROR) {
-                // An ERROR may be the lab's, or a server that died under it: the latter ends the
-                // batch at once and the command as a backend failure, after the summary of what
-                // was run, which counts the runs that ran of those asked for.
-                String silent = run.record().silentServer();
-                serverDown = silent != null ? silent : deadServer(lab, backends);
+                // An ERROR may be the lab's, or a server that failed the run (on its record: it
+                // stopped answering, or ended the run's sessions) or is dead now: the latter end
+                // the batch at once and the command as a backend failure, after the summary of
+                // what was run, which counts the runs that ran of those asked for.
+                String failedServer = run.record().serverFailure();
+                serverDown = failedServer != null ? failedServer : deadServer(lab, backends);
                 if (serverDown != null) {
                     break;
                 }

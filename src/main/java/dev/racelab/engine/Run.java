@@ -367,9 +367,8 @@ public final class Run {
             stage = "judge the run";
             result = conclude(scenario, timedOut);
         } catch (Throwable e) {
-            String why = explain(scenario, e);
-            result = Outcome.error("could not " + stage, why);
-            recorder.record(RUN_ACTOR, EventKind.ERROR, why, 0);
+            result = endedBy("could not " + stage, scenario, e);
+            recorder.record(RUN_ACTOR, EventKind.ERROR, result.explanation(), 0);
         } finally {
             stopWorkers();
             if (observing != null) {
@@ -378,6 +377,20 @@ public final class Run {
             closeAll(scenario);
         }
         return result;
+    }
+
+    /**
+     * The outcome of a run that {@code failure} ended. A failure that a server of the run says was
+     * its doing (it crashed, restarted, terminated the session, the connection broke) is a server
+     * failure, on the record as one and named by the server; any other the scenario explains.
+     */
+    private Outcome endedBy(String headline, Scenario scenario, Throwable failure) {
+        Optional<String> lost = servers.lost(failure);
+        if (lost.isPresent()) {
+            record.serverFailure(lost.get());
+            return Outcome.error(headline, lost.get());
+        }
+        return Outcome.error(headline, explain(scenario, failure));
     }
 
     private static String explain(Scenario scenario, Throwable failure) {
@@ -436,7 +449,7 @@ public final class Run {
         Failure failed = failure.get();
         if (failed != null) {
             stopWorkers();
-            return Outcome.error(failed.thread + " failed", explain(scenario, failed.cause));
+            return endedBy(failed.thread + " failed", scenario, failed.cause);
         }
         if (timedOut && deadlock != null) {
             stopWorkers();
@@ -446,7 +459,7 @@ public final class Run {
             // Workers waiting on a server that no longer answers are not stuck: the server is.
             Optional<String> silent = servers.trouble();
             if (silent.isPresent()) {
-                record.silentServer(silent.get());
+                record.serverFailure(silent.get());
                 stopWorkers();
                 return Outcome.error("a server stopped answering", silent.get());
             }
@@ -458,7 +471,7 @@ public final class Run {
         stopWorkers();
         Failure late = failure.get();
         if (late != null) {
-            return Outcome.error(late.thread + " failed", explain(scenario, late.cause));
+            return endedBy(late.thread + " failed", scenario, late.cause);
         }
         Outcome judged = scenario.judge(summary(false));
         if (stopRequested) {

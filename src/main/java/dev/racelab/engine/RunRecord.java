@@ -18,7 +18,7 @@ public final class RunRecord {
     private final EventLog events;
     private volatile Outcome outcome;
     private volatile Map<String, String> backend = Map.of();
-    private volatile String silentServer;
+    private volatile String serverFailure;
 
     RunRecord(RunHeader header, EventLog events) {
         this.header = header;
@@ -62,15 +62,18 @@ public final class RunRecord {
     }
 
     /**
-     * If the run ended because a server stopped answering, the sentence naming it; else null. Known
-     * only while the run is live (a recording keeps the sentence in its outcome's explanation).
+     * If the run ended because a server failed it, the sentence naming the server and why; else
+     * null. A server fails a run when it stops answering, or when it ends or loses the run's
+     * sessions (crashed, restarted, terminated them, or the connection broke), whether or not it
+     * answers again afterwards. Known only while the run is live (a recording keeps the sentence in
+     * its outcome's explanation).
      */
-    public String silentServer() {
-        return silentServer;
+    public String serverFailure() {
+        return serverFailure;
     }
 
-    void silentServer(String sentence) {
-        this.silentServer = sentence;
+    void serverFailure(String sentence) {
+        this.serverFailure = sentence;
     }
 
     /** Notes what serves the run's servers; the shell that knows sets it when the run starts. */

@@ -5,18 +5,29 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The servers a run's lab depends on, each with a way to ask whether it still answers. A fixture
- * adds its server when it opens; the run asks when its workers have made no progress for its
- * timeout, so a server that stopped answering ends the run as an error that names it, not as a
- * puzzling STUCK.
+ * The servers a run's lab depends on, each able to say whether it still answers and whether a
+ * failure was its doing. A fixture adds its server when it opens. The run asks when its workers
+ * have made no progress for its timeout ({@link #trouble}), and when something of the run failed
+ * ({@link #lost}): either way a server that failed the run ends it as an error that names the
+ * server, on the record as a server failure ({@link RunRecord#serverFailure}), not as a puzzling
+ * STUCK or a lab's error.
  */
 public final class ServerWatch {
 
-    /** Asks one server whether it answers, within a few seconds. */
+    /** One server of a run. */
     @FunctionalInterface
     public interface Check {
-        /** A sentence naming the server and why it does not answer; empty if it answers. */
+        /** Asks the server, within a few seconds: a sentence naming it and why it does not answer; empty if it answers. */
         Optional<String> trouble();
+
+        /**
+         * Whether {@code failure} is this server ending or losing the run's session (a crash, a
+         * restart, a terminated backend, a connection broken mid-statement): a sentence naming the
+         * server and the cause; empty for any other failure. Asks the server nothing.
+         */
+        default Optional<String> lost(Throwable failure) {
+            return Optional.empty();
+        }
     }
 
     private final List<Check> checks = new CopyOnWriteArrayList<>();
@@ -32,6 +43,17 @@ public final class ServerWatch {
             Optional<String> trouble = check.trouble();
             if (trouble.isPresent()) {
                 return trouble;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The server that {@code failure} says ended or lost the run's session, in words; empty if none did. */
+    public Optional<String> lost(Throwable failure) {
+        for (Check check : checks) {
+            Optional<String> lost = check.lost(failure);
+            if (lost.isPresent()) {
+                return lost;
             }
         }
         return Optional.empty();

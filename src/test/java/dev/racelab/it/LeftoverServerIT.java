@@ -2,6 +2,7 @@ package dev.racelab.it;
 
 import dev.racelab.support.Child;
 import dev.racelab.support.Poll;
+import dev.racelab.support.ProcFs;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -9,6 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -18,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A RaceLab killed outright (SIGKILL: no shutdown hooks) leaves its embedded PostgreSQL running;
- * the next RaceLab that takes the same slot stops it before starting its own.
+ * the next RaceLab to start stops it before starting its own, in the slot it takes and in every
+ * other slot no live RaceLab holds (two killed together leave servers in two slots).
  */
 @Tag("it")
 class LeftoverServerIT {
@@ -73,6 +77,94 @@ class LeftoverServerIT {
         run.await(60);
         assertTrue(Poll.eventually(Duration.ofSeconds(10), () -> !alive(postgresPid)),
                 "SIGTERM (or Ctrl-C) stops the embedded PostgreSQL too");
+    }
+
+    @Test
+    void aStartStopsThePostgresesOfEverySlotThatTwoKilledRaceLabsLeft(@TempDir Path home) throws Exception {
+        Map<String, String> env = Map.of("RACELAB_HOME", home.toString());
+        List<Child> children = new ArrayList<>();
+        try {
+            List<Long> leftovers = new ArrayList<>();
+            for (int slot = 0; slot < 2; slot++) {
+                // The first holds slot 0 while it lives, so the second takes slot 1.
+                Path pidFile = home.resolve("postgres/slot-" + slot + "/data/postmaster.pid");
+                children.add(Child.jar(env, "run", "counter", "--workers", "1", "--ops", "100000",
+                        "--delay", "before-read=20"));
+                assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> serverReady(pidFile)),
+                        "PostgreSQL started in slot " + slot);
+                leftovers.add(Long.parseLong(Files.readAllLines(pidFile).get(0).strip()));
+            }
+            killTogether(children);
+            assertTrue(leftovers.stream().allMatch(LeftoverServerIT::alive), "both RaceLabs left PostgreSQL running");
+
+            Child third = Child.jar(env, "run", "counter", "--workers", "2", "--ops", "5", "--json");
+            children.add(third);
+            assertEquals(0, third.await(120), third.err());
+            assertEquals(2, third.err().lines().filter(line ->
+                    line.startsWith("Stopped a PostgreSQL left running by an earlier RaceLab")).count(), third.err());
+            assertTrue(Poll.eventually(Duration.ofSeconds(20), () -> leftovers.stream().noneMatch(LeftoverServerIT::alive)),
+                    "both leftover servers are gone, slot 1's too");
+        } finally {
+            stopAll(children, home);
+        }
+    }
+
+    @Test
+    void aStartStopsTheRedisesOfEverySlotThatTwoKilledRaceLabsLeft(@TempDir Path home) throws Exception {
+        Map<String, String> env = Map.of("RACELAB_HOME", home.toString());
+        List<Child> children = new ArrayList<>();
+        try {
+            List<Long> leftovers = new ArrayList<>();
+            for (int slot = 0; slot < 2; slot++) {
+                Path pidFile = home.resolve("redis/slot-" + slot + "/redis.pid");
+                children.add(Child.jar(env, "run", "redis-primitives", "--workers", "2", "--ops", "100000",
+                        "--delay", "in-critical-section=20"));
+                // Complete, not merely there: a whole line naming a live process.
+                assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> livePid(pidFile) > 0),
+                        "Redis started in slot " + slot);
+                leftovers.add(livePid(pidFile));
+            }
+            killTogether(children);
+            assertTrue(leftovers.stream().allMatch(LeftoverServerIT::alive), "both RaceLabs left Redis running");
+
+            Child third = Child.jar(env, "run", "redis-primitives", "--workers", "2", "--ops", "3", "--json");
+            children.add(third);
+            assertEquals(0, third.await(120), third.err());
+            assertEquals(2, third.err().lines().filter(line ->
+                    line.startsWith("Stopped a Redis left running by an earlier RaceLab")).count(), third.err());
+            assertTrue(Poll.eventually(Duration.ofSeconds(20), () -> leftovers.stream().noneMatch(LeftoverServerIT::alive)),
+                    "both leftover servers are gone, slot 1's too");
+        } finally {
+            stopAll(children, home);
+        }
+    }
+
+    /** SIGKILL to every child at once, then waits for each to be gone. */
+    private static void killTogether(List<Child> children) throws InterruptedException {
+        children.forEach(child -> child.process().destroyForcibly());
+        for (Child child : children) {
+            child.process().waitFor();
+        }
+    }
+
+    /** Pass or fail, no child and no server of theirs outlives the test. */
+    private static void stopAll(List<Child> children, Path home) throws Exception {
+        killTogether(children);
+        ProcFs.killAllIn(home);
+    }
+
+    /** The pid a pid file names when it is a whole line and the process lives; 0 otherwise. */
+    private static long livePid(Path pidFile) {
+        try {
+            String text = Files.readString(pidFile);
+            if (!text.matches("[0-9]+\\n")) {
+                return 0;
+            }
+            long pid = Long.parseLong(text.strip());
+            return alive(pid) ? pid : 0;
+        } catch (java.io.IOException | NumberFormatException notYet) {
+            return 0;
+        }
     }
 
     /** Whether postmaster.pid says the server is up (initdb's bootstrap backend writes one too). */

@@ -8,6 +8,7 @@ import dev.racelab.backend.PgValueObserver;
 import dev.racelab.backend.Postgres;
 import dev.racelab.backend.SqlFile;
 import dev.racelab.engine.RunSetup;
+import dev.racelab.engine.ServerWatch;
 import dev.racelab.engine.Service;
 import dev.racelab.engine.WorkerContext;
 
@@ -40,7 +41,7 @@ import java.util.Optional;
  * (one parameter: the run id) and {@code forget} (one parameter: the run id; also clears rows
  * older than a day that a killed RaceLab left behind).
  */
-public final class PgFixture implements AutoCloseable {
+public final class PgFixture implements AutoCloseable, ServerWatch.Check {
 
     /**
      * A lab's tables.
@@ -84,13 +85,14 @@ public final class PgFixture implements AutoCloseable {
             admin.close();
             throw e;
         }
-        setup.servers().watch(this::trouble);
+        setup.servers().watch(this);
     }
 
     /**
      * Whether the server still answers a fresh session within a few seconds; if not, a sentence
      * naming it, and from then on {@link #close} leaves the server alone instead of waiting on it.
      */
+    @Override
     public Optional<String> trouble() {
         try {
             postgres.probe();
@@ -99,6 +101,15 @@ public final class PgFixture implements AutoCloseable {
             silent = true;
             return Optional.of(e.getMessage());
         }
+    }
+
+    /**
+     * Whether {@code failure} is PostgreSQL ending or losing a session of the run (crashed,
+     * restarted, terminated it, the connection broke): a sentence naming the server and the cause.
+     */
+    @Override
+    public Optional<String> lost(Throwable failure) {
+        return postgres.lostSession(failure);
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.racelab.engine.WorkerContext;
 import dev.racelab.labs.redis.sync.Constructs;
 import dev.racelab.labs.redis.sync.KeySpace;
 import dev.racelab.labs.redis.sync.LeaseKeeper;
+import dev.racelab.labs.redis.sync.LiveRuns;
 import dev.racelab.labs.redis.sync.SyncClient;
 import dev.racelab.labs.redis.sync.SyncEvents;
 import dev.racelab.labs.redis.sync.WakeUpsBroken;
@@ -31,9 +32,11 @@ import java.util.function.Consumer;
  *
  * <p>Life: the scenario opens the fixture first in its constructor ({@link #article} or {@link
  * #hardened}), creates its keys through {@link #setUp}, makes one client per worker in {@code
- * worker}, and closes the fixture in its own {@code close}. Closing closes every client still open
- * (with its subscriber), then the lease keeper, deletes the run's keys, and closes the admin
- * connection: nothing of the run outlives it, whatever the workers left open.
+ * worker}, and closes the fixture in its own {@code close}. Opening registers the run among the
+ * server's {@link LiveRuns} before it creates a key (so a RaceLab killed mid-run leaves keys a
+ * later run deletes) and deletes what runs killed earlier left. Closing closes every client still
+ * open (with its subscriber), then the lease keeper, deletes the run's keys, removes its entry, and
+ * closes the admin connection: nothing of the run outlives it, whatever the workers left open.
  *
  * <p>Threads: the supervisor opens, sets up, judges, diagnoses and closes, and is the only user of
  * {@link #admin}; {@link #client} may be called from any thread, and each client belongs to its
@@ -54,6 +57,8 @@ public final class RedisFixture implements AutoCloseable {
     /** Null for the article's constructs, which have no leases. */
     private final LeaseKeeper keeper;
     private final Constructs constructs;
+    /** The run's entry among the live runs on the server, kept while the fixture is open. */
+    private final LiveRuns alive;
     private final Set<SyncClient> clients = ConcurrentHashMap.newKeySet();
     /** Set when a probe found the server silent; read by whoever closes. */
     private volatile boolean silent;
@@ -63,13 +68,23 @@ public final class RedisFixture implements AutoCloseable {
         this.setup = setup;
         this.space = new KeySpace(setup.runId());
         this.admin = redis.open(setup.runId() + ":setup", 10_000);
+        LiveRuns registered = null;
         try {
+            registered = new LiveRuns(redis, space, setup.threads());
+            LiveRuns.sweep(admin);
             space.forget(admin);
             this.keeper = lease == null ? null : new LeaseKeeper(redis, space, lease, setup.threads());
         } catch (RuntimeException e) {
-            admin.close();
+            try (admin) {
+                if (registered != null) {
+                    registered.close();
+                }
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
             throw e;
         }
+        this.alive = registered;
         this.constructs = keeper == null ? Constructs.article(space) : Constructs.hardened(space, keeper);
         setup.servers().watch(this::trouble);
     }
@@ -153,9 +168,10 @@ public final class RedisFixture implements AutoCloseable {
     }
 
     /**
-     * Closes every client still open, stops the keeper, deletes the run's keys and closes the admin
-     * connection, in that order (so no renewal can write a key after they are deleted); each step
-     * is taken even when an earlier one failed.
+     * Closes every client still open, stops the keeper, deletes the run's keys, removes the run
+     * from the live runs and closes the admin connection, in that order (so no renewal can write a
+     * key after they are deleted, and no key outlives the run's entry); each step is taken even
+     * when an earlier one failed.
      */
     @Override
     public void close() {
@@ -163,9 +179,16 @@ public final class RedisFixture implements AutoCloseable {
             try (keeper) {
                 closeClients();
             } finally {
-                if (!silent) {
-                    // After the server was found silent its keys stay; they expire by themselves.
-                    space.forget(admin);
+                if (silent) {
+                    // The server was found silent: its keys stay, and go with a later run's sweep
+                    // once this run's deadline has passed.
+                    alive.abandon();
+                } else {
+                    try {
+                        space.forget(admin);
+                    } finally {
+                        alive.close();
+                    }
                 }
             }
         }
