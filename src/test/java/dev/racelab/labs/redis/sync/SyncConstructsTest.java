@@ -28,14 +28,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The constructs against a real Redis, driven step by step from the test thread: each of the
  * article's faults happens on a schedule the test dictates, and the hardened constructs come
- * through the same schedule. Nothing here waits on a sleep: a client that must not get a permit
- * is given a bounded wait and must come back empty-handed.
+ * through the same schedule. Nothing here waits on a sleep or a clock: a client that must not get
+ * a permit looks once ({@link Duration#ZERO}) after the state that decides it is in place, and is
+ * checked against what Redis holds; a client that must get one waits for it, and a wait that runs
+ * out fails the test.
  */
 @Tag("lab")
 class SyncConstructsTest {
 
+    /** Short, so that a lease which must run out does so soon. */
     private static final Duration LEASE = Duration.ofMillis(300);
-    private static final Duration SHORT = Duration.ofMillis(400);
+    /**
+     * For a holder that must keep its permit past a lease: the keeper renews every third of a
+     * lease, so its thread may be held up for two thirds of one (a busy machine, a collector's
+     * pause) before the lease runs out; a third of 300 ms was too little on two busy cores.
+     */
+    private static final Duration KEPT_LEASE = Duration.ofSeconds(1);
+    /** Look once, now: the state that decides the answer is already in Redis. */
+    private static final Duration NOW = Duration.ZERO;
     private static final Duration LONG = Duration.ofSeconds(10);
 
     private final Redis redis = TestServers.redis();
@@ -87,10 +97,14 @@ class SyncConstructsTest {
     }
 
     private Constructs constructs(Constructs.Variant variant) {
+        return constructs(variant, LEASE);
+    }
+
+    private Constructs constructs(Constructs.Variant variant, Duration lease) {
         if (variant == Constructs.Variant.ARTICLE) {
             return Constructs.article(space);
         }
-        LeaseKeeper keeper = new LeaseKeeper(redis, space, LEASE, threads);
+        LeaseKeeper keeper = new LeaseKeeper(redis, space, lease, threads);
         toClose.add(keeper);
         return Constructs.hardened(space, keeper);
     }
@@ -107,7 +121,11 @@ class SyncConstructsTest {
     }
 
     private Trio aHoldsAndBWaits(Constructs.Variant variant) {
-        Constructs constructs = constructs(variant);
+        return aHoldsAndBWaits(variant, LEASE);
+    }
+
+    private Trio aHoldsAndBWaits(Constructs.Variant variant, Duration lease) {
+        Constructs constructs = constructs(variant, lease);
         constructs.createSemaphore(admin, "mutex", 1);
         SyncClient a = client("client-1");
         SyncClient b = client("client-2");
@@ -129,27 +147,38 @@ class SyncConstructsTest {
     void articleHolderThatCrashesTakesThePermitWithIt() throws Exception {
         Trio t = aHoldsAndBWaits(Constructs.Variant.ARTICLE);
         t.a.crash();
-        assertFalse(t.mb.awaitTurn(SHORT), "nobody will ever release for A");
         assertEquals("0", counter(t.constructs), "the permit is neither free nor held by anyone alive");
         assertEquals(1, admin.llen(t.constructs.queueKey("mutex")), "B waits for ever");
+        assertFalse(t.mb.awaitTurn(NOW), "nobody will ever release for A");
     }
 
     @Test
     void hardenedHolderThatCrashesLosesItsLeaseAndTheWaiterGoesOn() throws Exception {
+        // A's lease ends a lease after A took the mutex at the earliest (renewals only move it
+        // later), and A took it after this instant: so B's turn can come no sooner than a lease from here.
+        long beforeATookIt = System.nanoTime();
         Trio t = aHoldsAndBWaits(Constructs.Variant.HARDENED);
-        long crashed = System.nanoTime();
         t.a.crash();
         assertTrue(t.mb.awaitTurn(LONG), "A's lease runs out and its permit goes to B");
-        long millis = (System.nanoTime() - crashed) / 1_000_000;
-        assertTrue(millis >= LEASE.toMillis() - 20, "not before the lease ran out: " + millis + " ms");
+        long millis = (System.nanoTime() - beforeATookIt) / 1_000_000;
+        // Redis counts whole milliseconds: a lease of 300 ms may end 299.x ms later by our clock.
+        assertTrue(millis >= LEASE.toMillis() - 1, "not before the lease ran out: " + millis + " ms");
         assertEquals(1, counts.reclaimed.get());
         assertEquals(List.of(t.b.owner()), admin.zrange(t.constructs.holdersKey("mutex"), 0, -1));
     }
 
     @Test
     void hardenedHolderThatIsMerelySlowKeepsItsPermitPastManyLeases() throws Exception {
-        Trio t = aHoldsAndBWaits(Constructs.Variant.HARDENED);
-        assertFalse(t.mb.awaitTurn(LEASE.multipliedBy(4)), "the keeper renews A's lease while A lives");
+        Trio t = aHoldsAndBWaits(Constructs.Variant.HARDENED, KEPT_LEASE);
+        String holders = t.constructs.holdersKey("mutex");
+        double firstLeaseEnds = admin.zscore(holders, t.a.owner());
+        // Renewed at r, a lease ends at r + lease: past this, A was renewed after its first lease ended.
+        Poll.until("the keeper renewed A's lease after its first one ended", () -> {
+            Double leaseEnds = admin.zscore(holders, t.a.owner());
+            return leaseEnds == null || leaseEnds > firstLeaseEnds + KEPT_LEASE.toMillis();
+        });
+        assertFalse(t.mb.awaitTurn(NOW), "B looks again, and A, alive though idle, still holds the mutex");
+        assertEquals(List.of(t.a.owner()), admin.zrange(holders, 0, -1));
         assertTrue(t.ma.release());
         assertTrue(t.mb.awaitTurn(LONG));
         assertEquals(0, counts.reclaimed.get());
@@ -164,7 +193,9 @@ class SyncConstructsTest {
         assertTrue(t.ma.release(), "PUBLISH counts B, still subscribed: no retry");
         assertEquals(0, counts.retried.get());
         assertFalse(t.mc.acquireOrEnqueue());
-        assertFalse(t.mc.awaitTurn(SHORT), "the permit went to B, who is not waiting for it");
+        assertEquals(List.of(space.channel(t.c.owner())), admin.lrange(t.constructs.queueKey("mutex"), 0, -1),
+                "the release took B off the queue; only C waits");
+        assertFalse(t.mc.awaitTurn(NOW), "the permit went to B, who is not waiting for it");
         Poll.until("B received one wake-up it was not waiting for", () -> {
             t.b.reportUnread();
             return counts.unread.get() == 1;
@@ -180,8 +211,8 @@ class SyncConstructsTest {
         assertEquals(0, counts.retried.get(), "PUBLISH counted B's open connection");
         Poll.until("the wake-up sits with B, who will never act on it", () -> t.b.pendingWakeUps() == 1);
         assertFalse(t.mc.acquireOrEnqueue());
-        assertFalse(t.mc.awaitTurn(SHORT));
-        assertEquals("0", counter(t.constructs));
+        assertEquals("0", counter(t.constructs), "B's permit is neither free nor used");
+        assertFalse(t.mc.awaitTurn(NOW), "and nobody will release it for C");
     }
 
     @Test
@@ -240,8 +271,8 @@ class SyncConstructsTest {
         assertFalse(t.mc.acquireOrEnqueue());
         t.ma.release();
         t.ma.release();
-        assertTrue(t.mb.awaitTurn(SHORT));
-        assertTrue(t.mc.awaitTurn(SHORT), "B and C both hold the mutex");
+        assertTrue(t.mb.awaitTurn(LONG));
+        assertTrue(t.mc.awaitTurn(LONG), "B and C both hold the mutex");
     }
 
     @Test
@@ -252,7 +283,8 @@ class SyncConstructsTest {
         assertFalse(t.ma.release(), "A holds nothing any more");
         assertEquals(1, counts.refused.get());
         assertTrue(t.mb.awaitTurn(LONG));
-        assertFalse(t.mc.awaitTurn(SHORT), "only B holds the mutex");
+        assertFalse(t.mc.awaitTurn(NOW), "only B holds the mutex");
+        assertEquals(List.of(t.b.owner()), admin.zrange(t.constructs.holdersKey("mutex"), 0, -1));
     }
 
     // (c) A woken waiter that does not check again (Mesa semantics: if instead of while).
