@@ -41,8 +41,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * path gone dead), played by a proxy that stops forwarding but keeps every connection open. The
  * command ends, within its timeout and a few seconds, with the run's verdict ERROR, the server
  * named, exit 1, and the recording complete; it never hangs.
+ *
+ * <p>Slow by nature: a silent server is only known silent once RaceLab's bounds on waiting for it
+ * (the run's timeout, ten seconds for its own sessions) have run out.
  */
 @Tag("lab")
+@Tag("slow")
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)  // a hang is a failure, not a stuck build
 class SilentServerTest {
 

@@ -37,6 +37,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PrimitivesLabTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
+    /**
+     * The run's timeout: a run that stops making progress is judged STUCK when it runs out, so the
+     * tests whose verdict is STUCK take this long by nature (they are tagged {@code slow}).
+     */
     private static final Duration STALL = Duration.ofSeconds(2);
     private static final int A = 0;
     private static final int B = 1;
@@ -139,6 +143,7 @@ class PrimitivesLabTest {
     // (b) A holder crashes.
 
     @Test
+    @Tag("slow")
     void articleMutexWhoseHolderCrashesIsLostAndEveryoneWaitsForEver() throws Exception {
         Outcome outcome = holderCrashes("article-mutex");
         assertEquals(Verdict.STUCK, outcome.verdict(), outcome.banner());
@@ -165,6 +170,7 @@ class PrimitivesLabTest {
     // (a) A wake-up goes to a waiter that no longer listens.
 
     @Test
+    @Tag("slow")
     void articleMutexLosesThePermitWhoseWakeUpWentToAWaiterThatGaveUp() throws Exception {
         Outcome outcome = waiterFault("article-mutex", PrimitivesLab.WAITER_GIVES_UP, ActorState.IDLE);
         assertEquals(Verdict.STUCK, outcome.verdict(), outcome.banner());
@@ -181,6 +187,7 @@ class PrimitivesLabTest {
     }
 
     @Test
+    @Tag("slow")
     void articleMutexLosesThePermitWhoseWakeUpWentToAWaiterThatFroze() throws Exception {
         Outcome outcome = waiterFault("article-mutex", PrimitivesLab.WAITER_VANISHES, ActorState.FAILED);
         assertEquals(Verdict.STUCK, outcome.verdict(), outcome.banner());
