@@ -3,7 +3,9 @@ package dev.racelab.it;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.racelab.support.Child;
+import dev.racelab.support.Children;
 import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -16,9 +18,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Tag("it")
 class LauncherIT {
 
+    /** Every child and the servers it left are stopped after each test, passed or failed. */
+    private final Children children = new Children();
+
+    @AfterEach
+    void stopChildren() {
+        children.close();
+    }
+
     @Test
     void thePlainJarListsTheLabs() throws Exception {
-        Child child = Child.jar(Map.of(), "list", "--json");
+        Child child = children.jar(Map.of(), "list", "--json");
         assertEquals(0, child.await(60), child.err());
         JsonObject json = JsonParser.parseString(child.out()).getAsJsonObject();
         assertEquals("counter", json.getAsJsonArray("labs").get(0).getAsJsonObject().get("id").getAsString());
@@ -26,7 +36,7 @@ class LauncherIT {
 
     @Test
     void theScriptRunsALabHeadlessAndPrintsTheContractsJson() throws Exception {
-        Child child = Child.script(TestServers.childEnvironment(), "run", "fencing", "--strategy", "fenced-cas",
+        Child child = children.script(TestServers.childEnvironment(), "run", "fencing", "--strategy", "fenced-cas",
                 "--workers", "5", "--ops", "4", "--delay", "after-token=0-3", "--json", "--expect", "SAFE");
         assertEquals(0, child.await(120), child.err());
         JsonObject json = JsonParser.parseString(child.out()).getAsJsonObject();
@@ -36,7 +46,7 @@ class LauncherIT {
 
     @Test
     void theScriptRejectsBadInputWithExitTwoAndOneLine() throws Exception {
-        Child child = Child.script(Map.of(), "run", "counter", "--workers", "0");
+        Child child = children.script(Map.of(), "run", "counter", "--workers", "0");
         assertEquals(2, child.await(60));
         assertEquals("racelab: --workers must be from 1 to 1000, not 0\n", child.err());
         assertTrue(child.out().isEmpty());

@@ -1,8 +1,10 @@
 package dev.racelab.it;
 
 import dev.racelab.support.Child;
+import dev.racelab.support.Children;
 import dev.racelab.support.Poll;
 import dev.racelab.support.ProcFs;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,12 +29,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Tag("it")
 class LeftoverServerIT {
 
+    /** Every child and the servers it left are stopped after each test, passed or failed. */
+    private final Children children = new Children();
+
+    @AfterEach
+    void stopChildren() {
+        children.close();
+    }
+
     @Test
     void theNextStartStopsThePostgresAKilledRaceLabLeftRunning(@TempDir Path home) throws Exception {
         Map<String, String> env = Map.of("RACELAB_HOME", home.toString());
         Path pidFile = home.resolve("postgres/slot-0/data/postmaster.pid");
 
-        Child first = Child.jar(env, "run", "counter", "--workers", "1", "--ops", "100000",
+        Child first = children.jar(env, "run", "counter", "--workers", "1", "--ops", "100000",
                 "--delay", "before-read=20");
         assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> serverReady(pidFile)), "PostgreSQL started");
         long postgresPid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
@@ -40,7 +50,7 @@ class LeftoverServerIT {
         assertTrue(ProcessHandle.of(postgresPid).map(ProcessHandle::isAlive).orElse(false),
                 "killed without a chance to clean up, the RaceLab left PostgreSQL running");
 
-        Child second = Child.jar(env, "run", "counter", "--workers", "2", "--ops", "5", "--json");
+        Child second = children.jar(env, "run", "counter", "--workers", "2", "--ops", "5", "--json");
         assertEquals(0, second.await(120), second.err());
         assertTrue(second.err().contains("Stopped a PostgreSQL left running by an earlier RaceLab"), second.err());
         assertFalse(alive(postgresPid), "the leftover server is gone");
@@ -51,16 +61,14 @@ class LeftoverServerIT {
     void theNextStartStopsTheRedisAKilledRaceLabLeftRunning(@TempDir Path home) throws Exception {
         Map<String, String> env = Map.of("RACELAB_HOME", home.toString());
         Path pidFile = home.resolve("redis/slot-0/redis.pid");
-        Child first = Child.jar(env, "run", "redis-primitives", "--workers", "2", "--ops", "100000",
+        Child first = children.jar(env, "run", "redis-primitives", "--workers", "2", "--ops", "100000",
                 "--delay", "in-critical-section=20");
-        assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> Files.exists(pidFile)),
-                "Redis started");
-        long redisPid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
-        assertTrue(Poll.eventually(Duration.ofSeconds(30), () -> alive(redisPid)));
+        assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> livePid(pidFile) > 0), "Redis started");
+        long redisPid = livePid(pidFile);
         first.process().destroyForcibly().waitFor();
         assertTrue(alive(redisPid), "killed without a chance to clean up, the RaceLab left Redis running");
 
-        Child second = Child.jar(env, "run", "redis-primitives", "--workers", "2", "--ops", "3", "--json");
+        Child second = children.jar(env, "run", "redis-primitives", "--workers", "2", "--ops", "3", "--json");
         assertEquals(0, second.await(120), second.err());
         assertTrue(second.err().contains("Stopped a Redis left running by an earlier RaceLab"), second.err());
         assertTrue(Poll.eventually(Duration.ofSeconds(10), () -> !alive(redisPid)), "the leftover Redis is gone");
@@ -70,7 +78,7 @@ class LeftoverServerIT {
     void aRaceLabToldToStopStopsItsServerOnTheWayOut(@TempDir Path home) throws Exception {
         Map<String, String> env = Map.of("RACELAB_HOME", home.toString());
         Path pidFile = home.resolve("postgres/slot-0/data/postmaster.pid");
-        Child run = Child.jar(env, "run", "counter", "--workers", "1", "--ops", "100000", "--delay", "before-read=20");
+        Child run = children.jar(env, "run", "counter", "--workers", "1", "--ops", "100000", "--delay", "before-read=20");
         assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> serverReady(pidFile)), "PostgreSQL started");
         long postgresPid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
         run.process().destroy();

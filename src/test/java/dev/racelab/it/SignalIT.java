@@ -68,7 +68,7 @@ class SignalIT {
             assertTrue(Poll.eventually(Duration.ofSeconds(10), () -> !alive(postgresPid)), "its PostgreSQL stopped");
             assertFalse(Files.exists(home.resolve("postgres/slot-1")), "and no other was started");
         } finally {
-            child.process().destroyForcibly();
+            child.stop();
         }
     }
 

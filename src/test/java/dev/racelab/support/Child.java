@@ -8,19 +8,29 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-/** A RaceLab started as its own process, the way a user starts it. */
+/**
+ * A RaceLab started as its own process, the way a user starts it.
+ *
+ * <p>{@link #stop} ends it and whatever it left running: its own child processes, and the
+ * embedded servers running under its {@code RACELAB_HOME} (a RaceLab killed outright leaves them
+ * running on purpose, for the next start to find). Tests stop every child in
+ * a {@code finally} or {@code @AfterEach} ({@link Children}), so a failing test leaves nothing.
+ */
 public final class Child {
 
     private final Process process;
     private final Path out;
     private final Path err;
+    private final Optional<Path> home;
 
-    private Child(Process process, Path out, Path err) {
+    private Child(Process process, Path out, Path err, Optional<Path> home) {
         this.process = process;
         this.out = out;
         this.err = err;
+        this.home = home;
     }
 
     /** The script users run: {@code scripts/racelab}. */
@@ -43,7 +53,7 @@ public final class Child {
         builder.environment().remove("RACELAB_PG_URL");
         builder.environment().remove("RACELAB_REDIS_URL");
         builder.environment().putAll(env);
-        return new Child(builder.start(), out, err);
+        return new Child(builder.start(), out, err, Optional.ofNullable(env.get("RACELAB_HOME")).map(Path::of));
     }
 
     public static Child script(Map<String, String> env, String... args) throws IOException {
@@ -65,6 +75,23 @@ public final class Child {
             throw new AssertionError("the child did not end within " + seconds + " s; stderr: " + err());
         }
         return process.exitValue();
+    }
+
+    /**
+     * Kills the child and its descendants at once, then every process running under its {@code
+     * RACELAB_HOME} (its servers run in their data directories there, see {@link ProcFs}), so
+     * nothing but this child's own processes is ever signalled. Idempotent; for {@code finally}
+     * blocks and {@code @AfterEach}.
+     */
+    public void stop() {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        try {
+            process.waitFor(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        home.ifPresent(ProcFs::killAllIn);
     }
 
     public Process process() {
