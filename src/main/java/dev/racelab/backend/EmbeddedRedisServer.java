@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,9 @@ import java.util.concurrent.TimeUnit;
  * <p>We run the binary ourselves rather than through the library's wrapper so that we own the
  * process: its pid goes to the slot's pid file, its output to the slot's log, and it is started
  * with saving switched off ({@code save ""}, {@code appendonly no}) so it never writes a dump or
- * hangs on shutdown. The binary is copied out once under {@code <home>/redis/bin}.
+ * hangs on shutdown. The binary is copied out under {@code <home>/redis/bin} on first use, and
+ * again whenever the copy there differs from the packaged one (cut short by a full disk, damaged):
+ * every start compares the two, which costs a few milliseconds.
  */
 final class EmbeddedRedisServer implements AutoCloseable {
 
@@ -49,7 +52,7 @@ final class EmbeddedRedisServer implements AutoCloseable {
             leftovers.forEach((dir, leftover) -> Slot.describe(leftover, "Redis", dir, dir.resolve("redis.pid"))
                     .ifPresent(note -> listener.progress(Service.REDIS, StartupListener.Stage.NOTE, note)));
             listener.progress(Service.REDIS, StartupListener.Stage.STARTING, "Starting embedded Redis…");
-            Path binary = unpack(root.resolve("bin"));
+            Path binary = unpack(root.resolve("bin"), listener);
             for (int attempt = 0; ; attempt++) {
                 int port = FreePort.find();
                 Process process = new ProcessBuilder(List.of(binary.toString(),
@@ -89,8 +92,8 @@ final class EmbeddedRedisServer implements AutoCloseable {
         }
     }
 
-    /** Copies the packaged binary for this machine out of the jar, once. */
-    private static Path unpack(Path bin) throws IOException {
+    /** Copies the packaged binary for this machine out of the jar, unless an identical copy is there. */
+    private static Path unpack(Path bin, StartupListener listener) throws IOException {
         Map<OsArchitecture, String> binaries = ExecutableProvider.newProvidedVersionsMap();
         String resource = binaries.get(OsArchitecture.detectOSandArchitecture());
         if (resource == null) {
@@ -98,8 +101,12 @@ final class EmbeddedRedisServer implements AutoCloseable {
                     + System.getProperty("os.arch"));
         }
         Path target = bin.resolve(resource.substring(resource.lastIndexOf('/') + 1));
-        if (Files.isExecutable(target)) {
-            return target;
+        if (Files.exists(target)) {
+            if (Files.isExecutable(target) && sameAsPackaged(resource, target)) {
+                return target;
+            }
+            listener.progress(Service.REDIS, StartupListener.Stage.NOTE, "The embedded Redis binary " + target
+                    + " was damaged (" + Files.size(target) + " bytes, not as packaged); it was copied out again");
         }
         Files.createDirectories(bin);
         Path partial = Files.createTempFile(bin, "redis-server", ".part");
@@ -114,6 +121,28 @@ final class EmbeddedRedisServer implements AutoCloseable {
         }
         Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         return target;
+    }
+
+    /** Whether {@code copy} holds exactly the packaged {@code resource}, compared a block at a time. */
+    private static boolean sameAsPackaged(String resource, Path copy) throws IOException {
+        try (InputStream packaged = EmbeddedRedisServer.class.getResourceAsStream(resource);
+             InputStream copied = Files.newInputStream(copy)) {
+            if (packaged == null) {
+                return false;
+            }
+            byte[] expected = new byte[64 * 1024];
+            byte[] found = new byte[expected.length];
+            while (true) {
+                int n = packaged.readNBytes(expected, 0, expected.length);
+                int m = copied.readNBytes(found, 0, found.length);
+                if (n != m || !Arrays.equals(expected, 0, n, found, 0, m)) {
+                    return false;
+                }
+                if (n < expected.length) {
+                    return true;
+                }
+            }
+        }
     }
 
     private static boolean awaitReady(Process process, RedisAddress address) throws IOException {
