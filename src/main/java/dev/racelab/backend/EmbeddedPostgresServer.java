@@ -14,9 +14,18 @@ import java.util.Map;
 /**
  * Starts RaceLab's own PostgreSQL, with zonky's packaged binaries.
  *
- * <p>Binaries are unpacked once under {@code <home>/postgres/bin}; the cluster lives in a {@link
- * Slot} and is kept between starts, so only the first start pays for {@code initdb}. As root,
- * zonky runs PostgreSQL through {@code unshare} (PostgreSQL refuses to run as root otherwise).
+ * <p>Binaries are unpacked once under {@code <home>/postgres/bin} and checked before every start
+ * ({@link PostgresBinaries}: a damaged unpack is unpacked again). The cluster lives in a {@link
+ * Slot} ({@code slot-N/data}) and is kept between starts only so that later starts skip {@code
+ * initdb}: it holds nothing worth keeping, since every lab creates its objects in schema {@code
+ * racelab} when they are missing and every run seeds and removes its own rows. So a cluster that
+ * will not start (a wrong {@code PG_VERSION}, a broken {@code postgresql.conf}, an {@code initdb}
+ * cut short) is removed and set up anew, once, with a note saying why; if a fresh one fails too,
+ * the error is one line with PostgreSQL's own reason and the log to read.
+ *
+ * <p>zonky waits up to a minute for a server that will never answer; a {@link StartWatch} ends
+ * that wait as soon as {@code pg_ctl} has given up. As root, zonky runs PostgreSQL through {@code
+ * unshare} (PostgreSQL refuses to run as root otherwise).
  */
 final class EmbeddedPostgresServer implements AutoCloseable {
 
@@ -25,6 +34,7 @@ final class EmbeddedPostgresServer implements AutoCloseable {
             "fsync", "off",
             "full_page_writes", "off",
             "listen_addresses", "127.0.0.1");
+    private static final int ATTEMPTS = 3;
 
     private final EmbeddedPostgres postgres;
     private final Slot slot;
@@ -52,19 +62,28 @@ final class EmbeddedPostgresServer implements AutoCloseable {
             leftovers.forEach((dir, leftover) -> Slot.describe(leftover, "PostgreSQL", dir,
                     dir.resolve("data/postmaster.pid")).ifPresent(note ->
                     listener.progress(Service.POSTGRES, StartupListener.Stage.NOTE, note)));
+            PostgresBinaries binaries = PostgresBinaries.under(root.resolve("bin"));
+            binaries.removeIfDamaged().ifPresent(note ->
+                    listener.progress(Service.POSTGRES, StartupListener.Stage.NOTE, note));
             boolean fresh = !Files.exists(data.resolve("PG_VERSION"));
             listener.progress(Service.POSTGRES, StartupListener.Stage.STARTING, fresh
                     ? "Setting up embedded PostgreSQL (first start only, a few seconds)…"
                     : "Starting embedded PostgreSQL…");
-            EmbeddedPostgres postgres = startOnFreePort(root, data, slot.dir().resolve("postgres.log"));
+            EmbeddedPostgres postgres = startHealing(root, data, slot.dir().resolve("postgres.log"), listener);
             EmbeddedPostgresServer server = new EmbeddedPostgresServer(postgres, slot);
             PgAddress address = new PgAddress("127.0.0.1", postgres.getPort(), "postgres", "postgres", null, Map.of());
+            binaries.recordIfUnchecked();
             try {
                 return Postgres.open(address, server, "embedded PostgreSQL %s on 127.0.0.1:" + postgres.getPort());
             } catch (BackendException e) {
                 server.close();
                 throw e;
             }
+        } catch (StartFailed e) {
+            stopHalfStarted(slot);
+            closeQuietly(slot);
+            throw new BackendException(Service.POSTGRES, "Embedded PostgreSQL could not start in " + root + ": "
+                    + e.getMessage() + ". Set RACELAB_PG_URL to use an existing server instead.", e);
         } catch (IOException | RuntimeException e) {
             stopHalfStarted(slot);
             closeQuietly(slot);
@@ -73,28 +92,72 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         }
     }
 
-    private static EmbeddedPostgres startOnFreePort(Path root, Path data, Path log) throws IOException {
-        IOException last = null;
-        for (int attempt = 0; attempt < 3; attempt++) {
+    /**
+     * Starts the server in {@code data}; if a kept cluster will not start, removes it and starts a
+     * fresh one (once), and tries a fresh one again on another port if that fails too.
+     */
+    private static EmbeddedPostgres startHealing(Path root, Path data, Path log, StartupListener listener)
+            throws IOException, StartFailed {
+        boolean kept = Files.exists(data);
+        for (int attempt = 1; ; attempt++) {
+            long logFrom = Files.exists(log) ? Files.size(log) : 0;
             try {
-                EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
-                        .setPort(FreePort.find())
-                        .setDataDirectory(data)
-                        .setCleanDataDirectory(false)
-                        .setOverrideWorkingDirectory(root.resolve("bin").toFile())
-                        .setPGStartupWait(Duration.ofSeconds(60))
-                        // RaceLab stops the server itself, in order: a signalled run is judged
-                        // and recorded first, while its server still answers.
-                        .setRegisterShutdownHook(false)
-                        .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                        .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()));
-                CONFIG.forEach(builder::setServerConfig);
-                return builder.start();
-            } catch (IOException e) {
-                last = e;
+                return startWatched(root, data, log);
+            } catch (IOException | RuntimeException e) {
+                String why = StartWatch.reasonLogged(log, logFrom).orElseGet(() -> reason(e));
+                if (attempt == ATTEMPTS) {
+                    throw new StartFailed(why + " (see " + log + ")");
+                }
+                if (kept) {
+                    listener.progress(Service.POSTGRES, StartupListener.Stage.NOTE, "RaceLab's embedded PostgreSQL "
+                            + "would not start on its data in " + data + " (" + why + "); that data holds nothing "
+                            + "to keep, so it was set up anew");
+                    PostgresBinaries.deleteRecursively(data);
+                    kept = false;
+                }
             }
         }
-        throw last;
+    }
+
+    private static EmbeddedPostgres startWatched(Path root, Path data, Path log) throws IOException {
+        StartWatch watch = new StartWatch(data);
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                .setPort(FreePort.find())
+                .setDataDirectory(data)
+                .setCleanDataDirectory(false)
+                .setOverrideWorkingDirectory(root.resolve("bin").toFile())
+                .setPGStartupWait(Duration.ofSeconds(60))
+                // RaceLab stops the server itself, in order: a signalled run is judged
+                // and recorded first, while its server still answers.
+                .setRegisterShutdownHook(false)
+                // Called after initdb, as pg_ctl is about to start the server.
+                .setDataDirectoryCustomizer(directory -> watch.begin())
+                .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        CONFIG.forEach(builder::setServerConfig);
+        EmbeddedPostgres postgres;
+        try {
+            postgres = builder.start();
+        } finally {
+            watch.end();
+        }
+        if (watch.gaveUp()) {
+            // zonky returned early, without a server: close it so that it lets go of its lock on the data.
+            try {
+                postgres.close();
+            } catch (IOException ignored) {
+                // There is no server to stop; the lock is released either way.
+            }
+            throw new IOException("PostgreSQL stopped while starting");
+        }
+        return postgres;
+    }
+
+    /** The server could not be started even in a fresh cluster: the message is PostgreSQL's reason and its log. */
+    private static final class StartFailed extends Exception {
+        StartFailed(String message) {
+            super(message);
+        }
     }
 
     /** A start that failed late (say, the JVM began shutting down) may have left the server running. */
