@@ -7,6 +7,8 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -20,6 +22,8 @@ public final class CuttableProxy implements AutoCloseable {
     private final String host;
     private final int port;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    /** The relay's own connections to the server, a subset of {@code sockets}. */
+    private final List<Socket> upstream = new CopyOnWriteArrayList<>();
     private volatile boolean cut;
     private volatile boolean frozen;
 
@@ -48,6 +52,7 @@ public final class CuttableProxy implements AutoCloseable {
                 }
                 Socket server = new Socket(host, port);
                 sockets.add(server);
+                upstream.add(server);
                 pipe(client.getInputStream(), server.getOutputStream());
                 pipe(server.getInputStream(), client.getOutputStream());
             } catch (IOException e) {
@@ -74,6 +79,21 @@ public final class CuttableProxy implements AutoCloseable {
         }, "proxy-pipe");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /**
+     * The local ports of the relay's open connections to the server: what the server sees as its
+     * clients' ports ({@code pg_stat_activity.client_port}, {@code CLIENT LIST}'s {@code addr}), so a
+     * test can tell the sessions that came through this relay from anyone else's on a shared server.
+     */
+    public Set<Integer> upstreamPorts() {
+        Set<Integer> ports = new TreeSet<>();
+        for (Socket socket : upstream) {
+            if (!socket.isClosed()) {
+                ports.add(socket.getLocalPort());
+            }
+        }
+        return ports;
     }
 
     /**
