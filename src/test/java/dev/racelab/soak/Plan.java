@@ -22,7 +22,7 @@ record Plan(int number, Lab lab, String strategy, int workers, int ops, List<Str
 
     static final int TIMEOUT_SECONDS = 5;
     /** Faults land this soon after the workers are seen, at most: most runs' workers take about a second. */
-    private static final long FAULT_WITHIN_MILLIS = 1_000;
+    private static final long FAULT_WITHIN_MILLIS = 800;
     private static final int MOST_WORKERS = 4;
 
     static Plan draw(long soakSeed, int number, List<Lab> labs, boolean externalServers) {
@@ -33,7 +33,7 @@ record Plan(int number, Lab lab, String strategy, int workers, int ops, List<Str
         int fewest = Math.max(2, lab.minWorkers());
         int most = Math.max(fewest, Math.min(MOST_WORKERS, lab.maxWorkers()));
         int workers = fewest + random.nextInt(most - fewest + 1);
-        int ops = 10 + random.nextInt(31);
+        int ops = 20 + random.nextInt(41);
 
         List<Gate> delayable = lab.gates().stream().filter(g -> !g.isFault()).toList();
         List<String> delays = new ArrayList<>();

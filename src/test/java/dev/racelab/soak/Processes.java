@@ -38,10 +38,6 @@ final class Processes {
         processes.forEach(this::add);
     }
 
-    int size() {
-        return seen.size();
-    }
-
     /**
      * Waits up to {@code grace} for every process seen to end; kills those still running and
      * returns them, described.

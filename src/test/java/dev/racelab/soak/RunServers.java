@@ -22,6 +22,8 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The servers one child RaceLab uses, as the soak finds, watches and harms them.
@@ -96,8 +98,11 @@ final class RunServers implements AutoCloseable {
         if (redisServer == null && plan.lab().services().contains(Service.REDIS)) {
             child.descendants().filter(p -> p.info().command().map(c -> c.contains("redis-server")).orElse(false))
                     .findFirst().ifPresent(p -> {
-                        redisServer = p;
-                        redisPort = portArgument(p, "--port");
+                        int port = redisPort(p);
+                        if (port > 0) {
+                            redisServer = p;
+                            redisPort = port;
+                        }
                     });
         }
     }
@@ -147,14 +152,20 @@ final class RunServers implements AutoCloseable {
         return "";
     }
 
-    private static int portArgument(ProcessHandle process, String option) {
-        String[] args = process.info().arguments().orElse(new String[0]);
-        for (int i = 0; i + 1 < args.length; i++) {
-            if (args[i].equals(option)) {
-                return Integer.parseInt(args[i + 1]);
-            }
+    /**
+     * The port an embedded Redis listens on. Redis rewrites its process title to {@code <binary>
+     * 127.0.0.1:<port>}, so its {@code --port} argument is gone by the time it answers, and only
+     * /proc still shows the title (the JDK reports the executable and no arguments).
+     */
+    private static int redisPort(ProcessHandle process) {
+        try {
+            String title = Files.readString(Path.of("/proc", String.valueOf(process.pid()), "cmdline"))
+                    .replace('\0', ' ').strip();
+            Matcher port = Pattern.compile(":(\\d+)$").matcher(title);
+            return port.find() ? Integer.parseInt(port.group(1)) : -1;
+        } catch (IOException | RuntimeException notYet) {
+            return -1;
         }
-        return -1;
     }
 
     /** Whether the run's embedded servers, if it uses any, have been found. */

@@ -45,6 +45,11 @@ import java.util.stream.Stream;
  * machine's, each with a fault drawn from a seed (none, SIGTERM to RaceLab, a server killed, a
  * server frozen, a PostgreSQL backend killed) that lands while the run's workers are at work.
  *
+ * <p>A run's bound: {@link #START_UP} until its workers are seen on their server (the soak asks the
+ * server for sessions named after them), then the run's timeout, {@link #MARGIN} and a generous
+ * guess at the workers' own time ({@link Plan#workMillis}); after a fault, at least the fault's
+ * moment plus the timeout and the margin (plus the signal grace after a SIGTERM).
+ *
  * <p>Every run must: end within its bound (a run the soak has to kill is "hung", never a success);
  * end with a named cause (no fault: exit 0 and a verdict; SIGTERM: the summary says it was
  * interrupted and so does the recording; a server fault: exit 1 and a line naming the server,
