@@ -53,15 +53,43 @@ public final class CuttableProxy implements AutoCloseable {
                 Socket server = new Socket(host, port);
                 sockets.add(server);
                 upstream.add(server);
-                pipe(client.getInputStream(), server.getOutputStream());
-                pipe(server.getInputStream(), client.getOutputStream());
+                relay(client, server);
+                relay(server, client);
             } catch (IOException e) {
                 return;
             }
         }
     }
 
+    /**
+     * Copies what {@code from} sends to {@code to}. When {@code from} closes (a server that ends a
+     * session, a client that disconnects), the relay closes both, so the other end learns of it as
+     * it would without a relay; unless frozen, when nothing at all gets through, a close neither.
+     */
+    private void relay(Socket from, Socket to) throws IOException {
+        InputStream in = from.getInputStream();
+        OutputStream out = to.getOutputStream();
+        pipe(in, out, () -> {
+            if (!frozen) {
+                closeQuietly(from);
+                closeQuietly(to);
+            }
+        });
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // Closing anyway.
+        }
+    }
+
     private void pipe(InputStream in, OutputStream out) {
+        pipe(in, out, () -> { });
+    }
+
+    private void pipe(InputStream in, OutputStream out, Runnable ended) {
         Thread thread = new Thread(() -> {
             byte[] buffer = new byte[16_384];
             try {
@@ -75,6 +103,8 @@ public final class CuttableProxy implements AutoCloseable {
                 }
             } catch (IOException ignored) {
                 // One side closed: the relay ends.
+            } finally {
+                ended.run();
             }
         }, "proxy-pipe");
         thread.setDaemon(true);
