@@ -47,7 +47,7 @@ import java.util.stream.Stream;
  *
  * <p>A run's bound: {@link #START_UP} until its workers are seen on their server (the soak asks the
  * server for sessions named after them), then the run's timeout, {@link #MARGIN} and a generous
- * guess at the workers' own time ({@link Plan#workMillis}); after a fault, at least the fault's
+ * guess at the workers' own time ({@link Plan#workMillis}); once a fault is done, the fault's
  * moment plus the timeout and the margin (plus the signal grace after a SIGTERM).
  *
  * <p>Every run must: end within its bound (a run the soak has to kill is "hung", never a success);
@@ -102,7 +102,8 @@ public final class Soak {
 
     /** One run as it went: the plan, what was done and seen, the result and every problem found. */
     private record Report(Plan plan, Result result, List<String> problems, String inflicted, String note, Integer exit,
-                          double underWaySeconds, double faultSeconds, double exitSeconds, double boundSeconds,
+                          double underWaySeconds, double faultSeconds, double printedSeconds, double exitSeconds,
+                          double boundSeconds,
                           String verdict, List<String> command, String outcome, String stderrTail) {
     }
 
@@ -236,11 +237,15 @@ public final class Soak {
         String inflicted = null;
         boolean hung = false;
         int polls = 0;
+        long printed = -1;
         while (!child.waitFor(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
             long now = System.nanoTime();
             if (now > deadline) {
                 hung = true;
                 break;
+            }
+            if (printed < 0 && Files.size(out) > 0) {
+                printed = now;
             }
             if (++polls % TRACK_EVERY == 0 || !servers.found()) {
                 servers.look(child.toHandle(), seen);
@@ -265,13 +270,17 @@ public final class Soak {
                     }
                 }
                 if (inflicted != null) {
-                    long allowance = timeout + MARGIN.toNanos()
+                    // From the fault on, the workers cannot get far: a dead or silent server stops
+                    // them, a signal stops the run. So the bound is counted from the fault alone.
+                    deadline = now + timeout + MARGIN.toNanos()
                             + (plan.fault() == Fault.SIGTERM ? SIGNAL_GRACE.toNanos() : 0);
-                    deadline = Math.max(deadline, now + allowance);
                 }
             }
         }
         long ended = System.nanoTime();
+        if (printed < 0 && Files.size(out) > 0) {
+            printed = ended;
+        }
         String note = null;
         if (plan.fault() != Fault.NONE && inflicted == null) {
             note = underWay < 0 ? "fault not done: the workers were never seen at work"
@@ -290,7 +299,8 @@ public final class Soak {
         List<String> left = seen.awaitGone(PROCESS_GRACE);
 
         Report report = judge(plan, hung, exit, inflicted, note, faultWall, left, recording, out, err, command,
-                seconds(t0, underWay), seconds(t0, faultAt), (ended - t0) / 1e9, (deadline - t0) / 1e9);
+                seconds(t0, underWay), seconds(t0, faultAt), seconds(t0, printed), (ended - t0) / 1e9,
+                (deadline - t0) / 1e9);
         if (!report.result().failure()) {
             Files.deleteIfExists(recording);
             Files.deleteIfExists(out);
@@ -307,7 +317,7 @@ public final class Soak {
     private Report judge(Plan plan, boolean hung, Integer exit, String inflicted, String note, Instant faultWall,
                          List<String> left,
                          Path recordingFile, Path out, Path err, List<String> command, double underWay,
-                         double fault, double ended, double bound) throws IOException {
+                         double fault, double printed, double ended, double bound) throws IOException {
         String stdout = Files.readString(out, StandardCharsets.UTF_8);
         String stderr = Files.readString(err, StandardCharsets.UTF_8);
         JsonObject summary = summary(stdout);
@@ -401,7 +411,7 @@ public final class Soak {
         String outcome = summary == null ? tail(stdout, 12)
                 : verdict + " · " + text(summary, "headline") + " · " + text(summary, "explanation")
                 + (summaryInterrupted ? " · interrupted" : "");
-        return new Report(plan, result, problems, inflicted, note, exit, underWay, fault, ended, bound, verdict,
+        return new Report(plan, result, problems, inflicted, note, exit, underWay, fault, printed, ended, bound, verdict,
                 command, outcome, tail(stderr, 15));
     }
 
@@ -604,8 +614,9 @@ public final class Soak {
             text.append("plan:      ").append(p.describe()).append("\n");
             text.append("inflicted: ").append(r.inflicted() == null ? "nothing" : r.inflicted())
                     .append(r.note() == null ? "" : " (" + r.note() + ")").append("\n");
-            text.append(String.format("times:     under way %s, fault %s, ended %.2f s after start (bound %.2f s)%n",
-                    at(r.underWaySeconds()), at(r.faultSeconds()), r.exitSeconds(), r.boundSeconds()));
+            text.append(String.format("times:     under way %s, fault %s, result printed %s, ended %.2f s after start "
+                            + "(bound %.2f s)%n", at(r.underWaySeconds()), at(r.faultSeconds()), at(r.printedSeconds()),
+                    r.exitSeconds(), r.boundSeconds()));
             text.append("exit:      ").append(r.exit()).append(", verdict ").append(r.verdict()).append("\n");
             text.append("problems:  ").append(String.join("\n           ", r.problems())).append("\n");
             text.append("command:   RACELAB_HOME=").append(home).append(" ").append(String.join(" ", r.command()))
