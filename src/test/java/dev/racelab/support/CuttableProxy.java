@@ -7,6 +7,8 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -20,6 +22,8 @@ public final class CuttableProxy implements AutoCloseable {
     private final String host;
     private final int port;
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    /** The relay's own connections to the server, a subset of {@code sockets}. */
+    private final List<Socket> upstream = new CopyOnWriteArrayList<>();
     private volatile boolean cut;
     private volatile boolean frozen;
 
@@ -48,15 +52,44 @@ public final class CuttableProxy implements AutoCloseable {
                 }
                 Socket server = new Socket(host, port);
                 sockets.add(server);
-                pipe(client.getInputStream(), server.getOutputStream());
-                pipe(server.getInputStream(), client.getOutputStream());
+                upstream.add(server);
+                relay(client, server);
+                relay(server, client);
             } catch (IOException e) {
                 return;
             }
         }
     }
 
+    /**
+     * Copies what {@code from} sends to {@code to}. When {@code from} closes (a server that ends a
+     * session, a client that disconnects), the relay closes both, so the other end learns of it as
+     * it would without a relay; unless frozen, when nothing at all gets through, a close neither.
+     */
+    private void relay(Socket from, Socket to) throws IOException {
+        InputStream in = from.getInputStream();
+        OutputStream out = to.getOutputStream();
+        pipe(in, out, () -> {
+            if (!frozen) {
+                closeQuietly(from);
+                closeQuietly(to);
+            }
+        });
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // Closing anyway.
+        }
+    }
+
     private void pipe(InputStream in, OutputStream out) {
+        pipe(in, out, () -> { });
+    }
+
+    private void pipe(InputStream in, OutputStream out, Runnable ended) {
         Thread thread = new Thread(() -> {
             byte[] buffer = new byte[16_384];
             try {
@@ -70,10 +103,27 @@ public final class CuttableProxy implements AutoCloseable {
                 }
             } catch (IOException ignored) {
                 // One side closed: the relay ends.
+            } finally {
+                ended.run();
             }
         }, "proxy-pipe");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /**
+     * The local ports of the relay's open connections to the server: what the server sees as its
+     * clients' ports ({@code pg_stat_activity.client_port}, {@code CLIENT LIST}'s {@code addr}), so a
+     * test can tell the sessions that came through this relay from anyone else's on a shared server.
+     */
+    public Set<Integer> upstreamPorts() {
+        Set<Integer> ports = new TreeSet<>();
+        for (Socket socket : upstream) {
+            if (!socket.isClosed()) {
+                ports.add(socket.getLocalPort());
+            }
+        }
+        return ports;
     }
 
     /**
