@@ -8,6 +8,8 @@ import redis.clients.jedis.exceptions.JedisAccessControlException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 
+import java.util.Optional;
+
 /**
  * A Redis server RaceLab can use: an existing one at an address, or the embedded one it started.
  * Every connection names itself {@code racelab:<name>} ({@code CLIENT SETNAME}), and every key
@@ -64,12 +66,20 @@ public final class Redis implements AutoCloseable {
                 .database(address.database())
                 .ssl(address.tls())
                 .connectionTimeoutMillis(CONNECT_TIMEOUT_MILLIS)
-                .socketTimeoutMillis(socketTimeoutMillis);
+                // The handshake (login, name, database) is bounded whatever the connection is for:
+                // a server that accepts and never answers must not hold a subscriber's open for ever.
+                .socketTimeoutMillis(CONNECT_TIMEOUT_MILLIS);
         if (address.hasPassword()) {
             config.user(address.user()).password(address.password());
         }
         Jedis jedis = new Jedis(new HostAndPort(address.host(), address.port()), config.build());
-        jedis.connect();
+        try {
+            jedis.connect();
+            jedis.getConnection().setSoTimeout(socketTimeoutMillis);
+        } catch (RuntimeException e) {
+            jedis.close();
+            throw e;
+        }
         return jedis;
     }
 
@@ -102,14 +112,7 @@ public final class Redis implements AutoCloseable {
 
     static BackendException explain(RedisAddress address, JedisException e) {
         String where = "Redis at " + address.host() + ":" + address.port();
-        String reason = Reasons.network(e);
-        if (reason == null) {
-            Throwable root = e;
-            while (root.getCause() != null) {
-                root = root.getCause();
-            }
-            reason = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-        }
+        String reason = reason(e);
         String message;
         if (e instanceof JedisAccessControlException || reason.contains("NOAUTH") || reason.contains("WRONGPASS")) {
             message = where + " refused the login: " + reason;
@@ -119,6 +122,45 @@ public final class Redis implements AutoCloseable {
             message = where + " failed: " + reason;
         }
         return new BackendException(Service.REDIS, message, e);
+    }
+
+    /**
+     * Whether {@code failure} is this server's connection breaking under a client (a server that
+     * stops answering within the client's timeout, one that closes or resets the connection, one
+     * that is gone): a sentence naming the server and the cause; empty for any other failure.
+     */
+    public Optional<String> lostConnection(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof JedisConnectionException e) {
+                String where = "Redis at " + address.host() + ":" + address.port();
+                return Optional.of(timedOut(e)
+                        ? where + " stopped answering: a command got no reply in time"
+                        : where + " broke the connection: " + reason(e));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether {@code failure} is a reply that did not come in time. */
+    public static boolean timedOut(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.net.SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String reason(JedisException e) {
+        String reason = Reasons.network(e);
+        if (reason != null) {
+            return reason;
+        }
+        Throwable root = e;
+        while (root.getCause() != null) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 
     /** Stops the embedded server, if this is one. */

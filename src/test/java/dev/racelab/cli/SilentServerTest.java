@@ -4,6 +4,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.racelab.backend.DataHome;
 import dev.racelab.backend.PgAddress;
+import dev.racelab.backend.Redis;
 import dev.racelab.backend.RedisAddress;
 import dev.racelab.engine.EventKind;
 import dev.racelab.labs.Labs;
@@ -14,6 +15,7 @@ import dev.racelab.support.PgProbe;
 import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -157,6 +160,44 @@ class SilentServerTest {
             assertTrue(result.json().get("explanation").getAsString().startsWith(named),
                     result.json().get("explanation").getAsString());
             assertTrue(result.err().startsWith("racelab: " + named), result.err());
+        }
+    }
+
+    @Test
+    void aRedisThatFreezesWhileTheWorkersConnectEndsTheRunNamingIt() throws Exception {
+        RedisAddress real = TestServers.redis().address();
+        try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port());
+             Jedis watcher = TestServers.redis().open("test-watcher", 5_000)) {
+            String url = "redis://127.0.0.1:" + proxy.port() + "/" + real.database();
+            // Frozen as soon as the first worker's connection is in: the others are still opening
+            // theirs (each a login and a subscription), and a server that takes a connection and
+            // never answers must not hold that open for ever.
+            Thread freezer = freezeWhen(proxy, () -> watcher.clientList().contains(":client-"));
+            Result result = cli("run", "readers-writers", "--redis-url", url, "--workers", "60", "--timeout",
+                    String.valueOf(TIMEOUT_SECONDS), "--json");
+            freezer.join();
+            assertEquals(1, result.code(), result.err());
+            assertTrue(result.millis() < BOUND_MILLIS, "it ended in " + result.millis() + " ms");
+            assertEquals("ERROR", result.json().get("verdict").getAsString());
+            String named = "Redis at 127.0.0.1:" + proxy.port();
+            assertTrue(result.err().startsWith("racelab: " + named), result.err());
+        }
+    }
+
+    @Test
+    void aConnectionToARedisThatNeverAnswersFailsInsteadOfWaitingForEver() throws Exception {
+        RedisAddress real = TestServers.redis().address();
+        try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port())) {
+            Redis redis = Redis.connect(RedisAddress.parse("redis://127.0.0.1:" + proxy.port() + "/" + real.database()));
+            proxy.freeze();
+            long start = System.nanoTime();
+            // A subscriber's connection waits for ever for messages, but not for its login.
+            JedisConnectionException refused = assertThrows(JedisConnectionException.class,
+                    () -> redis.open("test-subscriber", 0).close());
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(millis < 10_000, "gave up after " + millis + " ms");
+            assertEquals("Redis at 127.0.0.1:" + proxy.port()
+                    + " stopped answering: a command got no reply in time", redis.lostConnection(refused).orElseThrow());
         }
     }
 

@@ -3,6 +3,7 @@ package dev.racelab.labs.support;
 import dev.racelab.backend.BackendException;
 import dev.racelab.backend.Redis;
 import dev.racelab.engine.RunSetup;
+import dev.racelab.engine.ServerWatch;
 import dev.racelab.engine.Service;
 import dev.racelab.engine.WorkerContext;
 import dev.racelab.labs.redis.sync.Constructs;
@@ -86,7 +87,17 @@ public final class RedisFixture implements AutoCloseable {
         }
         this.alive = registered;
         this.constructs = keeper == null ? Constructs.article(space) : Constructs.hardened(space, keeper);
-        setup.servers().watch(this::trouble);
+        setup.servers().watch(new ServerWatch.Check() {
+            @Override
+            public Optional<String> trouble() {
+                return RedisFixture.this.trouble();
+            }
+
+            @Override
+            public Optional<String> lost(Throwable failure) {
+                return RedisFixture.this.lost(failure);
+            }
+        });
     }
 
     /** A run of the article's constructs, as written. */
@@ -206,6 +217,19 @@ public final class RedisFixture implements AutoCloseable {
             silent = true;
             return Optional.of(e.getMessage());
         }
+    }
+
+    /**
+     * Whether {@code failure} is Redis breaking a client's connection: a sentence naming it. A
+     * command that got no reply in time marks the server silent, so {@link #close} deletes
+     * nothing there and waits on it no more.
+     */
+    public Optional<String> lost(Throwable failure) {
+        Optional<String> lost = redis.lostConnection(failure);
+        if (lost.isPresent() && Redis.timedOut(failure)) {
+            silent = true;
+        }
+        return lost;
     }
 
     private void closeClients() {

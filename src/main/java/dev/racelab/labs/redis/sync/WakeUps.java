@@ -4,7 +4,9 @@ import dev.racelab.backend.Redis;
 import dev.racelab.engine.RunThreads;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPubSub;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
+import java.net.SocketTimeoutException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -52,9 +54,11 @@ final class WakeUps implements AutoCloseable {
         try {
             if (!wakeUps.subscribed.await(SUBSCRIBE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)) {
                 wakeUps.close();
-                throw new IllegalStateException("Redis at " + redis.address().host() + ":" + redis.address().port()
-                        + " did not confirm the subscription to " + channel + " within "
-                        + SUBSCRIBE_TIMEOUT_MILLIS / 1000 + " s");
+                // A reply that does not come in time, as a command's would be: the server is
+                // then known to be silent (Redis.lostConnection), and nobody waits on it again.
+                throw new JedisConnectionException("Redis at " + redis.address().host() + ":"
+                        + redis.address().port() + " did not confirm the subscription to " + channel + " within "
+                        + SUBSCRIBE_TIMEOUT_MILLIS / 1000 + " s", new SocketTimeoutException("no confirmation"));
             }
         } catch (InterruptedException e) {
             wakeUps.close();
