@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Starts RaceLab's own PostgreSQL, with zonky's packaged binaries.
@@ -194,6 +195,18 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         }
     }
 
+    /** The running postmaster, as its pid file names it, if that is this slot's server. */
+    private Optional<ProcessHandle> postmaster() {
+        Path data = slot.dir().resolve("data");
+        try {
+            String first = Files.readAllLines(data.resolve("postmaster.pid")).get(0).strip();
+            return ProcessHandle.of(Long.parseLong(first))
+                    .filter(p -> Slot.isServerOfThisSlot(p, slot.dir().resolveSibling("bin"), data));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
     /**
      * Stops the server with {@code pg_ctl}, through zonky, which also lets go of its own lock on the
      * data directory. A server already gone (its postmaster killed) makes {@code pg_ctl} fail, and
@@ -204,6 +217,8 @@ final class EmbeddedPostgresServer implements AutoCloseable {
     @Override
     public void close() throws IOException {
         try {
+            // A stopped server (SIGSTOP) would hold pg_ctl for its whole wait: let it run first.
+            postmaster().ifPresent(Slot::resume);
             postgres.close();
         } finally {
             try {

@@ -168,6 +168,7 @@ final class EmbeddedRedisServer implements AutoCloseable {
     }
 
     private void stopProcess() {
+        Slot.resume(process.toHandle());
         process.destroy();
         try {
             if (!process.waitFor(5, TimeUnit.SECONDS)) {

@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -97,10 +99,12 @@ final class Slot implements AutoCloseable {
         } else if (!isServerOfThisSlot(process.get(), binaries, workingDirectory)) {
             found = Leftover.STRANGER;
         } else {
+            resume(process.get());
             process.get().destroy();
             try {
                 process.get().onExit().get(10, TimeUnit.SECONDS);
             } catch (Exception e) {
+                process.get().descendants().forEach(ProcessHandle::destroyForcibly);
                 process.get().destroyForcibly();
             }
             found = Leftover.STOPPED;
@@ -140,6 +144,27 @@ final class Slot implements AutoCloseable {
             }
         }
         return found;
+    }
+
+    /**
+     * Lets {@code server} and its processes run again if they were stopped (SIGSTOP, a debugger): a
+     * stopped server cannot shut down, and a signal to stop it would wait, pending, for ever. Waits
+     * at most two seconds for {@code kill}; harmless to a server that runs.
+     */
+    static void resume(ProcessHandle server) {
+        List<String> command = new ArrayList<>(List.of("kill", "-CONT", String.valueOf(server.pid())));
+        server.descendants().forEach(p -> command.add(String.valueOf(p.pid())));
+        try {
+            Process kill = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!kill.waitFor(2, TimeUnit.SECONDS)) {
+                kill.destroyForcibly();
+            }
+        } catch (IOException e) {
+            // No kill command here: a stopped server is then stopped the hard way, if at all.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** What {@link #stopLeftover} found in a slot's pid file. */
