@@ -1,6 +1,7 @@
 package dev.racelab.it;
 
 import dev.racelab.support.Child;
+import dev.racelab.support.PgProbe;
 import dev.racelab.support.Poll;
 import dev.racelab.support.ProcFs;
 import org.junit.jupiter.api.Tag;
@@ -9,9 +10,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +34,7 @@ class KilledPostmasterIT {
         Child child = Child.jar(Map.of("RACELAB_HOME", home.toString()), "run", "counter", "--workers", "2",
                 "--ops", "100000", "--delay", "after-read=20", "--timeout", "60");
         try {
-            assertTrue(Poll.eventually(Duration.ofSeconds(120), () -> workersConnected(pidFile) >= 2),
+            assertTrue(Poll.eventually(Duration.ofSeconds(120), () -> PgProbe.workersOnEmbedded(pidFile) >= 2),
                     "the run is under way");
             List<String> pidLines = Files.readAllLines(pidFile);
             long postmaster = Long.parseLong(pidLines.get(0).strip());
@@ -56,25 +54,6 @@ class KilledPostmasterIT {
             child.process().onExit().get();
             // The killed postmaster's backends end by themselves when they notice; any left go now.
             ProcFs.killAllIn(home);
-        }
-    }
-
-    /** How many of the child's workers have a session on its embedded PostgreSQL (port from the pid file). */
-    private static int workersConnected(Path pidFile) {
-        try {
-            List<String> lines = Files.readAllLines(pidFile);
-            if (lines.size() < 8 || !lines.get(7).strip().equals("ready")) {
-                return 0;
-            }
-            String url = "jdbc:postgresql://127.0.0.1:" + lines.get(3).strip() + "/postgres?user=postgres";
-            try (Connection c = DriverManager.getConnection(url);
-                 ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM pg_stat_activity "
-                         + "WHERE application_name LIKE 'racelab:client-%'")) {
-                rs.next();
-                return rs.getInt(1);
-            }
-        } catch (Exception notYet) {
-            return 0;
         }
     }
 }

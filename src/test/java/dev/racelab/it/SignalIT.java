@@ -7,6 +7,7 @@ import dev.racelab.labs.Labs;
 import dev.racelab.record.Recording;
 import dev.racelab.record.RecordingReader;
 import dev.racelab.support.Child;
+import dev.racelab.support.PgProbe;
 import dev.racelab.support.Poll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -14,9 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +43,7 @@ class SignalIT {
         Child child = Child.jar(Map.of("RACELAB_HOME", home.toString()), "run", "counter", "--workers", "2",
                 "--ops", "100000", "--delay", "before-read=20", "--runs", "100", "--record", file.toString());
         try {
-            assertTrue(Poll.eventually(Duration.ofSeconds(120), () -> workersConnected(pidFile) >= 2),
+            assertTrue(Poll.eventually(Duration.ofSeconds(120), () -> PgProbe.workersOnEmbedded(pidFile) >= 2),
                     "the first run is under way");
             long postgresPid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
             child.process().destroy();
@@ -69,25 +67,6 @@ class SignalIT {
             assertFalse(Files.exists(home.resolve("postgres/slot-1")), "and no other was started");
         } finally {
             child.stop();
-        }
-    }
-
-    /** How many of the child's workers have a session on its embedded PostgreSQL (port from the pid file). */
-    private static int workersConnected(Path pidFile) {
-        try {
-            List<String> lines = Files.readAllLines(pidFile);
-            if (lines.size() < 8 || !lines.get(7).strip().equals("ready")) {
-                return 0;
-            }
-            String url = "jdbc:postgresql://127.0.0.1:" + lines.get(3).strip() + "/postgres?user=postgres";
-            try (Connection c = DriverManager.getConnection(url);
-                 ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM pg_stat_activity "
-                         + "WHERE application_name LIKE 'racelab:client-%'")) {
-                rs.next();
-                return rs.getInt(1);
-            }
-        } catch (Exception notYet) {
-            return 0;
         }
     }
 

@@ -4,8 +4,11 @@ import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Run;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Array;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -21,6 +24,28 @@ public final class PgProbe implements AutoCloseable {
 
     public PgProbe() throws SQLException {
         this.connection = TestServers.connect();
+    }
+
+    /**
+     * How many workers of a child RaceLab have a session on its embedded PostgreSQL, whose pid file
+     * is {@code pidFile} (its port is there); 0 until that server is ready.
+     */
+    public static int workersOnEmbedded(Path pidFile) {
+        try {
+            List<String> lines = Files.readAllLines(pidFile);
+            if (lines.size() < 8 || !lines.get(7).strip().equals("ready")) {
+                return 0;
+            }
+            String url = "jdbc:postgresql://127.0.0.1:" + lines.get(3).strip() + "/postgres?user=postgres";
+            try (Connection c = DriverManager.getConnection(url);
+                 ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM pg_stat_activity "
+                         + "WHERE application_name LIKE 'racelab:client-%'")) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        } catch (Exception notYet) {
+            return 0;
+        }
     }
 
     /** The backend pids a run's workers connected with, from its CONNECTED events. */
