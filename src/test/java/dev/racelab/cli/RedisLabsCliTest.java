@@ -59,8 +59,12 @@ class RedisLabsCliTest {
 
     @Test
     void aFaultGateForOneWorkerIsReachableFromTheCommandLine() {
-        Result result = cli("run", "redis-primitives", "--strategy", "hardened-mutex", "--workers", "3", "--ops", "3",
-                "--delay", "holder-crashes=1@client-2", "--json");
+        // client-2 crashes in its first critical section; the others still want the mutex then (40
+        // operations each, a few ms apart), so one of them must reclaim the crashed holder's lease.
+        // With 3 operations each they could all be done first on a busy machine, and nobody reclaims.
+        Result result = cli("run", "redis-primitives", "--strategy", "hardened-mutex", "--workers", "3", "--ops", "40",
+                "--delay", "holder-crashes=1@client-2", "--delay", "before-acquire=2-5@client-1",
+                "--delay", "before-acquire=2-5@client-3", "--json");
         assertEquals(0, result.code(), result.err());
         JsonObject json = result.json();
         assertEquals("SAFE", json.get("verdict").getAsString(), json.get("explanation").getAsString());
