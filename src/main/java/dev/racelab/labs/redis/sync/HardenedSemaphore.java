@@ -27,6 +27,7 @@ import java.util.List;
  */
 public final class HardenedSemaphore extends QueuedSemaphore implements LeaseKeeper.Leased {
 
+    private static final String CLOCK = "lua/clock.lua";
     private static final String COMMON = "lua/hardened/common.lua";
     private static final LuaScript ACQUIRE = load("lua/hardened/acquire.lua");
     private static final LuaScript TRY = load("lua/hardened/try.lua");
@@ -44,7 +45,7 @@ public final class HardenedSemaphore extends QueuedSemaphore implements LeaseKee
     }
 
     private static LuaScript load(String script) {
-        return LuaScript.load(HardenedSemaphore.class, COMMON, script);
+        return LuaScript.load(HardenedSemaphore.class, CLOCK, COMMON, script);
     }
 
     /** From the moment it may be granted a permit, the client's lease is renewed while it lives. */

@@ -42,7 +42,8 @@ public final class LiveRuns implements AutoCloseable {
     private static final int REPLY_TIMEOUT_MILLIS = 2_000;
     private static final int DEAD_RUNS_PER_SWEEP = 100;
     private static final int SCAN_BATCH = 500;
-    private static final String CLOCK = "lua/runs/clock.lua";
+    /** The server clock's prelude; KEYS[1] of every script is the registry: run ids scored by deadline (ms, server clock). */
+    private static final String CLOCK = "lua/clock.lua";
     private static final LuaScript RENEW = LuaScript.load(LiveRuns.class, CLOCK, "lua/runs/renew.lua");
     private static final LuaScript DEAD = LuaScript.load(LiveRuns.class, CLOCK, "lua/runs/dead.lua");
     private static final LuaScript FORGET_DEAD = LuaScript.load(LiveRuns.class, CLOCK, "lua/runs/forget-dead.lua");

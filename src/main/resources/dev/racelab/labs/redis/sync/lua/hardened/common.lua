@@ -11,16 +11,7 @@
 -- A permit is handed over by writing the new holder into KEYS[3] *before* telling it: the
 -- wake-up is only a hint to look, so a wake-up nobody reads loses nothing.
 
--- Scripts that read the clock must replicate their effects, not their text (the default since
--- Redis 5; older servers need asking).
-if redis.replicate_commands then
-    redis.replicate_commands()
-end
-
-local function now_ms()
-    local t = redis.call('time')
-    return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
+-- now_ms() comes from ../clock.lua, which the loader puts in front of this.
 
 -- Gives a permit to the oldest waiter that can still hear about it, or back to the counter.
 -- A waiter whose wake-up reaches no subscriber has no connection left: it is skipped at once.

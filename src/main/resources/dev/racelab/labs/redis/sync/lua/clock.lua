@@ -1,7 +1,4 @@
--- Shared by the live-runs scripts: the loader puts this in front of each of them.
---
--- KEYS[1] the registry of live runs: a sorted set of run ids scored by each run's deadline
---         (ms, on the server's clock, so RaceLabs on machines whose clocks differ agree)
+-- Shared by every script that reads the server's clock: the loader puts this in front of it.
 
 -- Scripts that read the clock must replicate their effects, not their text (the default since
 -- Redis 5; older servers need asking).
