@@ -22,7 +22,8 @@ final class CounterView implements LabView {
     private final RunTracker tracker;
     private final boolean locking;
     private long committed;
-    private long lost;
+    /** The value the row was last written to: rows are written one at a time, so this is the row's value. */
+    private long written;
 
     CounterView(CounterStrategy strategy, RunHeader header) {
         this.tracker = new RunTracker(header);
@@ -34,18 +35,27 @@ final class CounterView implements LabView {
         tracker.accept(event);
         if (event.kind() == EventKind.OP_END) {
             committed++;
-        } else if (event.kind() == EventKind.VIOLATION && CounterScenario.LOST.equals(event.subject())) {
-            lost += event.value();
+        } else if (event.kind() == EventKind.WRITE && CounterScenario.ROW.equals(event.subject())) {
+            written = event.value();
         }
+    }
+
+    /**
+     * Increments lost so far, as the oracle counts them at the end: committed minus the row's value
+     * (not the sum of what each overwrite replaced, which counts an increment lost twice over).
+     */
+    private long lost() {
+        return Math.max(0, committed - written);
     }
 
     @Override
     public long version() {
-        return tracker.version() + committed;
+        return tracker.version() + committed + written;
     }
 
     @Override
     public List<Panel> panels() {
+        long lost = lost();
         List<Panel> panels = new ArrayList<>();
         Long value = tracker.serverValue(CounterScenario.ROW);
         panels.add(new Panel.Values("Counter row (PostgreSQL)", List.of(
@@ -78,7 +88,7 @@ final class CounterView implements LabView {
         double third = (w - 2 * pad) / 3;
         column(s, pad, boxY, third, boxH, "in the row", value == null ? "—" : String.valueOf(value), Ink.TEXT);
         column(s, pad + third, boxY, third, boxH, "committed", String.valueOf(committed), Ink.TEXT);
-        column(s, pad + 2 * third, boxY, third, boxH, "lost", String.valueOf(lost), lost > 0 ? Ink.RACE : Ink.SAFE);
+        column(s, pad + 2 * third, boxY, third, boxH, "lost", String.valueOf(lost()), lost() > 0 ? Ink.RACE : Ink.SAFE);
 
         List<Integer> workers = tracker.workerActors();
         if (workers.isEmpty()) {

@@ -11,6 +11,8 @@ import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Verdict;
 import dev.racelab.support.PgProbe;
 import dev.racelab.support.Poll;
+import dev.racelab.engine.view.LabView;
+import dev.racelab.engine.view.Panel;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Tag;
@@ -55,6 +57,21 @@ class CounterLabTest {
             assertTrue(outcome.headline().endsWith("increments lost") || outcome.headline().endsWith("increment lost"));
             assertTrue(!outcome.places().isEmpty(), "the lost increments are marked on the timeline");
         }
+    }
+
+    @Test
+    void thePanelAndThePictureCountTheLostIncrementsAsTheVerdictDoes() throws Exception {
+        Run run = new Run(lab, eightByFifty("read-modify-write"), Clock.system());
+        run.start();
+        Outcome outcome = run.awaitOutcome(WAIT);
+        assertEquals(Verdict.RACE, outcome.verdict(), outcome.banner());
+        LabView view = lab.view(run.record().header());
+        run.recorder().snapshot().forEach(view::accept);
+        String lost = String.valueOf(outcome.violations().get(CounterScenario.LOST));
+        List<String> shown = view.panels().stream().filter(Panel.Values.class::isInstance)
+                .flatMap(panel -> ((Panel.Values) panel).rows().stream())
+                .filter(row -> row.label().equals("increments lost so far")).map(Panel.Value::value).toList();
+        assertEquals(List.of(lost), shown, "the panel's lost increments are the banner's");
     }
 
     @Test
