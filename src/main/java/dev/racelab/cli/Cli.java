@@ -177,6 +177,7 @@ public final class Cli {
                     "description", g.description()));
         }
         map.put("gates", gates);
+        map.put("presetDelays", lab.presetGates().describe(lab::workerName));
         List<Object> switches = new ArrayList<>();
         for (Switch<?> sw : lab.switches()) {
             switches.add(describe(sw));

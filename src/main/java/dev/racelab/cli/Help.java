@@ -147,6 +147,10 @@ final class Help {
             for (Gate g : lab.gates()) {
                 out.printf("    %-20s %s%s%n", g.id(), g.isFault() ? "[fault] " : "", g.description());
             }
+            String preset = lab.presetGates().describe(lab::workerName);
+            if (!preset.isEmpty()) {
+                out.printf("  preset delays (a run starts with them; --delay GATE=0 clears one): %s%n", preset);
+            }
             if (!lab.switches().isEmpty()) {
                 out.println("  switches (--set NAME=VALUE):");
                 for (Switch<?> sw : lab.switches()) {

@@ -33,6 +33,16 @@ public interface Lab {
         return new DefaultView(header);
     }
 
+    /**
+     * The delays a run starts with unless the user changes them: the lab's default gate plan,
+     * chosen so that its broken strategy shows its race with every other setting at its default.
+     * The window's gates table shows them, the command line's {@code --delay} adds to them (a
+     * delay of 0 clears one), and {@code list} names them. None unless a lab says otherwise.
+     */
+    default GatePlan presetGates() {
+        return GatePlan.NONE;
+    }
+
     // What follows reads the profile, so that callers need not.
 
     /** What the command line calls it: {@code counter}. */

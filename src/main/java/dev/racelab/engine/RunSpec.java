@@ -33,9 +33,9 @@ public record RunSpec(String strategy, int workers, int ops, GatePlan gates, lon
         }
     }
 
-    /** The lab's defaults: its broken strategy, no gates, seed 1, every switch at its default. */
+    /** The lab's defaults: its broken strategy, its preset gates, seed 1, every switch at its default. */
     public static RunSpec defaults(Lab lab) {
-        return new RunSpec(lab.defaultStrategy().id(), lab.defaultWorkers(), lab.defaultOps(), GatePlan.NONE, 1,
+        return new RunSpec(lab.defaultStrategy().id(), lab.defaultWorkers(), lab.defaultOps(), lab.presetGates(), 1,
                 DEFAULT_TIMEOUT, false, false, SwitchValues.DEFAULTS);
     }
 

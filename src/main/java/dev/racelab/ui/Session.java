@@ -100,7 +100,7 @@ public final class Session {
             strategy.set(next.defaultStrategy());
             workers.set(next.defaultWorkers());
             ops.set(next.defaultOps());
-            gates.set(GatePlan.NONE);
+            gates.set(next.presetGates());
             switches.set(SwitchValues.DEFAULTS);
         } finally {
             rebuilding = false;
