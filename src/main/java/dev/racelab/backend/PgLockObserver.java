@@ -78,12 +78,22 @@ public final class PgLockObserver implements ServerObserver {
     }
 
     @Override
-    public void poll(LaneSink sink) throws SQLException {
+    public void connect() throws SQLException {
         if (connection == null) {
             connection = postgres.control("observer");
         }
+    }
+
+    @Override
+    public void poll(LaneSink sink) throws SQLException {
+        connect();
         Integer[] pids = sessions.pids().toArray(Integer[]::new);
         if (pids.length == 0) {
+            // No session of the run is open (before the workers connect, after they closed): none
+            // holds or waits for anything, and what an earlier read saw ends here.
+            report(sink, EventKind.SERVER_WAITS, waiting, Map.of());
+            report(sink, EventKind.SERVER_HOLDS, holding, Map.of());
+            reportOrphans(sink, null, 0);
             return;
         }
         Array array = connection.createArrayOf("int4", pids);
@@ -148,10 +158,20 @@ public final class PgLockObserver implements ServerObserver {
         }
         report(sink, EventKind.SERVER_WAITS, waiting, waitsNow);
         report(sink, EventKind.SERVER_HOLDS, holding, holdsNow);
-        String orphansNow = orphaned.isEmpty() ? null : String.join("; ", orphaned);
+        reportOrphans(sink, orphaned.isEmpty() ? null : String.join("; ", orphaned), orphanCount);
+    }
+
+    private void reportOrphans(LaneSink sink, String orphansNow, int count) {
         if (!Objects.equals(orphans, orphansNow)) {
             orphans = orphansNow;
-            sink.record(0, EventKind.SERVER_ORPHANS, orphansNow, orphanCount);
+            sink.record(0, EventKind.SERVER_ORPHANS, orphansNow, count);
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        if (connection != null) {
+            connection.close();
         }
     }
 

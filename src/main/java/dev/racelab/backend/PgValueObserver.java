@@ -39,10 +39,15 @@ public final class PgValueObserver implements ServerObserver {
     }
 
     @Override
-    public void poll(LaneSink sink) throws SQLException {
+    public void connect() throws SQLException {
         if (connection == null) {
             connection = postgres.control("observer");
         }
+    }
+
+    @Override
+    public void poll(LaneSink sink) throws SQLException {
+        connect();
         try (PreparedStatement ps = connection.prepareStatement(query)) {
             ps.setString(1, runId);
             try (ResultSet rs = ps.executeQuery()) {

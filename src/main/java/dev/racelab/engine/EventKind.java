@@ -122,6 +122,13 @@ public enum EventKind {
      * nobody owns is the one nobody will ever release.
      */
     SERVER_ORPHANS(false),
+    /**
+     * A server lane: its observer reads the server now. What the observer records on this lane
+     * until the next sample is what this read saw, and holds from this sample's time; {@code
+     * value} is the observer's period in microseconds (the time it means to leave between reads),
+     * so a reader knows when the view lags.
+     */
+    SERVER_SAMPLE(false),
     /** A server lane: the server's own value of {@code subject} is {@code value}. */
     SERVER_VALUE(false) {
         @Override

@@ -363,7 +363,7 @@ public final class Run {
                 pause();
             }
             stage = "run the workers";
-            boolean timedOut = runWorkers(scenario);
+            boolean timedOut = runWorkers(scenario, observing);
             stage = "judge the run";
             result = conclude(scenario, timedOut);
         } catch (Throwable e) {
@@ -405,8 +405,11 @@ public final class Run {
     }
 
     /** Runs the workers until they finish, one fails, the user stops, or progress stalls. */
-    private boolean runWorkers(Scenario scenario) throws Exception {
+    private boolean runWorkers(Scenario scenario, Observing observing) throws Exception {
         recorder.record(RUN_ACTOR, EventKind.RUN_STARTED, strategy.id(), spec.workers());
+        if (observing != null) {
+            observing.begin();
+        }
         startNanos = clock.nanos();
         for (WorkerHandle worker : workers) {
             threads.add(runThreads.make(worker.name(), () -> work(worker)));
@@ -632,14 +635,26 @@ public final class Run {
     private record Failure(String thread, Throwable cause) {
     }
 
-    /** Polls the scenario's server observers on one thread while the run is live. */
+    /**
+     * Polls the scenario's server observers on one thread while the run is live, at a fixed rate:
+     * a read starts every {@link #PERIOD_MICROS} µs, or at once when the last one took longer.
+     * Before each observer reads, a {@code SERVER_SAMPLE} on its lanes marks the time of the read,
+     * so what it reports is drawn from the sample that saw it (not from when the answer came
+     * back) to the sample that no longer did. The observers connect when the run is prepared;
+     * the first read comes as the run starts, before the workers do, so the lanes show the
+     * servers from the run's first moment.
+     */
     private final class Observing implements ServerObserver.LaneSink, AutoCloseable {
 
-        private static final long INTERVAL_MILLIS = 50;
+        /** 10 ms: a row lock held across a gate's few milliseconds is seen; see docs/architecture.md for the cost. */
+        static final long PERIOD_MICROS = 10_000;
+        /** How long the supervisor waits for the first read before starting the workers anyway. */
+        private static final long FIRST_READ_MILLIS = 2_000;
 
         private final List<ServerObserver> observers;
         private final List<int[]> laneActors = new ArrayList<>();
-        private final Thread thread;
+        private final CountDownLatch firstRead = new CountDownLatch(1);
+        private Thread thread;
         private volatile boolean open = true;
         private int[] current;
 
@@ -651,15 +666,35 @@ public final class Run {
                     ids[lane] = addActor(observer.lanes().get(lane), Actor.Kind.SERVER);
                 }
                 laneActors.add(ids);
+                try {
+                    observer.connect();
+                } catch (Exception e) {
+                    recorder.record(ids[0], EventKind.NOTE, "observer failed: " + message(e), 0);
+                }
             }
+        }
+
+        /** Starts reading, and waits (bounded) until every observer has read its server once. */
+        void begin() throws InterruptedException {
             thread = runThreads.start("observer-" + lab.id(), this::poll);
+            firstRead.await(FIRST_READ_MILLIS, TimeUnit.MILLISECONDS);
         }
 
         private void poll() {
+            long period = PERIOD_MICROS * 1_000;
+            long next = System.nanoTime();
             while (open) {
                 pollAll();
+                firstRead.countDown();
+                next += period;
+                long wait = next - System.nanoTime();
+                if (wait <= 0) {
+                    // Late (a slow read, a busy machine): read again at once, and count from now.
+                    next = System.nanoTime();
+                    continue;
+                }
                 try {
-                    Thread.sleep(INTERVAL_MILLIS);
+                    TimeUnit.NANOSECONDS.sleep(wait);
                 } catch (InterruptedException e) {
                     return;
                 }
@@ -670,6 +705,9 @@ public final class Run {
         private void pollAll() {
             for (int i = 0; i < observers.size() && open; i++) {
                 current = laneActors.get(i);
+                for (int lane : current) {
+                    recorder.record(lane, EventKind.SERVER_SAMPLE, null, PERIOD_MICROS);
+                }
                 try {
                     observers.get(i).poll(this);
                 } catch (Exception e) {
@@ -699,13 +737,16 @@ public final class Run {
         @Override
         public void close() {
             open = false;
-            thread.interrupt();
-            try {
-                thread.join(TEARDOWN_MILLIS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (thread != null) {
+                thread.interrupt();
+                try {
+                    thread.join(TEARDOWN_MILLIS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
-            if (!thread.isAlive()) {
+            // Read once more after the workers ended, unless reading never began (the run did not start).
+            if (thread != null && !thread.isAlive()) {
                 open = true;
                 pollAll();
                 open = false;

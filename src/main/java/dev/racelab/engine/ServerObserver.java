@@ -12,6 +12,13 @@ public interface ServerObserver extends AutoCloseable {
     List<String> lanes();
 
     /**
+     * Opens what the observer reads through (its connection), before the workers start, so the
+     * first read comes at once when they do. A poll still opens it if this was not called.
+     */
+    default void connect() throws Exception {
+    }
+
+    /**
      * Reads the server once and records what changed since the last poll.
      *
      * @param sink records on this observer's lanes; lane numbers index {@link #lanes()}

@@ -22,8 +22,9 @@ import java.util.Objects;
  * any plain values the lab keeps in Redis (a monitor's reader count). Records only what changed
  * since the last poll.
  *
- * <p>Threads: the run's observer thread polls and owns the connection, opened on the first poll;
- * the supervisor closes it after that thread has ended.
+ * <p>Threads: the run's observer thread polls and owns the connection, opened by the supervisor
+ * before the workers start (or on the first poll); the supervisor closes it after that thread has
+ * ended.
  */
 public final class SyncObserver implements ServerObserver {
 
@@ -59,10 +60,15 @@ public final class SyncObserver implements ServerObserver {
     }
 
     @Override
-    public void poll(LaneSink sink) {
+    public void connect() {
         if (jedis == null) {
             jedis = redis.open(constructs.space().runId() + ":observer", 5_000);
         }
+    }
+
+    @Override
+    public void poll(LaneSink sink) {
+        connect();
         boolean hardened = constructs.variant() == Constructs.Variant.HARDENED;
         Pipeline p = jedis.pipelined();
         List<Response<String>> counters = new ArrayList<>();

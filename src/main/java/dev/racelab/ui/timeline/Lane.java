@@ -43,10 +43,19 @@ final class Lane {
     final Growable.Strings stripeText = new Growable.Strings();
     private String serverHolds;
     private String serverWaits;
+    /** The server lane whose reads the stripe shows (its samples end the stripe's last segment), or -1. */
+    int stripeSource = -1;
 
     final Growable.Longs labelStart = new Growable.Longs();
     final Growable.Strings labelText = new Growable.Strings();
+    /** The same in fewer words ("client-7 holds · 3 wait"), for where the whole text has no room. */
+    final Growable.Strings labelShort = new Growable.Strings();
     final Growable.Bytes labelInk = new Growable.Bytes();
+
+    /** Server lanes: when the observer read the server ({@code SERVER_SAMPLE}), in order. */
+    final Growable.Longs sampleTime = new Growable.Longs();
+    /** Server lanes: the observer's period, in nanoseconds; 0 in recordings made before samples were recorded. */
+    long samplePeriod;
 
     final Growable.Longs markTime = new Growable.Longs();
     final Growable.Bytes markKind = new Growable.Bytes();
@@ -72,13 +81,32 @@ final class Lane {
         return n == 0 ? ActorState.IDLE : STATES[segState.get(n - 1)];
     }
 
-    void serverHolds(long time, String what) {
+    void serverHolds(int source, long time, String what) {
         serverHolds = what;
+        stripeSource = source;
         stripe(time);
     }
 
-    void serverWaits(long time, String what) {
+    void serverWaits(int source, long time, String what) {
         serverWaits = what;
+        stripeSource = source;
+        stripe(time);
+    }
+
+    /** Whether the server says anything of this worker now (holds or waits). */
+    boolean serverSaysSomething() {
+        return serverHolds != null || serverWaits != null;
+    }
+
+    /** The server was not read from {@code time} on: the stripe shows nothing until the next read says again. */
+    void serverUnread(long time, String why) {
+        stripeStart.add(time);
+        stripeState.add(SERVER_NONE);
+        stripeText.add(why);
+    }
+
+    /** The next read came: the stripe shows again what the server said before the gap. */
+    void serverRead(long time) {
         stripe(time);
     }
 
@@ -96,10 +124,17 @@ final class Lane {
         }
     }
 
-    void label(long time, String text, Ink ink) {
+    void label(long time, String text, String shorter, Ink ink) {
         labelStart.add(time);
         labelText.add(text);
+        labelShort.add(shorter);
         labelInk.add(ink.ordinal());
+    }
+
+    /** The time of the last read at or before {@code time}, or -1. */
+    long sampleAtOrBefore(long time) {
+        int s = sampleTime.floor(time);
+        return s < 0 ? -1 : sampleTime.get(s);
     }
 
     void mark(Event event, long time) {

@@ -49,6 +49,8 @@ public final class TimelineModel {
     private long cursor;
     private long origin = Long.MIN_VALUE;
     private long latest;
+    /** When the run ended (its {@code RUN_ENDED}), or -1 while it goes on. */
+    private long ended = -1;
 
     public TimelineModel(EventLog events) {
         this.events = events;
@@ -95,8 +97,9 @@ public final class TimelineModel {
                 lane.state(t, e.state(), e.subject());
                 statesSeen.add(e.state());
             }
-            case SERVER_HOLDS, SERVER_WAITS, SERVER_ORPHANS -> serverLock(lane, e, t);
-            case SERVER_VALUE -> serverValue(lane, e, t);
+            case SERVER_SAMPLE -> serverSample(lane, e, t);
+            case SERVER_HOLDS, SERVER_WAITS, SERVER_ORPHANS -> serverLock(lane, e, readTime(lane, t));
+            case SERVER_VALUE -> serverValue(lane, e, readTime(lane, t));
             case WOKEN -> {
                 Event cause = events.get(e.value());
                 if (cause != null) {
@@ -106,7 +109,11 @@ public final class TimelineModel {
                     arrowToLane.add(e.actor());
                 }
             }
-            case RUN_STARTED, RUN_ENDED, RUN_PAUSED -> lane.mark(e, t);
+            case RUN_ENDED -> {
+                ended = t;
+                lane.mark(e, t);
+            }
+            case RUN_STARTED, RUN_PAUSED -> lane.mark(e, t);
             default -> {
                 if (e.kind() == EventKind.VIOLATION) {
                     violationTime.add(t);
@@ -121,39 +128,109 @@ public final class TimelineModel {
         }
     }
 
+    /**
+     * What an observer reports holds from the time of the read that saw it (the lane's latest
+     * {@code SERVER_SAMPLE}), not from when the answer was recorded; recordings without samples
+     * keep the event's own time.
+     */
+    private static long readTime(Lane serverLane, long t) {
+        return serverLane.sampleTime.size() == 0 ? t : serverLane.sampleTime.last();
+    }
+
+    /**
+     * How long after a read its facts are drawn when no read follows: one period and a half. A
+     * later read is late; the time between is drawn as not read, so nothing is shown as held on
+     * the strength of an old read.
+     */
+    private static long grace(Lane serverLane) {
+        return serverLane.samplePeriod + serverLane.samplePeriod / 2;
+    }
+
+    /**
+     * A read of the server. If it came late, what the previous read saw ends at that read's grace,
+     * the time between is marked as not read (on the lane and on the stripes of the workers it
+     * spoke of), and the previous facts are drawn again from this read, until it says otherwise.
+     */
+    private void serverSample(Lane serverLane, Event e, long t) {
+        serverLane.samplePeriod = e.value() * 1_000;
+        ServerState state = serverStates.get(serverLane.actor);
+        if (state != null && state.text != null && serverLane.sampleTime.size() > 0) {
+            long previous = serverLane.sampleTime.last();
+            long unread = previous + grace(serverLane);
+            if (t > unread) {
+                String why = "not read from " + TimelineView.formatTime(previous, 1e4) + " to "
+                        + TimelineView.formatTime(t, 1e4) + " (the observer was late)";
+                serverLane.label(unread, why, "not read", Ink.SURFACE);
+                state.workers().forEach(worker -> lane(worker).serverUnread(unread, "server: " + why));
+                serverLane.label(t, state.text, state.shorter, state.ink);
+                state.workers().forEach(worker -> lane(worker).serverRead(t));
+            }
+        }
+        serverLane.sampleTime.add(t);
+    }
+
     private void serverLock(Lane serverLane, Event e, long t) {
         ServerState state = serverStates.computeIfAbsent(serverLane.actor, k -> new ServerState());
         if (e.kind() == EventKind.SERVER_ORPHANS) {
             state.orphans = e.subject();
+            state.orphanCount = e.value();
         } else {
             int worker = (int) e.value();
             Lane workerLane = lane(worker);
             if (e.kind() == EventKind.SERVER_HOLDS) {
-                workerLane.serverHolds(t, e.subject());
+                workerLane.serverHolds(serverLane.actor, t, e.subject());
                 state.put(state.holds, worker, e.subject());
             } else {
-                workerLane.serverWaits(t, e.subject());
+                workerLane.serverWaits(serverLane.actor, t, e.subject());
                 state.put(state.waits, worker, e.subject());
             }
         }
         Ink ink = state.orphans != null ? Ink.RACE
                 : !state.holds.isEmpty() ? Ink.HOLDING : state.waits.isEmpty() ? Ink.SURFACE : Ink.WAITING;
-        serverLane.label(t, state.describe(this), ink);
+        state.show(serverLane, t, state.describe(this, false), state.describe(this, true), ink);
     }
 
     private void serverValue(Lane serverLane, Event e, long t) {
         ServerState state = serverStates.computeIfAbsent(serverLane.actor, k -> new ServerState());
         state.values.put(e.subject(), e.value());
         StringBuilder text = new StringBuilder();
+        StringBuilder shorter = new StringBuilder();
         state.values.forEach((name, value) -> {
             if (!text.isEmpty()) {
                 text.append(" · ");
+                shorter.append(" · ");
             }
             text.append(name).append(" = ").append(value);
+            shorter.append(value);
         });
-        serverLane.label(t, text.toString(), state.flip ? Ink.SURFACE : Ink.OUTLINE);
+        state.show(serverLane, t, text.toString(), shorter.toString(), state.flip ? Ink.SURFACE : Ink.OUTLINE);
         state.flip = !state.flip;
         serverLane.mark(e, t);
+    }
+
+    /**
+     * Where label {@code s} of server lane {@code lane} ends as drawn: at the next label, or, for
+     * the last one, at the lane's last read and its grace, never after the run ended.
+     */
+    long labelStop(Lane lane, int s) {
+        return s + 1 < lane.labelStart.size() ? lane.labelStart.get(s + 1) : openEnd(lane);
+    }
+
+    /** Where stripe segment {@code s} of worker lane {@code lane} ends as drawn, as {@link #labelStop}. */
+    long stripeStop(Lane lane, int s) {
+        if (s + 1 < lane.stripeStart.size()) {
+            return lane.stripeStart.get(s + 1);
+        }
+        return lane.stripeSource < 0 ? openEnd(null) : openEnd(lane(lane.stripeSource));
+    }
+
+    /** The end of what a server lane shows now: its last read and grace, the latest event, the run's end. */
+    private long openEnd(Lane serverLane) {
+        long end = ended >= 0 ? ended : latest;
+        if (serverLane != null && serverLane.sampleTime.size() > 0) {
+            end = Math.min(end, serverLane.sampleTime.last() + grace(serverLane));
+        }
+        return end;
     }
 
     private void addLane(Actor actor) {
@@ -224,7 +301,26 @@ public final class TimelineModel {
         final Map<String, Long> values = new LinkedHashMap<>();
         /** Locks held by sessions no worker owns, in words, or null. */
         String orphans;
+        long orphanCount;
         boolean flip;
+        /** The label shown now, to draw it again after a gap in the reads. */
+        String text;
+        String shorter;
+        Ink ink;
+
+        void show(Lane serverLane, long t, String text, String shorter, Ink ink) {
+            this.text = text;
+            this.shorter = shorter;
+            this.ink = ink;
+            serverLane.label(t, text, shorter, ink);
+        }
+
+        /** The workers this lane says hold or wait for something now. */
+        List<Integer> workers() {
+            List<Integer> workers = new ArrayList<>(holds.keySet());
+            waits.keySet().stream().filter(w -> !holds.containsKey(w)).forEach(workers::add);
+            return workers;
+        }
 
         void put(Map<Integer, String> map, int worker, String subject) {
             if (subject == null) {
@@ -234,20 +330,28 @@ public final class TimelineModel {
             }
         }
 
-        String describe(TimelineModel model) {
+        /** The label in words; {@code shorter}: names and counts only ("client-7 holds · 3 wait"). */
+        String describe(TimelineModel model, boolean shorter) {
             List<String> parts = new ArrayList<>();
             if (orphans != null) {
-                parts.add(orphans);
+                parts.add(shorter ? orphanCount + (orphanCount == 1 ? " orphaned lock" : " orphaned locks") : orphans);
             }
-            holds.forEach((worker, what) -> parts.add(model.lane(worker).name + " holds " + what));
+            if (shorter && holds.size() > 1) {
+                List<String> names = new ArrayList<>();
+                holds.keySet().forEach(worker -> names.add(model.lane(worker).name));
+                parts.add(String.join(", ", names) + " hold");
+            } else {
+                holds.forEach((worker, what) -> parts.add(model.lane(worker).name + " holds" + (shorter ? "" : " " + what)));
+            }
             if (!waits.isEmpty()) {
                 List<String> names = new ArrayList<>();
                 waits.keySet().forEach(worker -> names.add(model.lane(worker).name));
                 parts.add(waits.size() == 1 ? names.get(0) + " waits"
+                        : shorter ? waits.size() + " wait"
                         : waits.size() + " wait: " + String.join(", ", names.subList(0, Math.min(4, names.size())))
                                 + (names.size() > 4 ? ", …" : ""));
             }
-            return parts.isEmpty() ? "no lock held or awaited" : String.join(" · ", parts);
+            return parts.isEmpty() ? (shorter ? "none" : "no lock held or awaited") : String.join(" · ", parts);
         }
     }
 }

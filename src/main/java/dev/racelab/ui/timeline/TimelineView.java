@@ -522,7 +522,10 @@ public final class TimelineView extends Region {
             if (start > end) {
                 break;
             }
-            long stop = s + 1 < n ? lane.labelStart.get(s + 1) : now;
+            long stop = model.labelStop(lane, s);
+            if (stop < viewStart) {
+                continue;
+            }
             int x0 = Math.min(width - 1, Math.max(0, (int) Math.floor((start - viewStart) / nanosPerPixel)));
             int x1 = Math.min(width - 1, (int) Math.floor((stop - viewStart) / nanosPerPixel));
             int color = labelArgb[lane.labelInk.get(s)];
@@ -554,7 +557,10 @@ public final class TimelineView extends Region {
             if (state == Lane.SERVER_NONE) {
                 continue;
             }
-            long stop = s + 1 < n ? lane.stripeStart.get(s + 1) : now;
+            long stop = model.stripeStop(lane, s);
+            if (stop < viewStart) {
+                continue;
+            }
             int x0 = Math.max(0, (int) Math.floor((start - viewStart) / nanosPerPixel));
             int x1 = Math.min(width - 1, (int) Math.floor((stop - viewStart) / nanosPerPixel));
             int color = state == Lane.SERVER_WAITS ? STRIPE_WAITS : STRIPE_HOLDS;
@@ -589,20 +595,30 @@ public final class TimelineView extends Region {
             if (start > end) {
                 break;
             }
-            long stop = s + 1 < n ? lane.labelStart.get(s + 1) : now;
+            long stop = model.labelStop(lane, s);
             double x0 = Math.max(left, xOf(start));
             double x1 = Math.min(left + width, xOf(stop));
             if (x1 - x0 < 0.5) {
                 continue;
             }
-            String text = lane.labelText.get(s);
-            double room = x1 - Math.max(x0, lastTextEnd) - 6;
-            if (text != null && room > em() * 2) {
+            // Whole words or none: the full label, else its short form, else only the colour (the
+            // hover has the words). A label cut mid-word ("3 wait…") reads as something else.
+            String text = whole(lane.labelText.get(s), lane.labelShort.get(s), x1 - Math.max(x0, lastTextEnd) - 8);
+            if (text != null) {
                 gc.setFill(Palette.of(Ink.TEXT));
-                gc.fillText(fit(text, x1 - Math.max(x0, left) - 8), Math.max(x0, left) + 4, y + laneH / 2 - 1);
+                gc.fillText(text, Math.max(x0, left) + 4, y + laneH / 2 - 1);
                 lastTextEnd = x1;
             }
         }
+    }
+
+    /** The longest of {@code text} and {@code shorter} that fits whole in {@code pixels}, or null. */
+    private String whole(String text, String shorter, double pixels) {
+        int chars = (int) (pixels / (em() * 0.48));
+        if (text != null && text.length() <= chars) {
+            return text;
+        }
+        return shorter != null && shorter.length() <= chars ? shorter : null;
     }
 
     /** Names long segments where they are wide enough: the gate a worker waits at, the lock it holds. */
@@ -861,8 +877,14 @@ public final class TimelineView extends Region {
         lines.add(lane.name + " · " + formatTime(t, 1e4));
         if (lane.kind == Actor.Kind.SERVER) {
             int s = lane.labelStart.floor((long) t);
-            if (s >= 0 && lane.labelText.get(s) != null) {
+            if (s >= 0 && lane.labelText.get(s) != null && t < model.labelStop(lane, s)) {
                 lines.add(lane.labelText.get(s));
+            }
+            long read = lane.sampleAtOrBefore((long) t);
+            if (read >= 0) {
+                // The server view is a sample: say which read it is, and how old.
+                lines.add("as of the read at " + formatTime(read, 1e4) + " (read every "
+                        + formatTime(lane.samplePeriod, 1e6) + ")");
             }
         } else {
             int s = lane.segStart.floor((long) t);
@@ -875,8 +897,9 @@ public final class TimelineView extends Region {
                         + formatTime(stop - start, 1e4) + ", from " + formatTime(start, 1e4));
             }
             int stripeAt = lane.stripeStart.floor((long) t);
-            if (stripeAt >= 0 && lane.stripeText.get(stripeAt) != null) {
-                lines.add(lane.stripeText.get(stripeAt));
+            if (stripeAt >= 0 && lane.stripeText.get(stripeAt) != null && t < model.stripeStop(lane, stripeAt)) {
+                long read = lane.stripeSource < 0 ? -1 : model.lanes.get(lane.stripeSource).sampleAtOrBefore((long) t);
+                lines.add(lane.stripeText.get(stripeAt) + (read < 0 ? "" : ", as of the read at " + formatTime(read, 1e4)));
             }
         }
         double reach = 5 * nanosPerPixel;

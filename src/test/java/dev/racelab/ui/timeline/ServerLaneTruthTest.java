@@ -1,0 +1,215 @@
+package dev.racelab.ui.timeline;
+
+import dev.racelab.engine.Actor;
+import dev.racelab.engine.ActorState;
+import dev.racelab.engine.Clock;
+import dev.racelab.engine.Event;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.EventLog;
+import dev.racelab.engine.GatePlan;
+import dev.racelab.engine.GateRule;
+import dev.racelab.engine.Lab;
+import dev.racelab.engine.Outcome;
+import dev.racelab.engine.Run;
+import dev.racelab.engine.RunSpec;
+import dev.racelab.engine.Verdict;
+import dev.racelab.labs.counter.CounterLab;
+import dev.racelab.labs.primitives.PrimitivesLab;
+import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The server lanes never contradict the workers: real labs run against real servers with their
+ * observers on, as the window runs them, and the timeline built from the record is checked. A
+ * lock the server lane draws as held by a worker must lie within one sampling interval (and its
+ * grace: {@link #TOLERANCE_PERIODS} periods) of a time the worker's own lane says it holds one (a
+ * holding state, or the write statement that takes the row lock), and nothing is drawn as held
+ * after every worker finished or after the run ended.
+ */
+@Tag("lab")
+class ServerLaneTruthTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    /** One period for when within it the fact ended, and the grace of a read that came a little late. */
+    private static final long TOLERANCE_PERIODS = 2;
+    /** The states in which a worker says it holds a lock. */
+    private static final Set<ActorState> HOLDING = Set.of(ActorState.HOLDING, ActorState.CRITICAL, ActorState.EATING);
+    /** A worker paused at a gate goes on holding (or waiting) as it did before. */
+    private static final Set<ActorState> GATES = Set.of(ActorState.DELAYED, ActorState.AT_GATE);
+
+    @Test
+    void selectForUpdateRowLockIsDrawnOnlyWhileItsHolderSaysItHoldsIt() throws Exception {
+        Lanes lanes = run(new CounterLab(TestServers.backends()), "select-for-update", 6, 25, "after-read");
+        assertTrue(lanes.holdsDrawn >= 5, "the observer saw the row lock held: " + lanes.holdsDrawn + " times");
+    }
+
+    @Test
+    void readModifyWriteRowLockIsDrawnOnlyAroundTheWriteThatTookIt() throws Exception {
+        run(new CounterLab(TestServers.backends()), "read-modify-write", 8, 40, "after-read");
+    }
+
+    @Test
+    void hardenedMutexHolderIsDrawnOnlyWhileItIsInsideItsCriticalSection() throws Exception {
+        Lanes lanes = run(new PrimitivesLab(TestServers.backends()), "hardened-mutex", 4, 20, "in-critical-section");
+        assertTrue(lanes.holdsDrawn >= 5, "Redis's holders were seen: " + lanes.holdsDrawn + " times");
+    }
+
+    /** Runs {@code strategy} observed, with a 5 ms delay at {@code gate}, and checks its server lanes. */
+    private Lanes run(Lab lab, String strategy, int workers, int ops, String gate) throws Exception {
+        RunSpec spec = RunSpec.defaults(lab).withStrategy(strategy).withWorkers(workers).withOps(ops)
+                .withGates(GatePlan.NONE.with(gate, GateRule.fixed(5))).withObserve(true);
+        Run run = new Run(lab, spec, Clock.system());
+        run.start();
+        Outcome outcome = run.awaitOutcome(WAIT);
+        assertNotEquals(Verdict.ERROR, outcome.verdict(), outcome.banner());
+        Lanes lanes = new Lanes(run.recorder().snapshot());
+        lanes.check();
+        return lanes;
+    }
+
+    /** The run's timeline as the window builds it, and each worker's own account from the record. */
+    private static final class Lanes {
+        final TimelineModel model;
+        final long tolerance;
+        final long runEnded;
+        final long workersFinished;
+        /** Per worker actor: the times its own lane says it holds a lock (or is being granted one). */
+        final Map<Integer, List<long[]>> holding = new HashMap<>();
+        int holdsDrawn;
+
+        Lanes(List<Event> events) {
+            model = new TimelineModel(EventLog.of(events, 0));
+            while (model.behind()) {
+                model.drain();
+            }
+            long period = 0;
+            for (Lane lane : model.lanes) {
+                period = Math.max(period, lane.samplePeriod);
+            }
+            assertTrue(period > 0, "the server lanes were read");
+            tolerance = TOLERANCE_PERIODS * period;
+            long origin = model.origin();
+            long ended = -1;
+            long finished = 0;
+            Map<Integer, Long> previous = new HashMap<>();
+            Map<Integer, Episode> current = new HashMap<>();
+            for (Event e : events) {
+                long t = e.nanos() - origin;
+                if (e.kind() == EventKind.RUN_ENDED) {
+                    ended = t;
+                }
+                if (e.actor() >= model.lanes.size() || model.lanes.get(e.actor()).kind != Actor.Kind.WORKER
+                        || e.kind() == EventKind.ACTOR || e.kind() == EventKind.CONNECTED) {
+                    continue;
+                }
+                finished = Math.max(finished, t);
+                List<long[]> spans = holding.computeIfAbsent(e.actor(), k -> new ArrayList<>());
+                if (e.kind() == EventKind.STATE && !GATES.contains(e.state())) {
+                    // A pause at a gate keeps what the worker was doing; any other state ends it.
+                    Episode before = current.remove(e.actor());
+                    boolean holds = HOLDING.contains(e.state());
+                    if (before != null) {
+                        // Waiting that ends in holding: the server granted it before the reply
+                        // reached the worker, so a server that says "holds" then is right.
+                        if (before.holds || holds && before.waits) {
+                            spans.add(new long[] {before.start, t});
+                        }
+                    }
+                    if (holds || e.state() == ActorState.WAITING) {
+                        current.put(e.actor(), new Episode(t, holds, !holds));
+                    }
+                } else if (e.kind() == EventKind.WRITE) {
+                    // The write statement takes the row lock: from the worker's last step before it to its answer.
+                    spans.add(new long[] {previous.getOrDefault(e.actor(), t), t});
+                }
+                previous.put(e.actor(), t);
+            }
+            for (Map.Entry<Integer, Episode> open : current.entrySet()) {
+                if (open.getValue().holds) {
+                    holding.get(open.getKey()).add(new long[] {open.getValue().start, Long.MAX_VALUE});
+                }
+            }
+            assertTrue(ended >= 0, "the run ended");
+            runEnded = ended;
+            workersFinished = finished;
+        }
+
+        void check() {
+            List<String> wrong = new ArrayList<>();
+            for (Lane lane : model.lanes) {
+                if (lane.kind == Actor.Kind.SERVER) {
+                    for (int s = 0; s < lane.labelStart.size(); s++) {
+                        String text = lane.labelText.get(s);
+                        long stop = model.labelStop(lane, s);
+                        if (text != null && text.contains(" hold") && stop > Math.min(runEnded, workersFinished + tolerance)) {
+                            wrong.add(lane.name + " shows \"" + text + "\" until " + ms(stop) + ", after the workers finished ("
+                                    + ms(workersFinished) + ") or the run ended (" + ms(runEnded) + ")");
+                        }
+                    }
+                }
+                if (lane.kind != Actor.Kind.WORKER) {
+                    continue;
+                }
+                for (int s = 0; s < lane.stripeStart.size(); s++) {
+                    if (lane.stripeState.get(s) != Lane.SERVER_HOLDS) {
+                        continue;
+                    }
+                    long from = lane.stripeStart.get(s);
+                    long to = model.stripeStop(lane, s);
+                    holdsDrawn++;
+                    if (to > runEnded || to > workersFinished + tolerance) {
+                        wrong.add(lane.name + ": \"" + lane.stripeText.get(s) + "\" drawn until " + ms(to)
+                                + ", after the workers finished (" + ms(workersFinished) + ") or the run ended (" + ms(runEnded) + ")");
+                    }
+                    for (long t = from; t < to; t += 1_000_000) {
+                        if (!saysItHolds(lane.actor, t)) {
+                            wrong.add(lane.name + ": \"" + lane.stripeText.get(s) + "\" drawn " + ms(from) + "–" + ms(to)
+                                    + ", but at " + ms(t) + " its own lane says it holds nothing within " + ms(tolerance));
+                            break;
+                        }
+                    }
+                }
+            }
+            assertTrue(wrong.isEmpty(), wrong.size() + " contradictions, e.g.:\n" + String.join("\n",
+                    wrong.subList(0, Math.min(8, wrong.size()))));
+        }
+
+        /** Whether the worker's own lane says it holds a lock at some time within the tolerance of {@code t}. */
+        boolean saysItHolds(int actor, long t) {
+            for (long[] span : holding.getOrDefault(actor, List.of())) {
+                if (span[0] - tolerance <= t && t <= span[1] + tolerance) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static String ms(long nanos) {
+            return String.format("%.1f ms", nanos / 1e6);
+        }
+    }
+
+    /** A worker's stretch of holding or waiting, as its own lane tells it. */
+    private static final class Episode {
+        final long start;
+        final boolean holds;
+        final boolean waits;
+
+        Episode(long start, boolean holds, boolean waits) {
+            this.start = start;
+            this.holds = holds;
+            this.waits = waits;
+        }
+    }
+}
