@@ -38,7 +38,7 @@ import java.util.logging.Logger;
 
 /**
  * What RaceLab's instrumentation costs: each PostgreSQL strategy of each lab, run as a real
- * {@link Run} (no observers, no gates) beside a raw JDBC client that issues the same statements
+ * {@link Run} (no observers unless asked, below; no gates) beside a raw JDBC client that issues the same statements
  * (the lab's own SQL file, the same parameters, the same transaction handling, the isolation level
  * set once per session as the lab's sessions do) from as many threads, each with its own
  * connection, on the same server, in the same process.
@@ -61,7 +61,9 @@ import java.util.logging.Logger;
  * columns must agree, or the comparison is not fair.
  *
  * <p>Run with {@code scripts/bench overhead [rounds] [seconds-per-round] [workers] [lab/strategy
- * prefix]}; uses {@code RACELAB_PG_URL} or the embedded PostgreSQL.
+ * prefix]}; uses {@code RACELAB_PG_URL} or the embedded PostgreSQL. With {@code
+ * BENCH_OPTS=-Dracelab.bench.observe=true} RaceLab's runs also read the server onto their server
+ * lanes, as the window's runs do: the difference between the two ratios is what observing costs.
  */
 public final class OverheadBenchmark {
 
@@ -70,6 +72,8 @@ public final class OverheadBenchmark {
     private static final int COUNTING_OPS = 50;
     private static final double GOAL = 0.95;
     private static final Duration RUN_WAIT = Duration.ofMinutes(5);
+    /** Whether RaceLab's runs observe the server (the window's runs do; the command line's do not). */
+    private static final boolean OBSERVE = Boolean.getBoolean("racelab.bench.observe");
 
     private static final SqlFile COUNTER = SqlFile.load(CounterLab.class, "counter.sql");
     private static final SqlFile FENCING = SqlFile.load(FencingLab.class, "fencing.sql");
@@ -165,9 +169,10 @@ public final class OverheadBenchmark {
         int workers = args.length > 2 ? Integer.parseInt(args[2]) : DEFAULT_WORKERS;
         String only = args.length > 3 ? args[3] : "";
         Postgres postgres = TestServers.postgres();
-        System.out.printf("instrumentation overhead: a RaceLab run (%d worker%s, no observers, no gates) beside a raw "
+        System.out.printf("instrumentation overhead: a RaceLab run (%d worker%s, %s, no gates) beside a raw "
                         + "JDBC client sending the same statements; %d rounds of ~%.1f s each after one to warm up, "
-                        + "alternating who goes first; %d cores; heap %s; %s%n", workers, workers == 1 ? "" : "s", rounds,
+                        + "alternating who goes first; %d cores; heap %s; %s%n", workers, workers == 1 ? "" : "s",
+                OBSERVE ? "observing the server" : "no observers", rounds,
                 seconds, Runtime.getRuntime().availableProcessors(), heap(), postgres.describe());
         System.out.println("statements/op: what pgjdbc sends per operation with one worker, RaceLab | raw; "
                 + "JVM µs/op: this process's CPU per operation, set-up included, RaceLab | raw (median); "
@@ -293,7 +298,7 @@ public final class OverheadBenchmark {
     /** One RaceLab run; its workers' ops/s. */
     private static double racelab(Lab lab, Strategy strategy, int workers, int ops) throws Exception {
         Run run = new Run(lab, RunSpec.defaults(lab).withStrategy(strategy.id()).withWorkers(workers).withOps(ops)
-                .withTimeout(Duration.ofSeconds(60)), Clock.system());
+                .withTimeout(Duration.ofSeconds(60)).withObserve(OBSERVE), Clock.system());
         run.start();
         Outcome outcome = run.awaitOutcome(RUN_WAIT);
         if (outcome.verdict() == Verdict.ERROR || outcome.verdict() == Verdict.STUCK) {

@@ -51,6 +51,8 @@ final class Lane {
     /** The same in fewer words ("client-7 holds · 3 wait"), for where the whole text has no room. */
     final Growable.Strings labelShort = new Growable.Strings();
     final Growable.Bytes labelInk = new Growable.Bytes();
+    /** 1 where the label is an old read's, drawn on while no new read came (hatched): the view lags there. */
+    final Growable.Bytes labelStale = new Growable.Bytes();
 
     /** Server lanes: when the observer read the server ({@code SERVER_SAMPLE}), in order. */
     final Growable.Longs sampleTime = new Growable.Longs();
@@ -125,10 +127,15 @@ final class Lane {
     }
 
     void label(long time, String text, String shorter, Ink ink) {
+        label(time, text, shorter, ink, false);
+    }
+
+    void label(long time, String text, String shorter, Ink ink, boolean stale) {
         labelStart.add(time);
         labelText.add(text);
         labelShort.add(shorter);
         labelInk.add(ink.ordinal());
+        labelStale.add(stale ? 1 : 0);
     }
 
     /** The time of the last read at or before {@code time}, or -1. */

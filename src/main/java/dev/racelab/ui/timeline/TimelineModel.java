@@ -139,17 +139,18 @@ public final class TimelineModel {
 
     /**
      * How long after a read its facts are drawn when no read follows: one period and a half. A
-     * later read is late; the time between is drawn as not read, so nothing is shown as held on
-     * the strength of an old read.
+     * later read is late; the time between is drawn hatched, as of the old read, and no worker's
+     * stripe shows anything held there on the strength of it.
      */
     private static long grace(Lane serverLane) {
         return serverLane.samplePeriod + serverLane.samplePeriod / 2;
     }
 
     /**
-     * A read of the server. If it came late, what the previous read saw ends at that read's grace,
-     * the time between is marked as not read (on the lane and on the stripes of the workers it
-     * spoke of), and the previous facts are drawn again from this read, until it says otherwise.
+     * A read of the server. If it came late, what the previous read saw ends at that read's grace:
+     * the time between is drawn hatched on the lane, its words "as of" the previous read, and left
+     * empty on the stripes of the workers it spoke of; the previous facts are drawn again from this
+     * read, until it says otherwise.
      */
     private void serverSample(Lane serverLane, Event e, long t) {
         serverLane.samplePeriod = e.value() * 1_000;
@@ -160,7 +161,8 @@ public final class TimelineModel {
             if (t > unread) {
                 String why = "not read from " + TimelineView.formatTime(previous, 1e4) + " to "
                         + TimelineView.formatTime(t, 1e4) + " (the observer was late)";
-                serverLane.label(unread, why, "not read", Ink.SURFACE);
+                serverLane.label(unread, "as of " + TimelineView.formatTime(previous, 1e4) + ": " + state.text + "; "
+                        + why, "as of " + TimelineView.formatTime(previous, 1e4), state.ink, true);
                 state.workers().forEach(worker -> lane(worker).serverUnread(unread, "server: " + why));
                 serverLane.label(t, state.text, state.shorter, state.ink);
                 state.workers().forEach(worker -> lane(worker).serverRead(t));
@@ -351,7 +353,7 @@ public final class TimelineModel {
                         : waits.size() + " wait: " + String.join(", ", names.subList(0, Math.min(4, names.size())))
                                 + (names.size() > 4 ? ", …" : ""));
             }
-            return parts.isEmpty() ? (shorter ? "none" : "no lock held or awaited") : String.join(" · ", parts);
+            return parts.isEmpty() ? (shorter ? "no locks" : "no lock held or awaited") : String.join(" · ", parts);
         }
     }
 }

@@ -406,7 +406,7 @@ public final class TimelineView extends Region {
                 fillStates(lane, width, background);
                 hasStripe = fillStripe(lane, width);
             } else if (lane.kind == Actor.Kind.SERVER) {
-                fillLabels(lane, width);
+                fillLabels(lane, width, background);
             }
             int gap = laneH >= 8 ? 2 : laneH >= 5 ? 1 : 0;
             int stripeRows = hasStripe ? Math.max(2, (int) ((y1 - y0) * 0.22)) : 0;
@@ -511,7 +511,7 @@ public final class TimelineView extends Region {
     }
 
     /** Colours a server lane's {@code row} by what each label says (holding, waiting, a value), edges marked. */
-    private void fillLabels(Lane lane, int width) {
+    private void fillLabels(Lane lane, int width, int background) {
         int n = lane.labelStart.size();
         int first = Math.max(0, lane.labelStart.floor((long) viewStart));
         double end = viewStart + width * nanosPerPixel;
@@ -529,8 +529,10 @@ public final class TimelineView extends Region {
             int x0 = Math.min(width - 1, Math.max(0, (int) Math.floor((start - viewStart) / nanosPerPixel)));
             int x1 = Math.min(width - 1, (int) Math.floor((stop - viewStart) / nanosPerPixel));
             int color = labelArgb[lane.labelInk.get(s)];
+            // An old read drawn on while no new one came is hatched: the view lags there.
+            boolean stale = lane.labelStale.get(s) != 0;
             for (int x = x0; x <= x1; x++) {
-                row[x] = color;
+                row[x] = stale && (x + (int) (viewStart / nanosPerPixel)) % 6 < 3 ? background : color;
             }
             if (x0 != previousX0 && start >= viewStart) {
                 row[x0] = edge;
@@ -679,7 +681,12 @@ public final class TimelineView extends Region {
         if (chars >= text.length()) {
             return text;
         }
-        return chars < 4 ? "" : text.substring(0, chars - 1) + "…";
+        if (chars < 4) {
+            return "";
+        }
+        // Cut between words where one ends late enough: "waits: counter…", not "waits: counter r…".
+        int space = text.lastIndexOf(' ', chars - 1);
+        return text.substring(0, space >= chars / 2 ? space : chars - 1) + "…";
     }
 
     private void drawMarkers(GraphicsContext gc, Lane lane, double y, double laneH) {
