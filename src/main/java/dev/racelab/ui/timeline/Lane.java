@@ -6,6 +6,8 @@ import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Ink;
 
+import java.util.Objects;
+
 /**
  * What one lane shows, kept as parallel primitive arrays in time order, so drawing any window of
  * time is a binary search and a scan.
@@ -136,6 +138,37 @@ final class Lane {
         labelShort.add(shorter);
         labelInk.add(ink.ordinal());
         labelStale.add(stale ? 1 : 0);
+    }
+
+    /**
+     * The last label from {@code s} on, starting no later than {@code until}, that says the same as
+     * label {@code s}: reads that saw the same again, and the hatched gaps of late reads between
+     * them. One text is drawn across them all.
+     */
+    int sameLabelUntil(int s, long until) {
+        int last = s;
+        for (int i = s + 1; i < labelStart.size() && labelStart.get(i) <= until; i++) {
+            if (labelStale.get(i) != 0) {
+                continue;
+            }
+            if (!Objects.equals(labelText.get(i), labelText.get(s))) {
+                break;
+            }
+            last = i;
+        }
+        return last;
+    }
+
+    /** Whether label {@code s} says something new: not a late read's gap, nor the same words read again after one. */
+    boolean labelSaysNew(int s) {
+        if (labelStale.get(s) != 0) {
+            return false;
+        }
+        int previous = s - 1;
+        while (previous >= 0 && labelStale.get(previous) != 0) {
+            previous--;
+        }
+        return previous < 0 || !Objects.equals(labelText.get(previous), labelText.get(s));
     }
 
     /** The time of the last read at or before {@code time}, or -1. */

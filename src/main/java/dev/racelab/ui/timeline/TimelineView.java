@@ -534,7 +534,7 @@ public final class TimelineView extends Region {
             for (int x = x0; x <= x1; x++) {
                 row[x] = stale && (x + (int) (viewStart / nanosPerPixel)) % 6 < 3 ? background : color;
             }
-            if (x0 != previousX0 && start >= viewStart) {
+            if (x0 != previousX0 && start >= viewStart && lane.labelSaysNew(s)) {
                 row[x0] = edge;
             }
             previousX0 = x0;
@@ -597,6 +597,8 @@ public final class TimelineView extends Region {
             if (start > end) {
                 break;
             }
+            int from = s;
+            s = lane.sameLabelUntil(s, (long) end);
             long stop = model.labelStop(lane, s);
             double x0 = Math.max(left, xOf(start));
             double x1 = Math.min(left + width, xOf(stop));
@@ -605,7 +607,7 @@ public final class TimelineView extends Region {
             }
             // Whole words or none: the full label, else its short form, else only the colour (the
             // hover has the words). A label cut mid-word ("3 wait…") reads as something else.
-            String text = whole(lane.labelText.get(s), lane.labelShort.get(s), x1 - Math.max(x0, lastTextEnd) - 8);
+            String text = whole(lane.labelText.get(from), lane.labelShort.get(from), x1 - Math.max(x0, lastTextEnd) - 8);
             if (text != null) {
                 gc.setFill(Palette.of(Ink.TEXT));
                 gc.fillText(text, Math.max(x0, left) + 4, y + laneH / 2 - 1);

@@ -80,6 +80,9 @@ class ServerReadsTest {
         int stale = locks.labelStart.floor(40 * MS);
         assertEquals(1, locks.labelStale.get(stale));
         assertTrue(locks.labelText.get(stale).startsWith("as of 10"), locks.labelText.get(stale));
+        int again = locks.labelStart.floor(75 * MS);
+        assertEquals(again, locks.sameLabelUntil(stale - 1, Long.MAX_VALUE), "the same words before and after the gap are one label");
+        assertTrue(!locks.labelSaysNew(again), "no edge where the late read saw the same");
     }
 
     @Test
