@@ -676,6 +676,9 @@ public final class Run {
 
         /** Starts reading, and waits (bounded) until every observer has read its server once. */
         void begin() throws InterruptedException {
+            if (observers.isEmpty()) {
+                return;
+            }
             thread = runThreads.start("observer-" + lab.id(), this::poll);
             firstRead.await(FIRST_READ_MILLIS, TimeUnit.MILLISECONDS);
         }
