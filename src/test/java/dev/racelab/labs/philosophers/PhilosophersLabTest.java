@@ -133,6 +133,76 @@ class PhilosophersLabTest {
     }
 
     @Test
+    void deadlockedPhilosophersAreAsHungryAsTheyHaveWaitedInTheVerdictAndOnTheTable() throws Exception {
+        Run run = start(RunSpec.defaults(lab));
+        Outcome outcome = run.awaitOutcome(WAIT);
+        assertEquals(Verdict.DEADLOCK, outcome.verdict(), outcome.banner());
+        long hungerMs = outcome.metrics().get("longestHungerMs").longValue();
+        // Named after a quiet second, with every philosopher hungry since its first thought.
+        assertTrue(hungerMs >= 1000, "longest hunger " + hungerMs + " ms; the table froze over a second before");
+        int hungriest = outcome.metrics().get("hungriestPhilosopher").intValue();
+        assertTrue(outcome.explanation().contains("philosopher-" + hungriest + " was hungry longest: " + hungerMs
+                + " ms, and still is."), outcome.explanation());
+
+        LabView view = lab.view(run.record().header());
+        run.recorder().snapshot().forEach(view::accept);
+        Panel.Values hunger = (Panel.Values) view.panels().stream().filter(p -> p.title().equals("Hunger"))
+                .findFirst().orElseThrow();
+        assertEquals("philosopher-" + hungriest + ", " + hungerMs + " ms (still hungry)", hunger.rows().get(0).value());
+        Panel.Table meals = (Panel.Table) view.panels().stream().filter(p -> p.title().equals("Meals")).findFirst()
+                .orElseThrow();
+        assertEquals(hungerMs + " ms", meals.rows().get(hungriest - 1).get(3), "the hungriest's row says the same");
+    }
+
+    /**
+     * try-backoff with no backoff: whoever finds its second fork taken puts the first back and
+     * takes it again at once, in step with its neighbours. Busy, nobody (or somebody) never eating:
+     * the run ends at its timeout, named. Twenty runs, four at a time, each judged on its own.
+     */
+    @Test
+    void tryBackoffInLockstepIsNamedALivelockOrStarvationAndEndsAtItsTimeout() throws Exception {
+        Duration timeout = Duration.ofSeconds(2);
+        RunSpec lockstep = RunSpec.defaults(lab).withStrategy("try-backoff").withTimeout(timeout)
+                .withGates(GatePlan.NONE.with(PhilosophersLab.BETWEEN_FORKS.id(), PhilosophersLab.DAWDLE_BETWEEN_FORKS));
+        int runs = 20;
+        List<Outcome> outcomes = new java.util.ArrayList<>();
+        List<Long> wallMs = new java.util.ArrayList<>();
+        for (int batch = 0; batch < runs; batch += 4) {
+            List<Run> going = new java.util.ArrayList<>();
+            long started = System.nanoTime();
+            for (int i = batch; i < batch + 4; i++) {
+                going.add(start(lockstep.withSeed(i)));
+            }
+            for (Run run : going) {
+                // Bounded well above the timeout: a run still going then fails the test, as it should.
+                outcomes.add(run.awaitOutcome(timeout.plusSeconds(20)));
+                wallMs.add((System.nanoTime() - started) / 1_000_000);
+            }
+        }
+        long named = outcomes.stream().filter(o -> o.verdict() == Verdict.STUCK
+                && (o.headline().startsWith("livelock: ") || o.headline().startsWith("starvation: "))).count();
+        assertTrue(named >= 19, named + " of " + runs + " named a livelock or starvation: "
+                + outcomes.stream().map(Outcome::banner).toList());
+        for (int i = 0; i < runs; i++) {
+            Outcome o = outcomes.get(i);
+            long runMs = o.metrics().get("runMs").longValue();
+            assertTrue(runMs <= timeout.toMillis() + 1_000, "run " + i + " went on for " + runMs + " ms: " + o.banner());
+            assertTrue(wallMs.get(i) <= timeout.toMillis() + 10_000, "run " + i + " took " + wallMs.get(i) + " ms");
+            if (o.verdict() == Verdict.STUCK) {
+                long hungerMs = o.metrics().get("longestHungerMs").longValue();
+                assertTrue(hungerMs > timeout.toMillis(), o.banner());
+                assertTrue(o.headline().contains("philosopher-" + o.metrics().get("hungriestPhilosopher")
+                        + " hungry " + hungerMs + " ms"), "the headline names the hungriest and how long: " + o.banner());
+                long marked = o.violations().values().stream().mapToLong(Long::longValue).sum();
+                assertEquals(marked, o.places().size(), "each starving philosopher is marked on the timeline");
+            }
+        }
+        System.out.printf("[philosophers] try-backoff in lockstep: %d of %d named; %s%n", named, runs,
+                outcomes.stream().map(o -> o.headline().split(":")[0]).collect(java.util.stream.Collectors.groupingBy(
+                        h -> h, java.util.stream.Collectors.counting())));
+    }
+
+    @Test
     void serverLanesShowWhoHoldsAndWhoWaitsForEachFork() throws Exception {
         Run run = start(naiveWithADelayBetweenForks(2).withObserve(true));
         run.awaitOutcome(WAIT);
