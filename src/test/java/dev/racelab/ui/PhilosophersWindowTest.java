@@ -79,8 +79,8 @@ class PhilosophersWindowTest {
         }).get(10, TimeUnit.SECONDS);
         Panel.Items deadlock = (Panel.Items) panel(panels, "Deadlock");
         assertEquals(headline, deadlock.items().get(0).text());
-        Panel.Values hunger = (Panel.Values) panel(panels, "Hunger");
-        assertEquals(hungriest + ", " + hungerMs + " ms (still hungry)", hunger.rows().get(0).value());
+        Panel.Items hunger = (Panel.Items) panel(panels, "Hungriest");
+        assertEquals(hungriest + ", " + hungerMs + " ms (still hungry)", hunger.items().get(0).text());
 
         // The picture.
         RecordingSketch picture = WaitForAsyncUtils.asyncFx(() -> {

@@ -151,7 +151,8 @@ final class TableView implements LabView {
                     Hunger.words(hunger.longestNanos(actor, asOf()) / 1_000_000)));
         }
         panels.add(new Panel.Table("Meals", List.of("", "meals", "now", "longest hunger"), rows));
-        panels.add(new Panel.Values("Hunger", List.of(Panel.Value.of("hungriest", hungriestWords(tracker::name)))));
+        panels.add(new Panel.Items("Hungriest", List.of(new Panel.Item(hungriestWords(tracker::name), Ink.HUNGRY)),
+                ""));
         return panels;
     }
 
@@ -200,9 +201,11 @@ final class TableView implements LabView {
         if (n == 0) {
             return;
         }
+        // Two lines of captions at the top (the failure, the hungriest), always, so the table does not jump.
+        double top = sketch.em() * 3;
         double cx = sketch.width() / 2;
-        double cy = sketch.height() / 2;
-        double table = Math.min(sketch.width(), sketch.height()) * 0.32;
+        double cy = top + (sketch.height() - top) / 2;
+        double table = Math.min(sketch.width(), sketch.height() - top) * 0.30;
         double seat = table * 1.22;
         double r = Math.max(sketch.em() * 0.6, Math.min(sketch.em() * 1.6, seat * Math.sin(Math.PI / n) * 0.55));
 

@@ -146,9 +146,9 @@ class PhilosophersLabTest {
 
         LabView view = lab.view(run.record().header());
         run.recorder().snapshot().forEach(view::accept);
-        Panel.Values hunger = (Panel.Values) view.panels().stream().filter(p -> p.title().equals("Hunger"))
+        Panel.Items hunger = (Panel.Items) view.panels().stream().filter(p -> p.title().equals("Hungriest"))
                 .findFirst().orElseThrow();
-        assertEquals("philosopher-" + hungriest + ", " + hungerMs + " ms (still hungry)", hunger.rows().get(0).value());
+        assertEquals("philosopher-" + hungriest + ", " + hungerMs + " ms (still hungry)", hunger.items().get(0).text());
         Panel.Table meals = (Panel.Table) view.panels().stream().filter(p -> p.title().equals("Meals")).findFirst()
                 .orElseThrow();
         assertEquals(hungerMs + " ms", meals.rows().get(hungriest - 1).get(3), "the hungriest's row says the same");
