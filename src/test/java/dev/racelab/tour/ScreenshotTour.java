@@ -156,8 +156,9 @@ public final class ScreenshotTour extends Application {
             shoot("philosophers-deadlock");
         }
         if (wanted("philosophers-livelock")) {
-            // try-backoff with no backoff: everyone puts a fork back and takes it again in step.
-            setUp("dining-philosophers", "try-backoff", 5, 3, GatePlan.NONE.with("between-forks", GateRule.fixed(100)),
+            // try-backoff with no backoff: everyone puts a fork back and takes it again in step. Ten meals
+            // each, so that someone stays hungry past the window's 10 s timeout (three meals often end first).
+            setUp("dining-philosophers", "try-backoff", 5, 10, GatePlan.NONE.with("between-forks", GateRule.fixed(100)),
                     false);
             fx(s -> window.session().start());
             awaitOutcome();
