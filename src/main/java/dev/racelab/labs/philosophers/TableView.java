@@ -26,7 +26,7 @@ import java.util.Map;
  *
  * <p>Built from events only ({@code LOCK_*} per fork, state changes, the oracle's notes and
  * violations), so it shows the same live and in a replay. Meals and hunger are folded by the
- * oracle's own {@link Hunger}: live, a hunger still going counts up to the latest event; once the
+ * oracle's own {@link Hunger}: live, a hunger still going counts up to the clock; once the
  * oracle measured for its verdict, up to that instant, so the numbers are the verdict's.
  * Owned by the thread that feeds it.
  */
@@ -40,8 +40,8 @@ final class TableView implements LabView {
     /** Per philosopher holding one fork: which. */
     private final Map<Integer, String> oneFork = new HashMap<>();
     private final Hunger hunger = new Hunger();
-    /** The latest event's time: the "now" of a hunger still going, live. */
-    private long latestNanos;
+    /** The latest instant seen, an event's or (live) the clock's: the "now" of a hunger still going. */
+    private long nowNanos;
     /** The instant the oracle measured hunger for its verdict; 0 until then. */
     private long measuredAt;
     /** The deadlock cycle: waiter's actor id to the actor it waits for, in the cycle's order. */
@@ -70,7 +70,7 @@ final class TableView implements LabView {
             bump(changed);
             return;
         }
-        latestNanos = Math.max(latestNanos, e.nanos());
+        nowNanos = Math.max(nowNanos, e.nanos());
         changed |= tracker.accept(e);
         changed |= hunger.accept(e);
         if (e.kind() == EventKind.STATE && e.actor() != Actor.RUN_ID) {
@@ -78,6 +78,15 @@ final class TableView implements LabView {
         }
         // Live, a hunger still going grows with every event.
         bump(changed || e.kind() == EventKind.STATE);
+    }
+
+    /** Live, a hunger still going grows with the clock even when nobody records anything (a deadlock). */
+    @Override
+    public void live(long nanos) {
+        if (measuredAt == 0 && nanos > nowNanos && hunger.hungrySince() != Long.MAX_VALUE) {
+            nowNanos = nanos;
+            version++;
+        }
     }
 
     private boolean followNote(Event e) {
@@ -125,7 +134,7 @@ final class TableView implements LabView {
 
     /** The instant hunger is measured at: the verdict's, or live the latest event's. */
     private long asOf() {
-        return measuredAt != 0 ? measuredAt : latestNanos;
+        return measuredAt != 0 ? measuredAt : nowNanos;
     }
 
     @Override

@@ -154,6 +154,28 @@ class PhilosophersLabTest {
         assertEquals(hungerMs + " ms", meals.rows().get(hungriest - 1).get(3), "the hungriest's row says the same");
     }
 
+    @Test
+    void liveTheTableCountsAHungerStillGoingUpToTheClockNotTheLastEvent() throws Exception {
+        Run run = start(naiveWithADelayBetweenForks(4));
+        assertEquals(Verdict.DEADLOCK, run.awaitOutcome(WAIT).verdict());
+        LabView view = lab.view(run.record().header());
+        long last = 0;
+        // Everything before the oracle measured: the table as it was live, nobody moving.
+        for (Event e : run.recorder().snapshot()) {
+            if (e.kind() == EventKind.NOTE && PhilosophersScenario.MEASURED.equals(e.subject())) {
+                break;
+            }
+            view.accept(e);
+            last = Math.max(last, e.nanos());
+        }
+        view.live(last + 5_000_000_000L);
+        Panel.Items hunger = (Panel.Items) view.panels().stream().filter(p -> p.title().equals("Hungriest"))
+                .findFirst().orElseThrow();
+        String text = hunger.items().get(0).text();
+        long ms = Long.parseLong(text.replaceAll(".*, (\\d+) ms.*", "$1"));
+        assertTrue(ms >= 5_000 && text.endsWith("(still hungry)"), "five seconds on, live: " + text);
+    }
+
     /**
      * try-backoff with no backoff: whoever finds its second fork taken puts the first back and
      * takes it again at once, in step with its neighbours. Busy, nobody (or somebody) never eating:
