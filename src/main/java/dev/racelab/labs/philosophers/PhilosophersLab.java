@@ -30,8 +30,8 @@ import java.util.Set;
  * neighbour's, for ever. A delay at {@code between-forks} longer than the thinking makes that
  * happen every time, so the lab ships one ({@link #presetGates}): with every default, naive
  * deadlocks at the first meal, and the fixes eat their three meals each in a second or two.
- * The preset backoff is a range: the same fixed backoff for everyone keeps try-backoff's
- * philosophers in step, a livelock the oracle names at the run's timeout.
+ * The preset backoff is a range: no backoff (or the same few ms for everyone) keeps try-backoff's
+ * philosophers in step, a livelock or starvation the oracle names at the run's timeout.
  */
 public final class PhilosophersLab extends ProfiledLab<PhilosophersStrategy> {
 
@@ -43,7 +43,7 @@ public final class PhilosophersLab extends ProfiledLab<PhilosophersStrategy> {
             "eating, holding both forks");
     static final Gate BACKOFF = new Gate("backoff",
             "try-backoff only: the second fork was taken, the first is back on the table; before trying again "
-                    + "(a range breaks the step; a fixed delay, or none, keeps everyone in step: a livelock)");
+                    + "(a range breaks the step; none, or the same few ms for everyone, keeps them in step: a livelock)");
 
     /** Longer than any philosopher thinks before its first meal, so all hold their left fork at once. */
     static final GateRule DAWDLE_BETWEEN_FORKS = GateRule.fixed(100);
