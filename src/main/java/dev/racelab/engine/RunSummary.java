@@ -1,5 +1,7 @@
 package dev.racelab.engine;
 
+import java.time.Duration;
+
 /**
  * What the engine knows about a finished (or stalled) run when it asks the oracle.
  *
@@ -13,7 +15,7 @@ package dev.racelab.engine;
  * @param timeout        the run's timeout: how long it, or one worker's wait, may go without progress
  */
 public record RunSummary(int workers, int opsPlanned, long opsCompleted, long elapsedNanos,
-                         boolean stoppedByUser, boolean timedOut, Recorder recorder, java.time.Duration timeout) {
+                         boolean stoppedByUser, boolean timedOut, Recorder recorder, Duration timeout) {
 
     /** Completed operations per second of elapsed time. */
     public double opsPerSecond() {
