@@ -63,11 +63,15 @@ final class Hunger {
         return hungrySince.containsKey(actor);
     }
 
+    /** How long {@code actor} has been hungry as of {@code asOf}, in the hunger still going; 0 if it is not hungry. */
+    long hungryFor(int actor, long asOf) {
+        Long since = hungrySince.get(actor);
+        return since == null ? 0 : asOf - since;
+    }
+
     /** The longest {@code actor} has been hungry, a hunger still going counted up to {@code asOf}. */
     long longestNanos(int actor, long asOf) {
-        long ended = longestEnded.getOrDefault(actor, 0L);
-        Long since = hungrySince.get(actor);
-        return since == null ? ended : Math.max(ended, asOf - since);
+        return Math.max(longestEnded.getOrDefault(actor, 0L), hungryFor(actor, asOf));
     }
 
     /** When the hunger that began first among those still going began; {@link Long#MAX_VALUE} if nobody is hungry. */

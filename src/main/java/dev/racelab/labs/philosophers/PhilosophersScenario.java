@@ -157,7 +157,7 @@ final class PhilosophersScenario implements Scenario {
         Hunger.Hungriest hungriest = hunger.hungriest(philosophers(), asOf);
         long timeout = summary.timeout().toNanos();
         List<Integer> starving = philosophers().stream()
-                .filter(actor -> hunger.hungry(actor) && hunger.longestNanos(actor, asOf) > timeout).toList();
+                .filter(actor -> hunger.hungryFor(actor, asOf) > timeout).toList();
         if (starving.isEmpty()) {
             String who = graph.edges().stream().map(e -> e.waiter() + " waits for " + e.resource() + ", held by "
                     + e.holder()).collect(Collectors.joining("; "));
@@ -182,8 +182,8 @@ final class PhilosophersScenario implements Scenario {
             headline = "starvation: " + who + (starving.size() > 1 ? "; " + starving.size() + " philosophers "
                     + "hungry longer than the " + summary.timeout().toMillis() + " ms timeout" : "");
             why = nobodyAte ? "Nobody has eaten for longer than the timeout, but nobody is in a cycle of waits."
-                    : "The others went on eating, but " + (starving.size() > 1 ? "these philosophers" : nameOf(
-                            hungriest.actor())) + " kept missing the forks.";
+                    : "The others went on eating, but " + starving.stream().map(this::nameOf)
+                            .collect(Collectors.joining(", ")) + " kept missing the forks.";
         }
         List<Long> places = new ArrayList<>();
         for (int actor : starving) {
