@@ -42,7 +42,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p><b>Progress.</b> A run makes progress when a worker records something. What observers
  * report and what the engine notes does not count, so workers hanging on a silent server are
- * judged stuck at the timeout however busy the observers are.
+ * judged stuck at the timeout however busy the observers are. A lab whose workers can be busy
+ * and still get nowhere (a livelock, a starving worker) says since when its longest waiting worker
+ * has waited ({@link Scenario#waitingSince}); a wait longer than the timeout ends the run too.
  *
  * <p><b>Stopping.</b> Halted workers are released with an exception that unwinds their script,
  * blocked ones are interrupted and their server calls aborted; then every worker is closed and the
@@ -422,12 +424,21 @@ public final class Run {
         threads.forEach(Thread::start);
         long seen = -1;
         long lastProgress = clock.nanos();
+        long lastHalt = lastProgress;
         boolean askedForDeadlock = false;
         while (!workersDone.await(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
             if (stopRequested || failure.get() != null) {
                 return false;
             }
             long now = clock.nanos();
+            if (!gates.halted().isEmpty()) {
+                lastHalt = now;
+            }
+            long waitingSince = scenario.waitingSince(summary(true));
+            if (waitingSince != Long.MAX_VALUE && now - Math.max(waitingSince, lastHalt) > spec.timeout().toNanos()) {
+                // Busy, but by the lab's measure a worker got nowhere for the timeout: a livelock or starvation.
+                return true;
+            }
             long activity = activity();
             if (activity != seen || gates.holdingAnyone()) {
                 seen = activity;
@@ -600,7 +611,7 @@ public final class Run {
     private RunSummary summary(boolean stalled) {
         long end = stalled || endNanos == 0 ? clock.nanos() : endNanos;
         return new RunSummary(spec.workers(), spec.ops(), opsCompleted(), end - startNanos, stopRequested, stalled,
-                recorder);
+                recorder, spec.timeout());
     }
 
     /** Points the outcome at every violation event, unless the oracle chose the places itself. */

@@ -1,5 +1,7 @@
 package dev.racelab.engine;
 
+import java.time.Duration;
+
 /**
  * What the engine knows about a finished (or stalled) run when it asks the oracle.
  *
@@ -10,9 +12,10 @@ package dev.racelab.engine;
  * @param stoppedByUser  whether the user stopped the run early
  * @param timedOut       whether the run stalled past its timeout
  * @param recorder       the run's event log
+ * @param timeout        the run's timeout: how long it, or one worker's wait, may go without progress
  */
 public record RunSummary(int workers, int opsPlanned, long opsCompleted, long elapsedNanos,
-                         boolean stoppedByUser, boolean timedOut, Recorder recorder) {
+                         boolean stoppedByUser, boolean timedOut, Recorder recorder, Duration timeout) {
 
     /** Completed operations per second of elapsed time. */
     public double opsPerSecond() {

@@ -34,6 +34,19 @@ public interface Scenario extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Since when, on the run's clock (as events' {@code nanos}), the worker that has waited longest
+     * for its turn has been waiting; {@link Long#MAX_VALUE} when nobody waits (the default). For labs
+     * whose workers can stay busy while getting nowhere: retrying in lockstep (a livelock), or one
+     * passed over again and again while the others go on (starvation). Busy workers record events,
+     * which the supervisor counts as progress; this is the lab's own measure. The supervisor asks
+     * as the run goes, and a wait longer than the run's timeout (not counting time a worker was
+     * halted at a gate) ends the run as no progress would: {@link #diagnose} names it.
+     */
+    default long waitingSince(RunSummary summary) throws Exception {
+        return Long.MAX_VALUE;
+    }
+
     /** A sentence for a failure that ended the run. */
     default String explain(Throwable failure) {
         return failure.getMessage() == null ? failure.toString() : failure.getMessage();

@@ -48,10 +48,10 @@ class RedisLabsCliTest {
         assertEquals(5, json.get("workers").getAsInt());
         assertEquals("DEADLOCK", json.get("verdict").getAsString());
         assertEquals(1, json.getAsJsonObject("verdicts").get("DEADLOCK").getAsInt());
-        assertEquals(1, json.getAsJsonObject("violations").get("deadlock").getAsLong());
-        assertEquals("philosopher-1 → philosopher-2 → philosopher-3 → philosopher-4 → philosopher-5 → "
+        assertEquals(5, json.getAsJsonObject("violations").get("deadlocked philosophers").getAsLong());
+        assertEquals("5 philosophers in a cycle: philosopher-1 → philosopher-2 → philosopher-3 → philosopher-4 → philosopher-5 → "
                 + "philosopher-1", json.get("headline").getAsString());
-        assertEquals("between-forks=150", json.get("delays").getAsString());
+        assertEquals("between-forks=150 backoff=0-200", json.get("delays").getAsString(), "the preset backoff stays");
         assertTrue(json.get("events").getAsLong() > 0);
         assertTrue(json.getAsJsonObject("backend").get("redis").getAsString().contains("Redis"));
         assertTrue(!json.getAsJsonObject("backend").has("postgres"), "a Redis lab does not start PostgreSQL");

@@ -7,9 +7,11 @@ import dev.racelab.engine.Strategy;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 
 /**
  * One run of the soak, drawn from the soak's seed and the run's number alone, so {@code scripts/soak
@@ -65,12 +67,20 @@ record Plan(int number, Lab lab, String strategy, int workers, int ops, List<Str
     /**
      * A generous guess of how long the workers need once started, were every operation of every
      * worker to wait out every delay at its longest one after the other (as under a mutex), with
-     * 20 ms of work each: part of the bound a run must end within.
+     * 20 ms of work each: part of the bound a run must end within. The lab's preset delays count
+     * too, at the gates the plan leaves to them.
      */
     long workMillis() {
         long longestDelays = 0;
+        Set<String> planned = new HashSet<>();
         for (String delay : delays) {
+            planned.add(delay.substring(0, delay.indexOf('=')));
             longestDelays += Long.parseLong(delay.substring(delay.lastIndexOf('-') + 1));
+        }
+        for (Gate gate : lab.gates()) {
+            if (!planned.contains(gate.id())) {
+                longestDelays += lab.presetGates().ruleForAll(gate.id()).maxMillis();
+            }
         }
         return (long) workers * ops * (longestDelays + 20);
     }

@@ -147,13 +147,24 @@ public final class ScreenshotTour extends Application {
             shoot("fencing-fenced-cas-safe");
         }
         if (wanted("philosophers-deadlock")) {
-            setUp("dining-philosophers", "naive", 5, 10, GatePlan.NONE.with("between-forks", GateRule.fixed(150)), false);
+            setUp("dining-philosophers", "naive", 5, 3, null, false);
             fx(s -> window.session().start());
             awaitCondition(run -> run.opsCompleted() == 0 && run.recorder().size() > 40
                     && run.startNanos() != 0 && run.recorder().clock().nanos() - run.startNanos() > 700_000_000L);
             shoot("philosophers-deadlocked-live");
             awaitOutcome();
             shoot("philosophers-deadlock");
+        }
+        if (wanted("philosophers-livelock")) {
+            // try-backoff with no backoff: everyone puts a fork back and takes it again in step. Ten meals
+            // each, so that someone stays hungry past the window's 10 s timeout (three meals often end first).
+            setUp("dining-philosophers", "try-backoff", 5, 10, GatePlan.NONE.with("between-forks", GateRule.fixed(100)),
+                    false);
+            fx(s -> window.session().start());
+            awaitOutcome();
+            fx(s -> window.view().timeline().fit());
+            pause(400);
+            shoot("philosophers-livelock");
         }
         if (wanted("philosophers-waiter")) {
             // Meals that last long enough to see forks in hands on the projector.
@@ -199,6 +210,7 @@ public final class ScreenshotTour extends Application {
         return only.isEmpty() || only.contains(shot);
     }
 
+    /** Chooses the lab and its settings, as the user would; {@code gates} null for the lab's preset delays. */
     private void setUp(String lab, String strategy, int workers, int ops, GatePlan gates, boolean stepMode)
             throws Exception {
         fx(s -> {
@@ -208,7 +220,7 @@ public final class ScreenshotTour extends Application {
             session.strategyProperty().set(session.lab().strategy(strategy).orElseThrow());
             session.workersProperty().set(workers);
             session.opsProperty().set(ops);
-            session.gatesProperty().set(gates);
+            session.gatesProperty().set(gates == null ? session.lab().presetGates() : gates);
             session.reset();
         });
         pause(300);

@@ -61,7 +61,7 @@ class RedisLabsWindowTest {
         ui.press("run");
         String verdict = ui.awaitVerdict(v -> v.startsWith("DEADLOCK") || v.startsWith("SAFE")
                 || v.startsWith("STUCK") || v.startsWith("ERROR"));
-        assertTrue(verdict.startsWith("DEADLOCK — philosopher-1 → philosopher-2"), verdict);
+        assertTrue(verdict.startsWith("DEADLOCK — 5 philosophers in a cycle: philosopher-1 → philosopher-2"), verdict);
         assertTrue(colourCount(robot, Palette.of(Ink.HIGHLIGHT)) > 50, "the cycle is drawn on the table");
         assertTrue(window.view().timeline().model().violations() > 0, "and marked on the timeline");
     }

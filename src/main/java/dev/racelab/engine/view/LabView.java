@@ -29,6 +29,14 @@ public interface LabView {
     default void draw(Sketch sketch) {
     }
 
+    /**
+     * The record's clock now (as events' {@code nanos}), told every frame while the run is live and
+     * never for an ended or loaded record: a view showing a wait still going (a hunger) counts it
+     * up to this, not only to the latest event, which may be long ago when nobody moves.
+     */
+    default void live(long nanos) {
+    }
+
     /** Changes whenever the panels or the picture would look different; lets the window skip redraws. */
     long version();
 }

@@ -2,6 +2,8 @@ package dev.racelab.labs.philosophers;
 
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Gate;
+import dev.racelab.engine.GatePlan;
+import dev.racelab.engine.GateRule;
 import dev.racelab.engine.LabProfile;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunSetup;
@@ -26,7 +28,10 @@ import java.util.Set;
  * top of any delay set at those gates. Taking the left fork first
  * is fine until all of them do it at once: then each holds one fork and waits for its
  * neighbour's, for ever. A delay at {@code between-forks} longer than the thinking makes that
- * happen every time.
+ * happen every time, so the lab ships one ({@link #presetGates}): with every default, naive
+ * deadlocks at the first meal, and the fixes eat their three meals each in a second or two.
+ * The preset backoff is a range: no backoff (or the same few ms for everyone) keeps try-backoff's
+ * philosophers in step, a livelock or starvation the oracle names at the run's timeout.
  */
 public final class PhilosophersLab extends ProfiledLab<PhilosophersStrategy> {
 
@@ -38,7 +43,12 @@ public final class PhilosophersLab extends ProfiledLab<PhilosophersStrategy> {
             "eating, holding both forks");
     static final Gate BACKOFF = new Gate("backoff",
             "try-backoff only: the second fork was taken, the first is back on the table; before trying again "
-                    + "(a fixed delay keeps everyone in lockstep, a range breaks it)");
+                    + "(a range breaks the step; none, or the same few ms for everyone, keeps them in step: a livelock)");
+
+    /** Longer than any philosopher thinks before its first meal, so all hold their left fork at once. */
+    static final GateRule DAWDLE_BETWEEN_FORKS = GateRule.fixed(100);
+    /** Drawn anew each time, so philosophers who back off together try again apart. */
+    static final GateRule RANDOM_BACKOFF = GateRule.range(0, 200);
 
     static final Switch<Integer> THINK_MS = Switch.integer("think-ms", "Thinking up to",
             "the longest a philosopher thinks between meals (each time 1 ms to this, drawn from the seed)", "ms",
@@ -53,8 +63,13 @@ public final class PhilosophersLab extends ProfiledLab<PhilosophersStrategy> {
                 "Philosophers share forks kept in Redis; all grabbing the left fork first deadlocks the table.",
                 Set.of(Service.REDIS), List.of(PhilosophersStrategy.values()),
                 List.of(THINKING, BETWEEN_FORKS, EATING, BACKOFF),
-                new LabProfile.Crew("philosopher", 5, 2, RedisFixture.MOST_WORKERS), 10, List.of(THINK_MS, EAT_MS)));
+                new LabProfile.Crew("philosopher", 5, 2, RedisFixture.MOST_WORKERS), 3, List.of(THINK_MS, EAT_MS)));
         this.backends = backends;
+    }
+
+    @Override
+    public GatePlan presetGates() {
+        return GatePlan.NONE.with(BETWEEN_FORKS.id(), DAWDLE_BETWEEN_FORKS).with(BACKOFF.id(), RANDOM_BACKOFF);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.racelab.labs.philosophers;
 
 import dev.racelab.backend.Redis;
 import dev.racelab.engine.ActorState;
+import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.LabWorker;
 import dev.racelab.engine.Outcome;
@@ -27,10 +28,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
 
 import static dev.racelab.labs.support.RedisFixture.PATIENCE;
@@ -41,21 +38,26 @@ import static dev.racelab.labs.support.RedisFixture.PATIENCE;
  *
  * <p>The oracle: when the run stalls it builds the wait-for graph from Redis (who holds each fork,
  * who is in each fork's queue) and names the cycle, and marks it on the timeline (a violation on
- * the run's lane, and on each philosopher in the cycle a note whose value is the philosopher it
- * waits for, which the table view draws as arrows). At the end it reports meals per philosopher,
- * the longest hunger, and philosophers that starved or gave up meals after endless retries.
+ * each philosopher in the cycle, and a note whose value is the philosopher it waits for, which the
+ * table view draws as arrows). A philosopher hungry for longer than the run's timeout while the
+ * others stay busy ({@link #waitingSince}) ends the run too: a livelock when nobody ate meanwhile
+ * and forks went back and forth, starvation when the others ate. Meals and hunger are folded from
+ * the run's events ({@link Hunger}), as the table view folds them, and measured at one instant (a
+ * note on the run's lane), so the verdict, the panels and the picture show the same numbers.
  */
 final class PhilosophersScenario implements Scenario {
 
-    static final String DEADLOCK = "deadlock";
-    static final String STARVED = "starved philosophers";
-    static final String ABANDONED = "abandoned meals";
+    /** Violations, each counted in philosophers (the names of the marks on their lanes). */
+    static final String DEADLOCKED = "deadlocked philosophers";
+    static final String LIVELOCKED = "livelocked philosophers";
+    static final String STARVING = "starving philosophers";
     /** The prefix of the notes that name a deadlocked philosopher's edge of the cycle. */
     static final String CYCLE_NOTE = "deadlock: waits for ";
+    /** The run-lane note whose subject is the verdict's headline (deadlock, livelock, starvation). */
+    static final String FAILURE_NOTE = "failure: ";
+    /** The run-lane note at the instant the verdict measures hunger; the table view measures at it too. */
+    static final String MEASURED = "hunger measured for the verdict";
     static final String SEATS = "seats";
-    /** Consecutive failed tries after which a try-backoff philosopher gives up a meal: a livelock. */
-    static final int MAX_TRIES = 1_000;
-
 
     private static final Duration LEASE = Duration.ofSeconds(2);
 
@@ -64,10 +66,11 @@ final class PhilosophersScenario implements Scenario {
     private final PhilosophersStrategy strategy;
     private final int n;
     private final RecordingEvents.Tally tally = new RecordingEvents.Tally();
-    private final AtomicIntegerArray meals;
-    private final AtomicIntegerArray actors;
-    private final AtomicLongArray longestHunger;
-    private final AtomicLong deadlockSeq = new AtomicLong(-1);
+    /** Per philosopher (0-based): its actor id. Written as workers are made, then read; supervisor thread only. */
+    private final int[] actors;
+    /** Meals and hunger folded from the log, up to {@code folded}; supervisor thread only. */
+    private final Hunger hunger = new Hunger();
+    private long folded;
     /**
      * How long a philosopher thinks and eats, in ms, before any delay set at the gates: from 1 to
      * the lab's switch, never the same twice, as real philosophers. Lockstep (and so naive's
@@ -75,17 +78,13 @@ final class PhilosophersScenario implements Scenario {
      */
     private final int thinkMillis;
     private final int eatMillis;
-    private final LongAdder retries = new LongAdder();
-    private final LongAdder abandoned = new LongAdder();
 
     PhilosophersScenario(Redis server, PhilosophersStrategy strategy, RunSetup setup) {
         this.redis = RedisFixture.hardened(server, setup, LEASE);
         this.constructs = redis.constructs();
         this.strategy = strategy;
         this.n = setup.workers();
-        this.meals = new AtomicIntegerArray(n);
-        this.actors = new AtomicIntegerArray(n);
-        this.longestHunger = new AtomicLongArray(n);
+        this.actors = new int[n];
         this.thinkMillis = setup.get(PhilosophersLab.THINK_MS);
         this.eatMillis = setup.get(PhilosophersLab.EAT_MS);
         redis.setUp(admin -> {
@@ -115,7 +114,7 @@ final class PhilosophersScenario implements Scenario {
 
     @Override
     public LabWorker worker(WorkerContext context) {
-        actors.set(context.index(), context.actor());
+        actors[context.index()] = context.actor();
         SyncClient client = redis.client(context, new RecordingEvents(context, tally));
         return new Philosopher(context, client);
     }
@@ -135,6 +134,18 @@ final class PhilosophersScenario implements Scenario {
         redis.close();
     }
 
+    /** When the philosopher hungry longest got hungry, from the events so far. */
+    @Override
+    public long waitingSince(RunSummary summary) {
+        folded = summary.recorder().drain(folded, Integer.MAX_VALUE, hunger::accept);
+        return hunger.hungrySince();
+    }
+
+    /**
+     * No progress for the timeout, or a philosopher hungry for longer: a deadlock if Redis shows a
+     * cycle of waits, else a livelock (nobody ate, forks went back and forth), else starvation
+     * (the others ate), else stuck.
+     */
     @Override
     public Outcome diagnose(RunSummary summary) {
         WaitForGraph graph = waitForGraph();
@@ -142,11 +153,48 @@ final class PhilosophersScenario implements Scenario {
         if (deadlock != null) {
             return deadlock;
         }
-        String who = graph.edges().stream().map(e -> e.waiter() + " waits for " + e.resource() + ", held by "
-                + e.holder()).collect(Collectors.joining("; "));
-        return new Outcome(Verdict.STUCK, "no progress, but no cycle of waiting either",
-                (who.isEmpty() ? "Nobody waits in a fork's queue." : who + ".") + " " + mealsText(),
-                Map.of(), metrics(), List.of());
+        long asOf = measure(summary.recorder());
+        Hunger.Hungriest hungriest = hunger.hungriest(philosophers(), asOf);
+        long timeout = summary.timeout().toNanos();
+        List<Integer> starving = philosophers().stream()
+                .filter(actor -> hunger.hungryFor(actor, asOf) > timeout).toList();
+        if (starving.isEmpty()) {
+            String who = graph.edges().stream().map(e -> e.waiter() + " waits for " + e.resource() + ", held by "
+                    + e.holder()).collect(Collectors.joining("; "));
+            return new Outcome(Verdict.STUCK, "no progress, but no cycle of waiting either",
+                    (who.isEmpty() ? "Nobody waits in a fork's queue." : who + ".") + " " + hungerText(hungriest) + " "
+                            + mealsText(), Map.of(), metrics(hungriest), List.of());
+        }
+        String who = nameOf(hungriest.actor()) + " hungry " + Hunger.words(hungriest.millis());
+        boolean nobodyAte = hunger.lastMealNanos() < asOf - timeout;
+        long putBack = hunger.retriesSinceLastMeal();
+        String violation;
+        String headline;
+        String why;
+        if (nobodyAte && putBack > 0) {
+            violation = LIVELOCKED;
+            headline = "livelock: " + who + "; nobody ate, forks put back " + putBack + " times";
+            why = "The philosophers keep taking a fork, finding the other one taken and putting theirs back, in "
+                    + "step with each other: all busy, none eating. A backoff drawn at random (a range at the "
+                    + "backoff gate) breaks the step.";
+        } else {
+            violation = STARVING;
+            headline = "starvation: " + who + (starving.size() > 1 ? "; " + starving.size() + " philosophers "
+                    + "hungry longer than the " + summary.timeout().toMillis() + " ms timeout" : "");
+            why = nobodyAte ? "Nobody has eaten for longer than the timeout, but nobody is in a cycle of waits."
+                    : "The others went on eating, but " + starving.stream().map(this::nameOf)
+                            .collect(Collectors.joining(", ")) + " kept missing the forks.";
+        }
+        List<Long> places = new ArrayList<>();
+        for (int actor : starving) {
+            Event mark = summary.recorder().record(actor, EventKind.VIOLATION, violation, 1);
+            if (mark != null) {
+                places.add(mark.seq());
+            }
+        }
+        summary.recorder().record(Run.RUN_ACTOR, EventKind.NOTE, FAILURE_NOTE + headline, starving.size());
+        return new Outcome(Verdict.STUCK, headline, why + " " + hungerText(hungriest) + " " + mealsText(),
+                Map.of(violation, (long) starving.size()), metrics(hungriest), places);
     }
 
     /**
@@ -175,96 +223,131 @@ final class PhilosophersScenario implements Scenario {
         if (cycle.isEmpty()) {
             return null;
         }
+        long asOf = measure(summary.recorder());
+        Hunger.Hungriest hungriest = hunger.hungriest(philosophers(), asOf);
         String path = cycle.stream().map(WaitForGraph.Edge::waiter).collect(Collectors.joining(" → "))
                 + " → " + cycle.get(0).waiter();
-        mark(summary.recorder(), cycle, path);
+        String headline = cycleWords(cycle.size()) + ": " + path;
+        List<Long> places = mark(summary.recorder(), cycle, headline);
         String how = cycle.stream().map(e -> e.waiter() + " waits for " + e.resource() + ", held by " + e.holder())
                 .collect(Collectors.joining("; "));
-        return new Outcome(Verdict.DEADLOCK, path,
-                "Each waits for the next, and none lets go: " + how + ". " + mealsText(),
-                Map.of(DEADLOCK, 1L), metrics(), deadlockSeq.get() < 0 ? List.of() : List.of(deadlockSeq.get()));
+        return new Outcome(Verdict.DEADLOCK, headline,
+                "Each holds one fork and waits for the next one's, and none lets go: " + how + ". "
+                        + hungerText(hungriest) + " " + mealsText(),
+                Map.of(DEADLOCKED, (long) cycle.size()), metrics(hungriest), places);
     }
 
-    /** Puts the cycle on the timeline: one violation on the run's lane, one note per edge. */
-    private void mark(Recorder recorder, List<WaitForGraph.Edge> cycle, String path) {
-        // On the lane of the first philosopher in the cycle, so the timeline can point at it.
-        var violation = recorder.record(actors.get(indexOf(cycle.get(0).waiter())), EventKind.VIOLATION, DEADLOCK, 1);
-        if (violation != null) {
-            deadlockSeq.set(violation.seq());
-        }
-        recorder.record(Run.RUN_ACTOR, EventKind.NOTE, "deadlock: " + path, cycle.size());
+    /** "5 philosophers in a cycle": the deadlock's key figure, in the banner, the panel and the picture. */
+    static String cycleWords(int size) {
+        return size + " philosophers in a cycle";
+    }
+
+    /** Puts the cycle on the timeline: a violation and a note per edge, the headline on the run's lane. */
+    private List<Long> mark(Recorder recorder, List<WaitForGraph.Edge> cycle, String headline) {
+        List<Long> places = new ArrayList<>();
         for (WaitForGraph.Edge edge : cycle) {
-            recorder.record(actors.get(indexOf(edge.waiter())), EventKind.NOTE,
-                    CYCLE_NOTE + edge.resource() + ", held by " + edge.holder(), actors.get(indexOf(edge.holder())));
+            int waiter = actors[indexOf(edge.waiter())];
+            Event violation = recorder.record(waiter, EventKind.VIOLATION, DEADLOCKED, 1);
+            if (violation != null) {
+                places.add(violation.seq());
+            }
+            recorder.record(waiter, EventKind.NOTE, CYCLE_NOTE + edge.resource() + ", held by " + edge.holder(),
+                    actors[indexOf(edge.holder())]);
         }
+        recorder.record(Run.RUN_ACTOR, EventKind.NOTE, FAILURE_NOTE + headline, cycle.size());
+        return places;
+    }
+
+    /**
+     * Notes the instant the verdict measures hunger at, on the run's lane, and folds every event
+     * before it; returns the instant. A reader of the record folding the same events up to the same
+     * note measures the same hunger.
+     */
+    private long measure(Recorder recorder) {
+        Event instant = recorder.record(Run.RUN_ACTOR, EventKind.NOTE, MEASURED, 0);
+        if (instant == null) {
+            folded = recorder.drain(folded, Integer.MAX_VALUE, hunger::accept);
+            return recorder.clock().nanos();
+        }
+        // Events before the note may still be being stored by their threads: wait for them, briefly.
+        long giveUp = System.nanoTime() + 1_000_000_000L;
+        while (folded < instant.seq() && System.nanoTime() < giveUp) {
+            folded = recorder.drain(folded, (int) (instant.seq() - folded), hunger::accept);
+            Thread.onSpinWait();
+        }
+        return instant.nanos();
     }
 
     private int indexOf(String philosopher) {
         return Integer.parseInt(philosopher.substring(philosopher.lastIndexOf('-') + 1)) - 1;
     }
 
-    @Override
-    public Outcome judge(RunSummary summary) {
-        List<String> starved = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            if (meals.get(i) == 0) {
-                starved.add("philosopher-" + (i + 1));
-            }
-        }
-        Map<String, Long> violations = new LinkedHashMap<>();
-        if (abandoned.sum() > 0) {
-            violations.put(ABANDONED, abandoned.sum());
-            return new Outcome(Verdict.STUCK, "livelock: " + abandoned.sum() + " meals given up after " + MAX_TRIES
-                    + " tries each",
-                    "The philosophers kept taking a fork, finding the other taken and putting theirs back, in step "
-                            + "with each other. " + mealsText(), violations, metrics(), List.of());
-        }
-        if (!starved.isEmpty()) {
-            violations.put(STARVED, (long) starved.size());
-            return new Outcome(Verdict.STUCK, String.join(", ", starved) + " never ate",
-                    "Starved while the others ate. " + mealsText(), violations, metrics(), List.of());
-        }
-        int hungriest = hungriest();
-        return new Outcome(Verdict.SAFE, "every philosopher ate; no deadlock",
-                mealsText() + " The longest hunger was " + longestHunger.get(hungriest) / 1_000_000 + " ms (philosopher-"
-                        + (hungriest + 1) + ").", violations, metrics(), List.of());
+    private String nameOf(int actor) {
+        return "philosopher-" + (indexOfActor(actor) + 1);
     }
 
-    private int hungriest() {
-        int worst = 0;
-        for (int i = 1; i < n; i++) {
-            if (longestHunger.get(i) > longestHunger.get(worst)) {
-                worst = i;
-            }
+    private List<Integer> philosophers() {
+        List<Integer> list = new ArrayList<>();
+        for (int actor : actors) {
+            list.add(actor);
         }
-        return worst;
+        return list;
+    }
+
+    /**
+     * Every worker ended: all ate every meal, unless the user stopped the run first, which says
+     * nothing about starving (a philosopher still hungry then had not waited for the timeout).
+     */
+    @Override
+    public Outcome judge(RunSummary summary) {
+        long asOf = measure(summary.recorder());
+        Hunger.Hungriest hungriest = hunger.hungriest(philosophers(), asOf);
+        String headline = summary.stoppedByUser() ? "no deadlock before the stop" : "every philosopher ate; no deadlock";
+        return new Outcome(Verdict.SAFE, headline, mealsText() + " " + hungerText(hungriest), Map.of(),
+                metrics(hungriest), List.of());
+    }
+
+    /** "philosopher-3 was hungry longest: 1183 ms, and still is." */
+    private String hungerText(Hunger.Hungriest hungriest) {
+        return nameOf(hungriest.actor()) + " was hungry longest: " + Hunger.words(hungriest.millis())
+                + (hungriest.ongoing() ? ", and still is." : ".");
     }
 
     private String mealsText() {
         StringBuilder text = new StringBuilder("Meals:");
         for (int i = 0; i < n; i++) {
-            text.append(i == 0 ? " " : ", ").append("philosopher-").append(i + 1).append(' ').append(meals.get(i));
+            text.append(i == 0 ? " " : ", ").append("philosopher-").append(i + 1).append(' ')
+                    .append(hunger.meals(actors[i]));
         }
         return text.append('.').toString();
     }
 
-    private Map<String, Number> metrics() {
+    private Map<String, Number> metrics(Hunger.Hungriest hungriest) {
         Map<String, Number> metrics = new LinkedHashMap<>();
         long total = 0;
         int fewest = Integer.MAX_VALUE;
-        for (int i = 0; i < n; i++) {
-            total += meals.get(i);
-            fewest = Math.min(fewest, meals.get(i));
+        for (int actor : actors) {
+            total += hunger.meals(actor);
+            fewest = Math.min(fewest, hunger.meals(actor));
         }
         metrics.put("meals", total);
         metrics.put("fewestMeals", fewest);
-        metrics.put("longestHungerMs", longestHunger.get(hungriest()) / 1_000_000);
-        metrics.put("retries", retries.sum());
-        metrics.put("abandonedMeals", abandoned.sum());
+        metrics.put("longestHungerMs", hungriest.millis());
+        metrics.put("hungriestPhilosopher", indexOfActor(hungriest.actor()) + 1);
+        metrics.put("forksPutBack", hunger.retries());
         for (int i = 0; i < n; i++) {
-            metrics.put("meals:philosopher-" + (i + 1), meals.get(i));
+            metrics.put("meals:philosopher-" + (i + 1), hunger.meals(actors[i]));
         }
         return metrics;
+    }
+
+    private int indexOfActor(int actor) {
+        for (int i = 0; i < n; i++) {
+            if (actors[i] == actor) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** One philosopher: each operation is one meal. */
@@ -288,18 +371,13 @@ final class PhilosophersScenario implements Scenario {
             pause(thinkMillis);
             context.gate(PhilosophersLab.THINKING);
             context.state(ActorState.HUNGRY);
-            long hungrySince = System.nanoTime();
             if (seat != null) {
                 take(seat);
             }
             try {
-                boolean ate = switch (strategy) {
-                    case TRY_BACKOFF -> eatTryingAndBackingOff(hungrySince);
-                    case NAIVE, ORDERED, WAITER -> eatInOrder(hungrySince);
-                };
-                if (!ate) {
-                    abandoned.increment();
-                    context.mark(EventKind.NOTE, "gave up this meal after " + MAX_TRIES + " tries", MAX_TRIES);
+                switch (strategy) {
+                    case TRY_BACKOFF -> eatTryingAndBackingOff();
+                    case NAIVE, ORDERED, WAITER -> eatInOrder();
                 }
             } finally {
                 if (seat != null) {
@@ -310,7 +388,7 @@ final class PhilosophersScenario implements Scenario {
         }
 
         /** naive, ordered and waiter: take one fork, then the other, waiting as long as it takes. */
-        private boolean eatInOrder(long hungrySince) throws Exception {
+        private void eatInOrder() throws Exception {
             boolean leftFirst = strategy != PhilosophersStrategy.ORDERED || context.index() + 1 < n;
             Semaphore first = leftFirst ? left : right;
             Semaphore second = leftFirst ? right : left;
@@ -320,40 +398,41 @@ final class PhilosophersScenario implements Scenario {
                 context.gate(PhilosophersLab.BETWEEN_FORKS);
                 take(second);
                 try {
-                    eat(hungrySince);
+                    eat();
                 } finally {
                     second.release();
                 }
             } finally {
                 first.release();
             }
-            return true;
         }
 
-        /** try-backoff: left fork, then try the right; put the left back when the right is taken. */
-        private boolean eatTryingAndBackingOff(long hungrySince) throws Exception {
-            for (int tries = 1; tries <= MAX_TRIES; tries++) {
+        /**
+         * try-backoff: left fork, then try the right; put the left back when the right is taken,
+         * back off, and try again, for as long as it takes: a livelock or a starving philosopher is
+         * the oracle's to name ({@link #waitingSince}), at the run's timeout.
+         */
+        private void eatTryingAndBackingOff() throws Exception {
+            for (int tries = 1; !context.stopping(); tries++) {
                 take(left);
                 try {
                     context.state(ActorState.HOLDING, left.name());
                     context.gate(PhilosophersLab.BETWEEN_FORKS);
                     if (right.tryAcquire()) {
                         try {
-                            eat(hungrySince);
+                            eat();
                         } finally {
                             right.release();
                         }
-                        return true;
+                        return;
                     }
                 } finally {
                     left.release();
                 }
-                retries.increment();
                 context.mark(EventKind.RETRY, right.name() + " was taken: put " + left.name() + " back", tries);
                 context.state(ActorState.HUNGRY);
                 context.gate(PhilosophersLab.BACKOFF);
             }
-            return false;
         }
 
         private void take(Semaphore semaphore) throws InterruptedException {
@@ -364,11 +443,8 @@ final class PhilosophersScenario implements Scenario {
             }
         }
 
-        private void eat(long hungrySince) throws InterruptedException {
+        private void eat() throws InterruptedException {
             context.state(ActorState.EATING);
-            int i = context.index();
-            longestHunger.accumulateAndGet(i, System.nanoTime() - hungrySince, Math::max);
-            meals.incrementAndGet(i);
             pause(eatMillis);
             context.gate(PhilosophersLab.EATING);
         }

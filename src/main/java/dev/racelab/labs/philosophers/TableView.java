@@ -21,10 +21,14 @@ import java.util.Map;
  * The philosophers' table: each philosopher in the colour of what it is doing (thinking, hungry,
  * holding one fork, eating), each fork on the table or in the hand of whoever holds it, and, once
  * the oracle found one, the deadlock cycle drawn as arrows from each philosopher to the one it
- * waits for. Panels: every fork's holder and queue, meals per philosopher, the longest hunger.
+ * waits for, or the starving philosophers ringed. Panels: the failure as the verdict names it,
+ * every fork's holder and queue, meals and the longest hunger per philosopher, the hungriest.
  *
- * <p>Built from events only ({@code LOCK_*} per fork, state changes, the oracle's cycle notes), so
- * it shows the same live and in a replay. Owned by the thread that feeds it.
+ * <p>Built from events only ({@code LOCK_*} per fork, state changes, the oracle's notes and
+ * violations), so it shows the same live and in a replay. Meals and hunger are folded by the
+ * oracle's own {@link Hunger}: live, a hunger still going counts up to the clock; once the
+ * oracle measured for its verdict, up to that instant, so the numbers are the verdict's.
+ * Owned by the thread that feeds it.
  */
 final class TableView implements LabView {
 
@@ -35,12 +39,17 @@ final class TableView implements LabView {
     private final Map<Integer, Boolean> held = new HashMap<>();
     /** Per philosopher holding one fork: which. */
     private final Map<Integer, String> oneFork = new HashMap<>();
-    private final Map<Integer, Integer> meals = new HashMap<>();
-    private final Map<Integer, Long> hungrySince = new HashMap<>();
-    private final Map<Integer, Long> longestHunger = new HashMap<>();
+    private final Hunger hunger = new Hunger();
+    /** The latest instant seen, an event's or (live) the clock's: the "now" of a hunger still going. */
+    private long nowNanos;
+    /** The instant the oracle measured hunger for its verdict; 0 until then. */
+    private long measuredAt;
     /** The deadlock cycle: waiter's actor id to the actor it waits for, in the cycle's order. */
     private final Map<Integer, Integer> cycle = new LinkedHashMap<>();
-    private String cycleText;
+    /** Philosophers the oracle marked (deadlocked, livelocked, starving), and under which name. */
+    private final Map<Integer, String> marked = new LinkedHashMap<>();
+    /** The verdict's headline for a deadlock, livelock or starvation, as the oracle noted it. */
+    private String failure;
     private long version;
 
     TableView(RunHeader header) {
@@ -49,22 +58,55 @@ final class TableView implements LabView {
 
     @Override
     public void accept(Event e) {
-        if (cycleText != null && e.kind() != EventKind.NOTE) {
-            // The deadlock is named: keep the table as it was then, not as stopping the run left it.
+        boolean changed = false;
+        if (e.kind() == EventKind.NOTE && e.subject() != null) {
+            changed = followNote(e);
+        } else if (e.kind() == EventKind.VIOLATION && e.actor() != Actor.RUN_ID) {
+            marked.put(e.actor(), e.subject());
+            changed = true;
+        }
+        if (measuredAt != 0) {
+            // Measured for the verdict: keep the table as it was then, not as stopping the run left it.
+            bump(changed);
             return;
         }
-        boolean changed = tracker.accept(e);
+        nowNanos = Math.max(nowNanos, e.nanos());
+        changed |= tracker.accept(e);
+        changed |= hunger.accept(e);
         if (e.kind() == EventKind.STATE && e.actor() != Actor.RUN_ID) {
             changed |= followState(e);
-        } else if (e.kind() == EventKind.NOTE && e.subject() != null) {
-            if (e.actor() != Actor.RUN_ID && e.subject().startsWith(PhilosophersScenario.CYCLE_NOTE)) {
-                cycle.put(e.actor(), (int) e.value());
-                changed = true;
-            } else if (e.actor() == Actor.RUN_ID && e.subject().startsWith("deadlock: ")) {
-                cycleText = e.subject().substring("deadlock: ".length());
-                changed = true;
-            }
         }
+        // Live, a hunger still going grows with every event.
+        bump(changed || e.kind() == EventKind.STATE);
+    }
+
+    /** Live, a hunger still going grows with the clock even when nobody records anything (a deadlock). */
+    @Override
+    public void live(long nanos) {
+        if (measuredAt == 0 && nanos > nowNanos && hunger.hungrySince() != Long.MAX_VALUE) {
+            nowNanos = nanos;
+            version++;
+        }
+    }
+
+    private boolean followNote(Event e) {
+        String subject = e.subject();
+        if (e.actor() != Actor.RUN_ID && subject.startsWith(PhilosophersScenario.CYCLE_NOTE)) {
+            cycle.put(e.actor(), (int) e.value());
+            return true;
+        }
+        if (e.actor() == Actor.RUN_ID && subject.equals(PhilosophersScenario.MEASURED)) {
+            measuredAt = e.nanos();
+            return true;
+        }
+        if (e.actor() == Actor.RUN_ID && subject.startsWith(PhilosophersScenario.FAILURE_NOTE)) {
+            failure = subject.substring(PhilosophersScenario.FAILURE_NOTE.length());
+            return true;
+        }
+        return false;
+    }
+
+    private void bump(boolean changed) {
         if (changed) {
             version++;
         }
@@ -78,17 +120,6 @@ final class TableView implements LabView {
             return true;
         }
         held.put(actor, false);
-        if (state == ActorState.HUNGRY && atTable.get(actor) != ActorState.HUNGRY
-                && atTable.get(actor) != ActorState.HOLDING) {
-            hungrySince.put(actor, e.nanos());
-        }
-        if (state == ActorState.EATING && atTable.get(actor) != ActorState.EATING) {
-            meals.merge(actor, 1, Integer::sum);
-            Long since = hungrySince.remove(actor);
-            if (since != null) {
-                longestHunger.merge(actor, e.nanos() - since, Math::max);
-            }
-        }
         if (state == ActorState.HOLDING && e.subject() != null) {
             oneFork.put(actor, e.subject());
         }
@@ -101,12 +132,17 @@ final class TableView implements LabView {
         return version;
     }
 
+    /** The instant hunger is measured at: the verdict's, or live the latest event's. */
+    private long asOf() {
+        return measuredAt != 0 ? measuredAt : nowNanos;
+    }
+
     @Override
     public List<Panel> panels() {
         List<Integer> philosophers = tracker.workerActors();
         List<Panel> panels = new ArrayList<>();
-        if (cycleText != null) {
-            panels.add(new Panel.Items("Deadlock", List.of(new Panel.Item(cycleText, Ink.RACE)), ""));
+        if (failure != null) {
+            panels.add(new Panel.Items(failureTitle(), List.of(new Panel.Item(failure, Ink.RACE)), ""));
         }
         List<List<String>> forks = new ArrayList<>();
         for (int k = 1; k <= philosophers.size(); k++) {
@@ -119,21 +155,34 @@ final class TableView implements LabView {
         }
         panels.add(new Panel.Table("Forks", List.of("fork", "held by", "waiting"), forks));
         List<List<String>> rows = new ArrayList<>();
-        long worst = -1;
-        int worstActor = -1;
         for (int actor : philosophers) {
-            long hunger = longestHunger.getOrDefault(actor, 0L);
-            if (hunger > worst) {
-                worst = hunger;
-                worstActor = actor;
-            }
-            rows.add(List.of(shortName(actor), String.valueOf(meals.getOrDefault(actor, 0)), label(actor),
-                    hunger / 1_000_000 + " ms"));
+            rows.add(List.of(shortName(actor), String.valueOf(hunger.meals(actor)), label(actor),
+                    Hunger.words(hunger.longestNanos(actor, asOf()) / 1_000_000)));
         }
         panels.add(new Panel.Table("Meals", List.of("", "meals", "now", "longest hunger"), rows));
-        panels.add(new Panel.Values("Hunger", List.of(Panel.Value.of("longest",
-                worstActor < 0 || worst <= 0 ? "—" : worst / 1_000_000 + " ms (" + tracker.name(worstActor) + ")"))));
+        panels.add(new Panel.Items("Hungriest", List.of(new Panel.Item(hungriestWords(tracker::name), Ink.HUNGRY)),
+                ""));
         return panels;
+    }
+
+    /** "philosopher-3, 1183 ms (still hungry)"; "—" before anyone was hungry. */
+    private String hungriestWords(java.util.function.IntFunction<String> name) {
+        Hunger.Hungriest hungriest = hunger.hungriest(tracker.workerActors(), asOf());
+        if (hungriest.actor() < 0 || hungriest.nanos() <= 0) {
+            return "—";
+        }
+        return name.apply(hungriest.actor()) + ", " + Hunger.words(hungriest.millis())
+                + (hungriest.ongoing() ? " (still hungry)" : "");
+    }
+
+    /** "Deadlock", "Livelock" or "Starvation", by the name of the oracle's marks. */
+    private String failureTitle() {
+        String mark = marked.values().stream().findFirst().orElse(PhilosophersScenario.DEADLOCKED);
+        return switch (mark) {
+            case PhilosophersScenario.LIVELOCKED -> "Livelock";
+            case PhilosophersScenario.STARVING -> "Starvation";
+            default -> "Deadlock";
+        };
     }
 
     private String label(int actor) {
@@ -161,9 +210,11 @@ final class TableView implements LabView {
         if (n == 0) {
             return;
         }
+        // Two lines of captions at the top (the failure, the hungriest), always, so the table does not jump.
+        double top = sketch.em() * 3;
         double cx = sketch.width() / 2;
-        double cy = sketch.height() / 2;
-        double table = Math.min(sketch.width(), sketch.height()) * 0.32;
+        double cy = top + (sketch.height() - top) / 2;
+        double table = Math.min(sketch.width(), sketch.height() - top) * 0.30;
         double seat = table * 1.22;
         double r = Math.max(sketch.em() * 0.6, Math.min(sketch.em() * 1.6, seat * Math.sin(Math.PI / n) * 0.55));
 
@@ -183,12 +234,13 @@ final class TableView implements LabView {
             double[] p = at.get(actor);
             ActorState state = atTable.getOrDefault(actor, ActorState.IDLE);
             sketch.fill(Ink.of(state)).fillCircle(p[0], p[1], r);
-            boolean inCycle = cycle.containsKey(actor);
-            sketch.stroke(inCycle ? Ink.HIGHLIGHT : held.getOrDefault(actor, false) ? Ink.AT_GATE : Ink.OUTLINE,
-                    inCycle ? 3 : 1.5).strokeCircle(p[0], p[1], r);
+            boolean isMarked = marked.containsKey(actor);
+            sketch.stroke(isMarked ? Ink.HIGHLIGHT : held.getOrDefault(actor, false) ? Ink.AT_GATE : Ink.OUTLINE,
+                    isMarked ? 3 : 1.5).strokeCircle(p[0], p[1], r);
             sketch.fill(Ink.TEXT).text("P" + (i + 1), p[0], p[1] + sketch.em() * 0.35, 1.0, true, Sketch.Align.CENTER);
             double below = p[1] + r + sketch.em() * 1.1;
-            sketch.fill(Ink.MUTED).text(meals.getOrDefault(actor, 0) + " meals", p[0], below, 0.8, false,
+            int meals = hunger.meals(actor);
+            sketch.fill(Ink.MUTED).text(meals + (meals == 1 ? " meal" : " meals"), p[0], below, 0.8, false,
                     Sketch.Align.CENTER);
         }
         if (!cycle.isEmpty()) {
@@ -205,9 +257,26 @@ final class TableView implements LabView {
                     sketch.arrow(from[0] + ux * r, from[1] + uy * r, to[0] - ux * r, to[1] - uy * r);
                 }
             });
-            sketch.fill(Ink.RACE).text("deadlock", sketch.em() * 0.6, sketch.em() * 1.4, 1.0, true,
+        }
+        double line = sketch.em() * 1.4;
+        if (failure != null) {
+            sketch.fill(Ink.RACE).text(caption(), sketch.em() * 0.6, line, 1.0, true, Sketch.Align.LEFT);
+            line += sketch.em() * 1.3;
+        }
+        String hungriest = hungriestWords(this::shortName);
+        if (!hungriest.equals("—")) {
+            sketch.fill(Ink.TEXT).text("hungriest: " + hungriest, sketch.em() * 0.6, line, 0.8, false,
                     Sketch.Align.LEFT);
         }
+    }
+
+    /** The failure in a few words for the picture: "deadlock: 5 philosophers in a cycle". */
+    private String caption() {
+        if (!cycle.isEmpty()) {
+            return "deadlock: " + PhilosophersScenario.cycleWords(cycle.size());
+        }
+        int cut = failure.indexOf(';');
+        return cut < 0 ? failure : failure.substring(0, cut);
     }
 
     /** Philosopher {@code i} (0-based) sits at this angle, the first at the top, going clockwise. */
@@ -233,7 +302,7 @@ final class TableView implements LabView {
             angle = angleOf(seat + (isLeftFork ? -0.28 : 0.28), n);
             inner = table * 1.22 - r * 2.2;
             outer = table * 1.22 - r * 1.05;
-            ink = cycle.containsKey(holder) ? Ink.HIGHLIGHT : Ink.HOLDING;
+            ink = marked.containsKey(holder) ? Ink.HIGHLIGHT : Ink.HOLDING;
         }
         double cos = Math.cos(angle);
         double sin = Math.sin(angle);

@@ -454,6 +454,9 @@ public final class MainView extends BorderPane {
         boolean live = phase.live() && !shown.ended();
         long since = model.origin() == Long.MIN_VALUE ? 0 : session.clock().nanos() - model.origin();
         timeline.render(live ? since : model.latest(), live || model.behind());
+        if (live) {
+            view.live(session.clock().nanos());
+        }
         stateColumn.refresh(now);
         gates.update(tracker);
         if (!legendStates.containsAll(model.statesSeen()) || !legendMarks.containsAll(model.marksSeen())) {

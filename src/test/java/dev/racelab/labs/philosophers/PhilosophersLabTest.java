@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PhilosophersLabTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static final String CYCLE_OF_FIVE = "philosopher-1 → philosopher-2 → philosopher-3 → "
+    private static final String CYCLE_OF_FIVE = "5 philosophers in a cycle: philosopher-1 → philosopher-2 → philosopher-3 → "
             + "philosopher-4 → philosopher-5 → philosopher-1";
 
     private final PhilosophersLab lab = new PhilosophersLab(TestServers.backends());
@@ -52,8 +52,8 @@ class PhilosophersLabTest {
             assertEquals(CYCLE_OF_FIVE, outcome.headline());
             assertTrue(outcome.explanation().contains("philosopher-1 waits for fork-2, held by philosopher-2"),
                     outcome.explanation());
-            assertEquals(1L, outcome.violations().get(PhilosophersScenario.DEADLOCK));
-            assertEquals(1, outcome.places().size(), "the deadlock is marked on the timeline");
+            assertEquals(5L, outcome.violations().get(PhilosophersScenario.DEADLOCKED));
+            assertEquals(5, outcome.places().size(), "each deadlocked philosopher is marked on the timeline");
         }
     }
 
@@ -79,7 +79,7 @@ class PhilosophersLabTest {
         RecordingSketch sketch = new RecordingSketch(600, 400);
         view.draw(sketch);
         assertEquals(5, sketch.arrows(), "one arrow per philosopher of the cycle");
-        assertTrue(sketch.texts().contains("deadlock"), sketch.texts().toString());
+        assertTrue(sketch.texts().contains("deadlock: 5 philosophers in a cycle"), sketch.texts().toString());
         Panel.Items deadlock = (Panel.Items) view.panels().stream().filter(p -> p.title().equals("Deadlock"))
                 .findFirst().orElseThrow();
         assertEquals(CYCLE_OF_FIVE, deadlock.items().get(0).text());
@@ -129,7 +129,99 @@ class PhilosophersLabTest {
                         .with(PhilosophersLab.BACKOFF.id(), GateRule.range(0, 60)))).awaitOutcome(WAIT);
         assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
         assertEquals(15L, outcome.metrics().get("meals"));
-        assertTrue(outcome.metrics().get("retries").longValue() > 0, "forks were put back");
+        assertTrue(outcome.metrics().get("forksPutBack").longValue() > 0, "forks were put back");
+    }
+
+    @Test
+    void deadlockedPhilosophersAreAsHungryAsTheyHaveWaitedInTheVerdictAndOnTheTable() throws Exception {
+        Run run = start(RunSpec.defaults(lab));
+        Outcome outcome = run.awaitOutcome(WAIT);
+        assertEquals(Verdict.DEADLOCK, outcome.verdict(), outcome.banner());
+        long hungerMs = outcome.metrics().get("longestHungerMs").longValue();
+        // Named after a quiet second, with every philosopher hungry since its first thought.
+        assertTrue(hungerMs >= 1000, "longest hunger " + hungerMs + " ms; the table froze over a second before");
+        int hungriest = outcome.metrics().get("hungriestPhilosopher").intValue();
+        assertTrue(outcome.explanation().contains("philosopher-" + hungriest + " was hungry longest: " + hungerMs
+                + " ms, and still is."), outcome.explanation());
+
+        LabView view = lab.view(run.record().header());
+        run.recorder().snapshot().forEach(view::accept);
+        Panel.Items hunger = (Panel.Items) view.panels().stream().filter(p -> p.title().equals("Hungriest"))
+                .findFirst().orElseThrow();
+        assertEquals("philosopher-" + hungriest + ", " + hungerMs + " ms (still hungry)", hunger.items().get(0).text());
+        Panel.Table meals = (Panel.Table) view.panels().stream().filter(p -> p.title().equals("Meals")).findFirst()
+                .orElseThrow();
+        assertEquals(hungerMs + " ms", meals.rows().get(hungriest - 1).get(3), "the hungriest's row says the same");
+    }
+
+    @Test
+    void liveTheTableCountsAHungerStillGoingUpToTheClockNotTheLastEvent() throws Exception {
+        Run run = start(naiveWithADelayBetweenForks(4));
+        assertEquals(Verdict.DEADLOCK, run.awaitOutcome(WAIT).verdict());
+        LabView view = lab.view(run.record().header());
+        long last = 0;
+        // Everything before the oracle measured: the table as it was live, nobody moving.
+        for (Event e : run.recorder().snapshot()) {
+            if (e.kind() == EventKind.NOTE && PhilosophersScenario.MEASURED.equals(e.subject())) {
+                break;
+            }
+            view.accept(e);
+            last = Math.max(last, e.nanos());
+        }
+        view.live(last + 5_000_000_000L);
+        Panel.Items hunger = (Panel.Items) view.panels().stream().filter(p -> p.title().equals("Hungriest"))
+                .findFirst().orElseThrow();
+        String text = hunger.items().get(0).text();
+        long ms = Long.parseLong(text.replaceAll(".*, (\\d+) ms.*", "$1"));
+        assertTrue(ms >= 5_000 && text.endsWith("(still hungry)"), "five seconds on, live: " + text);
+    }
+
+    /**
+     * try-backoff with no backoff: whoever finds its second fork taken puts the first back and
+     * takes it again at once, in step with its neighbours. Busy, nobody (or somebody) never eating:
+     * the run ends at its timeout, named. Twenty runs, four at a time, each judged on its own.
+     */
+    @Test
+    void tryBackoffInLockstepIsNamedALivelockOrStarvationAndEndsAtItsTimeout() throws Exception {
+        Duration timeout = Duration.ofSeconds(2);
+        RunSpec lockstep = RunSpec.defaults(lab).withStrategy("try-backoff").withTimeout(timeout)
+                .withGates(GatePlan.NONE.with(PhilosophersLab.BETWEEN_FORKS.id(), PhilosophersLab.DAWDLE_BETWEEN_FORKS));
+        int runs = 20;
+        List<Outcome> outcomes = new java.util.ArrayList<>();
+        List<Long> wallMs = new java.util.ArrayList<>();
+        for (int batch = 0; batch < runs; batch += 4) {
+            List<Run> going = new java.util.ArrayList<>();
+            long started = System.nanoTime();
+            for (int i = batch; i < batch + 4; i++) {
+                going.add(start(lockstep.withSeed(i)));
+            }
+            for (Run run : going) {
+                // Bounded well above the timeout: a run still going then fails the test, as it should.
+                outcomes.add(run.awaitOutcome(timeout.plusSeconds(20)));
+                wallMs.add((System.nanoTime() - started) / 1_000_000);
+            }
+        }
+        long named = outcomes.stream().filter(o -> o.verdict() == Verdict.STUCK
+                && (o.headline().startsWith("livelock: ") || o.headline().startsWith("starvation: "))).count();
+        assertTrue(named >= 19, named + " of " + runs + " named a livelock or starvation: "
+                + outcomes.stream().map(Outcome::banner).toList());
+        for (int i = 0; i < runs; i++) {
+            Outcome o = outcomes.get(i);
+            long runMs = o.metrics().get("runMs").longValue();
+            assertTrue(runMs <= timeout.toMillis() + 1_000, "run " + i + " went on for " + runMs + " ms: " + o.banner());
+            assertTrue(wallMs.get(i) <= timeout.toMillis() + 10_000, "run " + i + " took " + wallMs.get(i) + " ms");
+            if (o.verdict() == Verdict.STUCK) {
+                long hungerMs = o.metrics().get("longestHungerMs").longValue();
+                assertTrue(hungerMs > timeout.toMillis(), o.banner());
+                assertTrue(o.headline().contains("philosopher-" + o.metrics().get("hungriestPhilosopher")
+                        + " hungry " + hungerMs + " ms"), "the headline names the hungriest and how long: " + o.banner());
+                long marked = o.violations().values().stream().mapToLong(Long::longValue).sum();
+                assertEquals(marked, o.places().size(), "each starving philosopher is marked on the timeline");
+            }
+        }
+        System.out.printf("[philosophers] try-backoff in lockstep: %d of %d named; %s%n", named, runs,
+                outcomes.stream().map(o -> o.headline().split(":")[0]).collect(java.util.stream.Collectors.groupingBy(
+                        h -> h, java.util.stream.Collectors.counting())));
     }
 
     @Test

@@ -1,0 +1,118 @@
+package dev.racelab.engine;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeoutException;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Workers that stay busy and get nowhere (they record a retry every millisecond, for ever) are
+ * progress to the supervisor's eye; the lab's {@link Scenario#waitingSince} is what ends such a
+ * run at its timeout, with the lab's diagnosis. On a manual clock: the timeout passes only when
+ * the test says so.
+ */
+@Tag("engine")
+class LivenessTest {
+
+    private static final LabProfile PROFILE = new LabProfile("busy", "Busy", "Workers retry for ever.", Set.of(),
+            List.of(Busy.values()), List.of(), new LabProfile.Crew("worker", 2, 1, 4), 1, List.of());
+
+    enum Busy implements Strategy {
+        RETRYING(About.broken("retrying", "Retrying", "retry for ever, never done"));
+
+        private final About about;
+
+        Busy(About about) {
+            this.about = about;
+        }
+
+        @Override
+        public About about() {
+            return about;
+        }
+    }
+
+    /** Both workers retry for ever; the lab says worker-1 has waited since the run's first retry. */
+    private static final class BusyLab implements Lab {
+
+        @Override
+        public LabProfile profile() {
+            return PROFILE;
+        }
+
+        @Override
+        public Scenario open(RunSetup setup) {
+            return new Scenario() {
+                private long since = Long.MAX_VALUE;
+
+                @Override
+                public LabWorker worker(WorkerContext context) {
+                    return n -> {
+                        while (!context.stopping()) {
+                            context.mark(EventKind.RETRY, "again", 0);
+                            Thread.sleep(1);
+                        }
+                    };
+                }
+
+                @Override
+                public long waitingSince(RunSummary summary) {
+                    for (long seq = 0; since == Long.MAX_VALUE && seq < summary.recorder().size(); seq++) {
+                        if (summary.recorder().get(seq).kind() == EventKind.RETRY) {
+                            since = summary.recorder().get(seq).nanos();
+                        }
+                    }
+                    return since;
+                }
+
+                @Override
+                public Outcome diagnose(RunSummary summary) {
+                    return new Outcome(Verdict.STUCK, "livelock: worker-1 waited "
+                            + (summary.recorder().clock().nanos() - since) / 1_000_000_000 + " s", "", Map.of("livelocked workers", 2L),
+                            Map.of(), List.of());
+                }
+
+                @Override
+                public Outcome judge(RunSummary summary) {
+                    return new Outcome(Verdict.SAFE, "all done", "", Map.of(), Map.of(), List.of());
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
+    }
+
+    @Test
+    void busyWorkersGettingNowhereEndTheRunAtItsTimeoutWithTheLabsDiagnosis() throws Exception {
+        ManualClock clock = new ManualClock();
+        Lab lab = new BusyLab();
+        Run run = new Run(lab, RunSpec.defaults(lab).withTimeout(Duration.ofSeconds(3)), clock, 100_000);
+        run.start();
+        int seconds = 0;
+        while (!run.outcome().isDone() && seconds < 30) {
+            clock.advance(Duration.ofSeconds(1));
+            seconds++;
+            try {
+                run.awaitOutcome(Duration.ofMillis(200));
+            } catch (TimeoutException notYet) {
+                // The supervisor polls every 20 ms; let more time pass.
+            }
+        }
+        Outcome outcome = run.awaitOutcome(Duration.ofSeconds(10));
+        assertEquals(Verdict.STUCK, outcome.verdict(), outcome.banner());
+        assertTrue(outcome.headline().startsWith("livelock: worker-1 waited"), outcome.headline());
+        assertEquals(2L, outcome.violations().get("livelocked workers"));
+        assertTrue(seconds >= 3 && seconds <= 6, "ended " + seconds + " s into a 3 s timeout");
+        assertTrue(run.recorder().snapshot().stream().filter(e -> e.kind() == EventKind.RETRY).count() > 2,
+                "the workers were busy all along");
+    }
+}
