@@ -69,7 +69,7 @@ class CliTest {
         assertEquals(4, counter.getAsJsonArray("strategies").size());
         assertTrue(counter.getAsJsonArray("strategies").get(0).getAsJsonObject().get("broken").getAsBoolean());
         assertEquals("after-read", counter.getAsJsonArray("gates").get(1).getAsJsonObject().get("id").getAsString());
-        assertEquals(8, counter.getAsJsonObject("defaults").get("workers").getAsInt());
+        assertEquals(4, counter.getAsJsonObject("defaults").get("workers").getAsInt());
         JsonObject fencing = result.json().getAsJsonArray("labs").get(1).getAsJsonObject();
         assertEquals("blind-write", fencing.get("defaultStrategy").getAsString());
     }

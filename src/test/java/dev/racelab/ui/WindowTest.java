@@ -59,7 +59,7 @@ class WindowTest {
         ui.press("run");
         String safe = ui.awaitVerdict(v -> v.startsWith("SAFE") || v.startsWith("ERROR")
                 || v.startsWith("RACE") && run().strategy().id().equals("atomic-update"));
-        assertEquals("SAFE — all 400 increments counted", safe);
+        assertEquals("SAFE — all 20 increments counted", safe);
     }
 
     @Test

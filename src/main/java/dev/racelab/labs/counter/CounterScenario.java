@@ -29,13 +29,21 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * One run of the counter lab. The oracle compares the increments that committed with the value
  * the row ends at; the difference is the number of increments lost. Each write also learns from
- * the row's trigger how many increments it overwrote, which marks the spot on the timeline.
+ * the row's trigger how many increments it overwrote: such an overwriting write is marked on the
+ * timeline (a different count from the increments lost, see {@link #OVERWRITES}).
  */
 final class CounterScenario implements Scenario {
 
     static final String ROW = "counter";
     static final String ROW_LOCK = "counter row lock";
+    /** The key figure: increments that committed but are not in the row's final value. */
     static final String LOST = "lost increments";
+    /**
+     * What a ✕ on the timeline marks: one write that replaced increments it never saw. One such
+     * write can lose several increments, and an increment it replaced may come back in a later
+     * overwrite, so their number is not the number of increments lost.
+     */
+    static final String OVERWRITES = "overwriting writes";
 
     private static final SqlFile SQL = SqlFile.load(CounterScenario.class, "counter.sql");
     private static final PgFixture.Tables TABLES = new PgFixture.Tables("counter", 1, SQL);
@@ -47,6 +55,7 @@ final class CounterScenario implements Scenario {
     /** The latest release of the row lock, for drawing which release woke which waiter. */
     private final AtomicReference<Event> lastRelease = new AtomicReference<>();
     private final LongAdder retries = new LongAdder();
+    private final LongAdder overwrites = new LongAdder();
 
     private final CounterStrategy strategy;
     private final RunSetup setup;
@@ -149,18 +158,23 @@ final class CounterScenario implements Scenario {
         metrics.put("finalValue", value);
         metrics.put("committedIncrements", expected);
         metrics.put("lostIncrements", lost);
+        metrics.put("overwritingWrites", overwrites.sum());
         metrics.put("retries", retries.sum());
         if (lost > 0) {
             return new Outcome(Verdict.RACE, lost + (lost == 1 ? " increment lost" : " increments lost"),
-                    expected + " increments committed, but the counter ended at " + value + ": " + lost
-                            + (lost == 1 ? " write" : " writes") + " replaced a value another worker had "
-                            + "already increased.",
+                    expected + " increments committed, but the counter ended at " + value + ": "
+                            + overwriteText(overwrites.sum()) + " replaced a value another client had already "
+                            + "increased, and " + lost + (lost == 1 ? " increment is" : " increments are") + " gone.",
                     Map.of(LOST, lost), metrics, List.of());
         }
         return new Outcome(Verdict.SAFE, "all " + expected + " increments counted",
                 "The counter ended at " + value + ", exactly the number of increments that committed"
                         + (retries.sum() > 0 ? " (" + retries.sum() + " transactions were retried)." : "."),
                 Map.of(), metrics, List.of());
+    }
+
+    private static String overwriteText(long n) {
+        return n == 1 ? "1 write" : n + " writes";
     }
 
     long currentValue() throws SQLException {
@@ -253,7 +267,8 @@ final class CounterScenario implements Scenario {
 
         private void noteOverwrite(long overwritten) {
             if (overwritten > 0) {
-                context.violation(LOST, overwritten);
+                overwrites.increment();
+                context.violation(OVERWRITES, overwritten);
             }
         }
 

@@ -2,6 +2,8 @@ package dev.racelab.labs.fencing;
 
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Gate;
+import dev.racelab.engine.GatePlan;
+import dev.racelab.engine.GateRule;
 import dev.racelab.engine.LabProfile;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunSetup;
@@ -22,6 +24,11 @@ import java.util.Set;
  * query and writing in the next ({@code check-then-write}, the source article's fix) still lets a
  * stale write through when the client pauses between the two. Only a write that checks and writes
  * in one statement ({@code fenced-cas}) makes the outcome predictable.
+ *
+ * <p>The default run is small enough to follow: four clients, five price updates each, and a
+ * preset pause of 0–40 ms after the check ({@link #presetGates}): a client that pauses there
+ * while another takes a newer token and writes lands its stale write afterwards, in every run of
+ * both broken strategies; fenced-cas rejects each such write.
  */
 public final class FencingLab extends ProfiledLab<FencingStrategy> {
 
@@ -35,6 +42,9 @@ public final class FencingLab extends ProfiledLab<FencingStrategy> {
     static final Gate BEFORE_WRITE = new Gate("before-write",
             "just before the UPDATE of the book's price");
 
+    /** A range, so some clients pause longer than others and their writes land out of token order. */
+    static final GateRule PAUSE_AFTER_CHECK = GateRule.range(0, 40);
+
     private final Backends backends;
 
     public FencingLab(Backends backends) {
@@ -42,8 +52,13 @@ public final class FencingLab extends ProfiledLab<FencingStrategy> {
                 "Clients race to set a book's price; only the highest token's price may stand.",
                 Set.of(Service.POSTGRES), List.of(FencingStrategy.values()),
                 List.of(BEFORE_TOKEN, AFTER_TOKEN, AFTER_CHECK, BEFORE_WRITE),
-                new LabProfile.Crew("client", 10, 1, 1000), 5));
+                new LabProfile.Crew("client", 4, 1, 1000), 5));
         this.backends = backends;
+    }
+
+    @Override
+    public GatePlan presetGates() {
+        return GatePlan.NONE.with(AFTER_CHECK.id(), PAUSE_AFTER_CHECK);
     }
 
     @Override

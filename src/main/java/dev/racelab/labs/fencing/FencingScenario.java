@@ -122,10 +122,11 @@ final class FencingScenario implements Scenario {
         }
         String staleText = stale + (stale == 1 ? " stale write" : " stale writes");
         if (wrong) {
-            return new Outcome(Verdict.RACE, "final price " + finalPrice + " is not the price of token " + max,
+            return new Outcome(Verdict.RACE, staleText + " applied; final price " + finalPrice + ", not token "
+                    + max + "'s " + expected,
                     "Token " + max + " belongs to " + holder(max) + ", who wrote " + expected + ", but the last "
                             + "write to land carried token " + finalToken + " (" + holder(finalToken) + "). "
-                            + staleText + " replaced a newer price.",
+                            + staleText + " with an older token replaced a newer price.",
                     violations, metrics, List.of());
         }
         if (stale > 0) {

@@ -21,6 +21,8 @@ import java.util.List;
 final class FencingView implements LabView {
 
     private static final int RECENT = 14;
+    /** The key figure's name on screen, the oracle's name for it. */
+    static final String STALE_LABEL = FencingScenario.STALE;
 
     private record Write(long token, String worker, Outcome outcome) {
     }
@@ -87,7 +89,7 @@ final class FencingView implements LabView {
                         : "#" + tracker.maxToken() + " (" + tracker.name(holder) + ")", Ink.TOKEN),
                 new Panel.Value("accepted", String.valueOf(tracker.accepted()), Ink.SAFE),
                 new Panel.Value("rejected as stale", String.valueOf(tracker.rejected()), Ink.TEXT),
-                new Panel.Value("stale but applied", String.valueOf(stale), stale > 0 ? Ink.RACE : Ink.SAFE))));
+                new Panel.Value(STALE_LABEL, String.valueOf(stale), stale > 0 ? Ink.RACE : Ink.SAFE))));
         panels.add(tracker.tokensPanel("Each client's latest token"));
         panels.add(tracker.serverLocksPanel("Row locks, as pg_locks reports them"));
         return panels;
@@ -130,7 +132,10 @@ final class FencingView implements LabView {
         s.fill(Ink.MUTED).text("latest handed out", tokenX + tokenW / 2, y + em * 4.6, 0.75, false,
                 Sketch.Align.CENTER);
 
-        double stripY = y + boxH + em * 1.6;
+        double countY = y + boxH + em * 1.6;
+        s.fill(stale > 0 ? Ink.RACE : Ink.SAFE).text(STALE_LABEL + ": " + stale, pad, countY, 1.1, true,
+                Sketch.Align.LEFT);
+        double stripY = countY + em * 1.9;
         s.fill(Ink.MUTED).text("latest writes, newest first", pad, stripY - em * 0.4, 0.8, false, Sketch.Align.LEFT);
         double chip = em * 2.4;
         double x = pad;
@@ -161,7 +166,7 @@ final class FencingView implements LabView {
             x += chip + em * 0.35;
         }
         double legendY = Math.min(s.height() - em * 0.4, rowY + chip + em * 1.4);
-        s.fill(Ink.MUTED).text("green accepted · grey rejected · red stale, yet applied", pad,
+        s.fill(Ink.MUTED).text("green: accepted · pale: rejected as stale · orange: stale, yet applied", pad,
                 legendY, 0.7, false, Sketch.Align.LEFT);
     }
 }

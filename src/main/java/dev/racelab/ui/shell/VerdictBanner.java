@@ -17,7 +17,7 @@ import javafx.scene.layout.VBox;
 
 /**
  * The verdict in words, red for a race and green when safe, with buttons that walk the timeline
- * from one violation to the next. While a run goes it says how far it got.
+ * from one ✕ mark to the next, named as the lab names them ("11 overwriting writes"). While a run goes it says how far it got.
  */
 public final class VerdictBanner extends HBox {
 
@@ -47,8 +47,8 @@ public final class VerdictBanner extends HBox {
         explanation.setMinHeight(Region.USE_PREF_SIZE);
         VBox words = new VBox(2, headline, explanation);
         HBox.setHgrow(words, Priority.ALWAYS);
-        previous.setTooltip(new Tooltip("Previous violation on the timeline (F7)"));
-        next.setTooltip(new Tooltip("Next violation on the timeline (F8)"));
+        previous.setTooltip(new Tooltip("Previous ✕ mark on the timeline (F7)"));
+        next.setTooltip(new Tooltip("Next ✕ mark on the timeline (F8)"));
         previous.setOnAction(e -> step(-1));
         next.setOnAction(e -> step(1));
         position.getStyleClass().add("verdict-position");
@@ -112,7 +112,7 @@ public final class VerdictBanner extends HBox {
         enableWalk();
     }
 
-    /** Walks to the previous (-1) or next (+1) violation. */
+    /** Walks to the previous (-1) or next (+1) ✕ mark. */
     public void step(int direction) {
         int count = timeline.model() == null ? 0 : timeline.model().violations();
         if (outcome == null || count == 0) {
@@ -127,8 +127,52 @@ public final class VerdictBanner extends HBox {
         int count = outcome == null || timeline.model() == null ? 0 : timeline.model().violations();
         previous.setDisable(count == 0);
         next.setDisable(count == 0);
-        position.setText(count == 0 ? "" : current < 0 ? count + (count == 1 ? " violation" : " violations")
-                : "violation " + (current + 1) + " of " + count);
+        String marks = count == 0 ? null : timeline.model().violationSubject();
+        position.setText(count == 0 ? "" : current < 0 ? count + " " + (count == 1 ? one(marks) : many(marks))
+                : one(marks) + " " + (current + 1) + " of " + count);
+        String meaning = count == 0 ? null : meaning(count, marks);
+        if (meaning == null) {
+            position.setTooltip(null);
+        } else if (position.getTooltip() == null) {
+            position.setTooltip(new Tooltip(meaning));
+        } else if (!meaning.equals(position.getTooltip().getText())) {
+            position.getTooltip().setText(meaning);
+        }
+    }
+
+    /**
+     * What the ✕ marks are beside the verdict's figure: the lab names them (the VIOLATION events'
+     * subject); where the oracle counts the same thing the numbers agree, and where it counts
+     * something else (one overwriting write can lose several increments) the tooltip says so.
+     */
+    private String meaning(int count, String marks) {
+        String these = count + " " + (count == 1 ? one(marks) : many(marks));
+        Long counted = marks == null ? null : outcome.violations().get(marks);
+        if (counted != null && counted == count) {
+            return "Each ✕ on the timeline is one of the " + these + " the verdict counts. F7 / F8 walk them.";
+        }
+        return "Each ✕ on the timeline marks one of the " + these + ". The verdict counts something else: "
+                + outcome.headline() + " (the explanation says how they relate). F7 / F8 walk the marks.";
+    }
+
+    /** The marks' name: "overwriting writes", or "marks" when the lab gave them different names. */
+    private static String many(String subject) {
+        return subject == null ? "✕ marks" : subject;
+    }
+
+    /** One mark's name: "overwriting write" (the first plural word made singular). */
+    static String one(String subject) {
+        if (subject == null) {
+            return "✕ mark";
+        }
+        String[] words = subject.split(" ");
+        for (int i = 0; i < words.length; i++) {
+            if (words[i].length() > 2 && words[i].endsWith("s") && !words[i].endsWith("ss")) {
+                words[i] = words[i].substring(0, words[i].length() - 1);
+                return String.join(" ", words);
+            }
+        }
+        return subject;
     }
 
     private void setState(Verdict verdict) {

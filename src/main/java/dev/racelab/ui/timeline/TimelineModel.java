@@ -41,6 +41,9 @@ public final class TimelineModel {
     final Growable.Longs violationTime = new Growable.Longs();
     final Growable.Ints violationLane = new Growable.Ints();
     final Growable.Longs violationSeq = new Growable.Longs();
+    /** What the violation marks are, when all of them say the same: "overwriting writes"; else null. */
+    private String violationSubject;
+    private boolean violationSubjectsDiffer;
     private final Map<EventKind, Long> counts = new EnumMap<>(EventKind.class);
     /** Per server lane: what it says of each worker, to compose its label. */
     private final Map<Integer, ServerState> serverStates = new TreeMap<>();
@@ -119,6 +122,7 @@ public final class TimelineModel {
                     violationTime.add(t);
                     violationLane.add(e.actor());
                     violationSeq.add(e.seq());
+                    noteViolationSubject(e.subject());
                 }
                 if (e.kind().marked()) {
                     lane.mark(e, t);
@@ -284,6 +288,22 @@ public final class TimelineModel {
 
     public int violations() {
         return violationTime.size();
+    }
+
+    /**
+     * What the violation marks are, as the lab named them (the VIOLATION events' subject, e.g.
+     * "overwriting writes"), when every mark has the same name; null before any or when they differ.
+     */
+    public String violationSubject() {
+        return violationSubjectsDiffer ? null : violationSubject;
+    }
+
+    private void noteViolationSubject(String subject) {
+        if (violationSubject == null) {
+            violationSubject = subject;
+        } else if (!violationSubject.equals(subject)) {
+            violationSubjectsDiffer = true;
+        }
     }
 
     /** Where the violation with sequence number {@code seq} is: its index, or -1. */
