@@ -228,6 +228,13 @@ public final class Session {
         tick();
     }
 
+    /** Puts the gates back to the lab's presets, the plan a lab starts with. */
+    public void usePresetGates() {
+        if (lab.get() != null) {
+            gates.set(lab.get().presetGates());
+        }
+    }
+
     /** Stops any run, leaves a recording, and prepares a fresh run with the current settings. */
     public void reset() {
         stopRun();

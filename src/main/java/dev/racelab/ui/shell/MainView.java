@@ -15,6 +15,7 @@ import dev.racelab.labs.Labs;
 import dev.racelab.ui.Palette;
 import dev.racelab.ui.Session;
 import dev.racelab.ui.Settings;
+import dev.racelab.ui.gates.GatesHeader;
 import dev.racelab.ui.gates.GatesTable;
 import dev.racelab.ui.recordings.RecordingBar;
 import dev.racelab.ui.recordings.RecordingFiles;
@@ -122,7 +123,7 @@ public final class MainView extends BorderPane {
         VBox timelineBox = new VBox(timelineToolbar(), timeline, legend());
         timelineBox.getStyleClass().add("timeline-box");
         VBox.setVgrow(timeline, Priority.ALWAYS);
-        VBox lower = new VBox(banner, gates);
+        VBox lower = new VBox(banner, new GatesHeader(session), gates);
         lower.getStyleClass().add("lower");
         VBox.setVgrow(gates, Priority.ALWAYS);
         SplitPane middle = new SplitPane(timelineBox, lower);
