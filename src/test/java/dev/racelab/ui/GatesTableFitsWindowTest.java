@@ -90,7 +90,7 @@ class GatesTableFitsWindowTest {
         }
         Bounds view = table.localToScene(table.getLayoutBounds());
         for (TableColumn<GatesTable.Row, ?> column : table.getColumns()) {
-            String name = column.getGraphic() instanceof Label header ? header.getText() : column.getText();
+            String name = column.getGraphic() instanceof Label header ? header.getText().replace("\n", "") : column.getText();
             Node header = column.getGraphic() != null ? column.getGraphic() : null;
             if (header != null) {
                 // The label's own text, not its graphic's (a fault gate's ⚡).

@@ -61,7 +61,7 @@ public final class GatesTable extends TableView<GatesTable.Row> {
     public GatesTable(Session session) {
         this.session = session;
         getStyleClass().add("gates-table");
-        setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY);
+        setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
         // However tall the verdict above grows, the header and a few rows stay in view.
         setMinHeight(MIN_ROWS_IN_VIEW * ROW_EM * em() + HEADER_EM * em());
         setPlaceholder(new javafx.scene.control.Label("Choose a lab"));
@@ -147,16 +147,22 @@ public final class GatesTable extends TableView<GatesTable.Row> {
             column.setSortable(false);
             column.setReorderable(false);
             column.setMinWidth(5 * em());
+            // The gates share equally what the worker column and the vertical scroll bar leave.
+            column.prefWidthProperty().bind(widthProperty().subtract(worker.widthProperty()).subtract(2 * em())
+                    .divide(lab.gates().size()));
             Tooltip tip = new Tooltip(gate.isFault() ? gate.id() + " — a fault: " + gate.description() + ".\n" + ARMING
                     : gate.id() + ": " + gate.description());
             tip.setWrapText(true);
             tip.setMaxWidth(440);
             javafx.scene.control.Label header = new javafx.scene.control.Label(gate.id());
             header.setTooltip(tip);
-            // A long id wraps at its hyphens onto a second line rather than being cut.
-            header.setWrapText(true);
+            // A long id breaks at a hyphen onto a second line rather than being cut.
+            // Always room for two lines, so the header row need not grow when a column narrows.
             header.setTextAlignment(javafx.scene.text.TextAlignment.CENTER);
-            header.setMinHeight(Region.USE_PREF_SIZE);
+            header.setMinHeight(2.6 * em());
+            column.widthProperty().addListener((o, a, width) -> header.setText(headerText(gate.id(), header,
+                    width.doubleValue())));
+            header.setText(headerText(gate.id(), header, column.getPrefWidth()));
             if (gate.isFault()) {
                 // The glyph is a graphic, so the header's text stays the gate's id.
                 javafx.scene.control.Label bolt = new javafx.scene.control.Label("⚡");
@@ -177,6 +183,24 @@ public final class GatesTable extends TableView<GatesTable.Row> {
         ObservableList<Row> items = FXCollections.observableList(rows);
         setItems(items);
         haltedAt = new Gate[0];
+    }
+
+    /** The gate's id on one line if it fits the column beside the header's glyph, else broken at its middle hyphen. */
+    private static String headerText(String id, javafx.scene.control.Label header, double width) {
+        javafx.scene.text.Text probe = new javafx.scene.text.Text(id);
+        // Headers are bold (the theme's column headers), whether or not the CSS reached this one yet.
+        probe.setFont(javafx.scene.text.Font.font(header.getFont().getFamily(), javafx.scene.text.FontWeight.BOLD,
+                header.getFont().getSize()));
+        double glyph = header.getGraphic() == null ? 0 : header.getGraphic().prefWidth(-1) + header.getGraphicTextGap();
+        int middle = id.length() / 2;
+        int cut = -1;
+        for (int i = 0; i < id.length(); i++) {
+            if (id.charAt(i) == '-' && (cut < 0 || Math.abs(i - middle) < Math.abs(cut - middle))) {
+                cut = i;
+            }
+        }
+        boolean fits = probe.getLayoutBounds().getWidth() + glyph + 1.5 * em() <= width;
+        return fits || cut < 0 ? id : id.substring(0, cut + 1) + "\n" + id.substring(cut + 1);
     }
 
     /** One gate for one row: a delay field and a breakpoint box. */
