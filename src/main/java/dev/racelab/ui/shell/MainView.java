@@ -465,8 +465,22 @@ public final class MainView extends BorderPane {
             showLegend(states, marks);
         }
         if (live) {
-            banner.showProgress(tracker);
+            banner.showProgress(tracker, phase == RunPhase.PREPARING ? serversAwaited() : null);
         }
+    }
+
+    /** The lab's servers still coming up, or null when none is: what a run pressed before them waits for. */
+    private VerdictBanner.Awaited serversAwaited() {
+        java.util.List<String> servers = new java.util.ArrayList<>();
+        java.util.List<String> status = new java.util.ArrayList<>();
+        for (Service service : session.lab().services()) {
+            if (startup.busyProperty(service).get()) {
+                servers.add(service.displayName());
+                status.add(startup.statusProperty(service).get());
+            }
+        }
+        return servers.isEmpty() ? null
+                : new VerdictBanner.Awaited(String.join(" and ", servers), String.join(" · ", status));
     }
 
     /**
