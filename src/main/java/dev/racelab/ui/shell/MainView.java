@@ -135,7 +135,7 @@ public final class MainView extends BorderPane {
         SplitPane.setResizableWithParent(labColumn, false);
         SplitPane.setResizableWithParent(stateColumn, false);
 
-        setTop(new VBox(menuBar(), controls, new RecordingBar(session, recordings)));
+        setTop(new VBox(menuBar(), controls, new LastRuns(session), new RecordingBar(session, recordings)));
         setCenter(body);
         setBottom(statusBar);
         statusBar.textProperty().bind(Bindings.concat(startup.statusProperty(Service.POSTGRES), "   ·   ",
