@@ -469,12 +469,12 @@ public final class MainView extends BorderPane {
         }
     }
 
-    /** The lab's servers still coming up, or null when none is: what a run pressed before them waits for. */
+    /** The lab's servers not up yet, or null when all are: what a run pressed before them waits for. */
     private VerdictBanner.Awaited serversAwaited() {
         java.util.List<String> servers = new java.util.ArrayList<>();
         java.util.List<String> status = new java.util.ArrayList<>();
         for (Service service : session.lab().services()) {
-            if (startup.busyProperty(service).get()) {
+            if (!startup.readyProperty(service).get()) {
                 servers.add(service.displayName());
                 status.add(startup.statusProperty(service).get());
             }
