@@ -52,8 +52,8 @@ public final class GatesTable extends TableView<GatesTable.Row> {
 
     /** Rows kept in view (all workers and two workers) whatever the banner above needs. */
     private static final int MIN_ROWS_IN_VIEW = 3;
-    private static final double ROW_EM = 2.3;
-    private static final double HEADER_EM = 3.2;
+    private static final double ROW_EM = 2.5;
+    private static final double HEADER_EM = 4.2;
 
     private final Session session;
     private Gate[] haltedAt = new Gate[0];
