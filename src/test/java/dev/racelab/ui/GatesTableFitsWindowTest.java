@@ -1,9 +1,7 @@
 package dev.racelab.ui;
 
 import dev.racelab.engine.Lab;
-import dev.racelab.support.TestServers;
 import dev.racelab.ui.gates.GatesTable;
-import dev.racelab.ui.startup.ServerStartup;
 import javafx.geometry.Bounds;
 import javafx.geometry.Orientation;
 import javafx.scene.Node;
@@ -46,9 +44,7 @@ class GatesTableFitsWindowTest {
 
     @Start
     void start(Stage stage) {
-        window = RaceLabWindow.show(stage, TestServers.backends(),
-                new Settings(settingsDir.resolve("settings-" + System.nanoTime() + ".properties")),
-                new ServerStartup());
+        window = WindowDriver.showOnTestServers(stage, settingsDir);
         stage.setX(0);
         stage.setY(0);
         stage.setWidth(1600);

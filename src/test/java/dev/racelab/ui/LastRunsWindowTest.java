@@ -1,7 +1,5 @@
 package dev.racelab.ui;
 
-import dev.racelab.support.TestServers;
-import dev.racelab.ui.startup.ServerStartup;
 import javafx.scene.control.Button;
 import javafx.scene.control.ToggleButton;
 import javafx.stage.Stage;
@@ -33,9 +31,7 @@ class LastRunsWindowTest {
 
     @Start
     void start(Stage stage) {
-        window = RaceLabWindow.show(stage, TestServers.backends(),
-                new Settings(settingsDir.resolve("settings-" + System.nanoTime() + ".properties")),
-                new ServerStartup());
+        window = WindowDriver.showOnTestServers(stage, settingsDir);
     }
 
     @Test
