@@ -31,9 +31,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A run pressed while its PostgreSQL is still coming up says it waits for PostgreSQL, and what
  * PostgreSQL is doing, instead of "Preparing… 0 of 400 operations done". The PostgreSQL here
- * takes connections and never answers, so it stays "connecting" for RaceLab's login bound (5 s).
+ * takes connections and never answers, so it stays "connecting" for RaceLab's login bound (5 s);
+ * slow, as it then waits out that bound for the run's ERROR.
  */
 @Tag("ui")
+@Tag("slow")
 @ExtendWith(ApplicationExtension.class)
 class WaitingForServerWindowTest {
 

@@ -120,15 +120,18 @@ public final class MainView extends BorderPane {
         labColumn.getStyleClass().add("lab-column");
         VBox.setVgrow(labList, Priority.ALWAYS);
 
-        VBox timelineBox = new VBox(timelineToolbar(), timeline, legend());
+        // The verdict sits under the timeline, on the timeline's side of the divider: however many
+        // lines it needs come out of the timeline's height, never out of the gates table's rows.
+        VBox timelineBox = new VBox(timelineToolbar(), timeline, legend(), banner);
         timelineBox.getStyleClass().add("timeline-box");
         VBox.setVgrow(timeline, Priority.ALWAYS);
-        VBox lower = new VBox(banner, new GatesHeader(session), gates);
+        timeline.setMinHeight(0);
+        VBox lower = new VBox(new GatesHeader(session), gates);
         lower.getStyleClass().add("lower");
         VBox.setVgrow(gates, Priority.ALWAYS);
         SplitPane middle = new SplitPane(timelineBox, lower);
         middle.setOrientation(Orientation.VERTICAL);
-        middle.setDividerPositions(0.68);
+        middle.setDividerPositions(0.76);
 
         SplitPane body = new SplitPane(labColumn, middle, stateColumn);
         body.setDividerPositions(0.15, 0.75);
@@ -306,6 +309,8 @@ public final class MainView extends BorderPane {
         legend.getStyleClass().add("legend");
         legend.setAlignment(Pos.CENTER_LEFT);
         legend.setMinWidth(0);
+        // Whole: when a long verdict below takes room, the timeline's lanes give it up.
+        legend.setMinHeight(Region.USE_PREF_SIZE);
         showLegend(DEFAULT_LEGEND, DEFAULT_MARKS);
         return legend;
     }
