@@ -60,12 +60,26 @@ public final class RaceLabWindow {
             }
         });
         view.selectLab(settings.get(Settings.LAB).orElse(""));
+        afterFirstFrame(scene, startup::startAll);
         stage.show();
-        startup.startAll();
         if (settings.problem() != null) {
             view.banner().showIdle(settings.problem());
         }
         return new RaceLabWindow(view, session);
+    }
+
+    /**
+     * Runs {@code action} once the first frame is laid out and handed to the renderer: starting the
+     * servers (an embedded PostgreSQL's unpacking and start take both cores of a small machine)
+     * before that would hold the first frame back by a second or more.
+     */
+    private static void afterFirstFrame(Scene scene, Runnable action) {
+        Runnable[] once = new Runnable[1];
+        once[0] = () -> {
+            scene.removePostLayoutPulseListener(once[0]);
+            javafx.application.Platform.runLater(action);
+        };
+        scene.addPostLayoutPulseListener(once[0]);
     }
 
     public MainView view() {

@@ -24,6 +24,12 @@ import javafx.beans.property.SimpleDoubleProperty;
 import javafx.beans.property.SimpleIntegerProperty;
 import javafx.beans.property.SimpleObjectProperty;
 
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -55,6 +61,10 @@ public final class Session {
     private final ReadOnlyObjectWrapper<RunPhase> state = new ReadOnlyObjectWrapper<>(this, "state");
     private final ReadOnlyObjectWrapper<Outcome> outcome = new ReadOnlyObjectWrapper<>(this, "outcome");
     private final ReadOnlyBooleanWrapper replaying = new ReadOnlyBooleanWrapper(this, "replaying");
+    /** Per lab id, per strategy id: the record of the last live run that ended. Kept whole, so showing it needs no server. */
+    private final Map<String, Map<String, RunRecord>> lastRuns = new HashMap<>();
+    private final ObservableList<RunRecord> lastRunsOfLab = FXCollections.observableArrayList();
+    private final ObservableList<RunRecord> lastRunsShown = FXCollections.unmodifiableObservableList(lastRunsOfLab);
     private LabView view;
     private boolean rebuilding;
 
@@ -64,6 +74,7 @@ public final class Session {
     public Session(Clock clock, Function<String, Lab> labs) {
         this.clock = clock;
         this.labs = labs;
+        lab.addListener((o, a, b) -> showLastRuns());
         strategy.addListener((o, a, b) -> freshRunIfIdle());
         workers.addListener((o, a, b) -> freshRunIfIdle());
         ops.addListener((o, a, b) -> freshRunIfIdle());
@@ -228,6 +239,13 @@ public final class Session {
         tick();
     }
 
+    /** Puts the gates back to the lab's presets, the plan a lab starts with. */
+    public void usePresetGates() {
+        if (lab.get() != null) {
+            gates.set(lab.get().presetGates());
+        }
+    }
+
     /** Stops any run, leaves a recording, and prepares a fresh run with the current settings. */
     public void reset() {
         stopRun();
@@ -243,7 +261,29 @@ public final class Session {
         state.set(current.phase());
         if (outcome.get() == null && current.record().ended()) {
             outcome.set(current.record().outcome());
+            keepLastRun(current.record());
         }
+    }
+
+    private void keepLastRun(RunRecord ended) {
+        lastRuns.computeIfAbsent(ended.header().lab(), id -> new LinkedHashMap<>())
+                .put(ended.header().spec().strategy(), ended);
+        showLastRuns();
+    }
+
+    private void showLastRuns() {
+        Lab current = lab.get();
+        Map<String, RunRecord> kept = current == null ? Map.of() : lastRuns.getOrDefault(current.id(), Map.of());
+        lastRunsOfLab.setAll(current == null ? java.util.List.of() : current.strategies().stream()
+                .map(s -> kept.get(s.id())).filter(java.util.Objects::nonNull).toList());
+    }
+
+    /**
+     * The last live run of each of the chosen lab's strategies that ended, in the lab's order of
+     * strategies (broken first): what a teacher compares, each shown again by {@link #open}.
+     */
+    public ObservableList<RunRecord> lastRuns() {
+        return lastRunsShown;
     }
 
     private void stopRun() {

@@ -25,6 +25,13 @@ final class WindowDriver {
         this.robot = robot;
     }
 
+    /** The window on the test servers, with its settings in a fresh file under {@code dir}. */
+    static RaceLabWindow showOnTestServers(javafx.stage.Stage stage, java.nio.file.Path dir) {
+        return RaceLabWindow.show(stage, dev.racelab.support.TestServers.backends(),
+                new Settings(dir.resolve("settings-" + System.nanoTime() + ".properties")),
+                new dev.racelab.ui.startup.ServerStartup());
+    }
+
     void chooseLab(String title) {
         robot.clickOn(title);
     }

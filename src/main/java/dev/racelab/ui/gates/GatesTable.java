@@ -18,6 +18,7 @@ import javafx.scene.control.TextField;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,8 +26,12 @@ import java.util.List;
 
 /**
  * The gates table: one row for all workers and one per worker, one column per gate. A cell takes
- * a delay ({@code 5} or a range {@code 2-20}, in milliseconds) and a breakpoint. A worker's own
- * row overrides the all-workers row; left empty, it shows the inherited rule greyed.
+ * a delay ({@code 5} or a range {@code 2-20}, in milliseconds) and a breakpoint (its box). A
+ * worker's own row overrides the all-workers row; left empty, it shows the inherited rule greyed.
+ *
+ * <p>The gate columns share the table's width (no horizontal scrolling: a lab has at most a
+ * handful of gates, and the worker column must stay in view), their headers wrap; what a cell's
+ * field and box mean is said once, by the {@link GatesHeader} above the table, not in every cell.
  *
  * <p>In step mode the rows of workers halted at a gate are highlighted, the cell of the gate
  * where each stands marked, and the selected row is the worker Step releases. A fault gate's column
@@ -45,6 +50,11 @@ public final class GatesTable extends TableView<GatesTable.Row> {
     public record Row(int index, String name) {
     }
 
+    /** Rows kept in view (all workers and two workers) whatever the banner above needs. */
+    private static final int MIN_ROWS_IN_VIEW = 3;
+    private static final double ROW_EM = 2.5;
+    private static final double HEADER_EM = 4.2;
+
     private final Session session;
     private Gate[] haltedAt = new Gate[0];
 
@@ -52,6 +62,8 @@ public final class GatesTable extends TableView<GatesTable.Row> {
         this.session = session;
         getStyleClass().add("gates-table");
         setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
+        // However tall the verdict above grows, the header and a few rows stay in view.
+        setMinHeight(MIN_ROWS_IN_VIEW * ROW_EM * em() + HEADER_EM * em());
         setPlaceholder(new javafx.scene.control.Label("Choose a lab"));
         setRowFactory(table -> new javafx.scene.control.TableRow<>() {
             @Override
@@ -71,6 +83,10 @@ public final class GatesTable extends TableView<GatesTable.Row> {
     public int selectedWorker() {
         Row row = getSelectionModel().getSelectedItem();
         return row == null ? -1 : row.index();
+    }
+
+    private static double em() {
+        return javafx.scene.text.Font.getDefault().getSize();
     }
 
     /** Selects worker {@code index}'s row. */
@@ -114,22 +130,25 @@ public final class GatesTable extends TableView<GatesTable.Row> {
                     return;
                 }
                 Gate gate = row.index() >= 0 && row.index() < haltedAt.length ? haltedAt[row.index()] : null;
-                setText(gate == null ? name : name + " — halted at " + gate.id());
+                // Where it halted is the outlined cell; the name only says that it did.
+                setText(gate == null ? name : name + " ⏸");
+                setTooltip(gate == null ? null : new Tooltip(name + " is halted at " + gate.id()));
             }
         });
         worker.setSortable(false);
-        worker.setPrefWidth(190);
-        worker.setMinWidth(150);
-        worker.setMaxWidth(260);
+        worker.setMinWidth(7 * em());
+        worker.setPrefWidth(8.5 * em());
+        worker.setMaxWidth(8.5 * em());
         getColumns().add(worker);
         for (Gate gate : lab.gates()) {
             TableColumn<Row, Row> column = new TableColumn<>(gate.id());
             column.setCellValueFactory(cell -> new ReadOnlyObjectWrapper<>(cell.getValue()));
             column.setCellFactory(c -> new RuleCell(gate));
             column.setSortable(false);
-            column.setMinWidth(170);
-            // The gates share what the worker column leaves.
-            column.prefWidthProperty().bind(widthProperty().subtract(worker.widthProperty()).subtract(24)
+            column.setReorderable(false);
+            column.setMinWidth(5 * em());
+            // The gates share equally what the worker column and the vertical scroll bar leave.
+            column.prefWidthProperty().bind(widthProperty().subtract(worker.widthProperty()).subtract(2 * em())
                     .divide(lab.gates().size()));
             Tooltip tip = new Tooltip(gate.isFault() ? gate.id() + " — a fault: " + gate.description() + ".\n" + ARMING
                     : gate.id() + ": " + gate.description());
@@ -137,6 +156,13 @@ public final class GatesTable extends TableView<GatesTable.Row> {
             tip.setMaxWidth(440);
             javafx.scene.control.Label header = new javafx.scene.control.Label(gate.id());
             header.setTooltip(tip);
+            // A long id breaks at a hyphen onto a second line rather than being cut.
+            // Always room for two lines, so the header row need not grow when a column narrows.
+            header.setTextAlignment(javafx.scene.text.TextAlignment.CENTER);
+            header.setMinHeight(2.6 * em());
+            column.widthProperty().addListener((o, a, width) -> header.setText(headerText(gate.id(), header,
+                    width.doubleValue())));
+            header.setText(headerText(gate.id(), header, column.getPrefWidth()));
             if (gate.isFault()) {
                 // The glyph is a graphic, so the header's text stays the gate's id.
                 javafx.scene.control.Label bolt = new javafx.scene.control.Label("⚡");
@@ -159,20 +185,39 @@ public final class GatesTable extends TableView<GatesTable.Row> {
         haltedAt = new Gate[0];
     }
 
+    /** The gate's id on one line if it fits the column beside the header's glyph, else broken at its middle hyphen. */
+    private static String headerText(String id, javafx.scene.control.Label header, double width) {
+        javafx.scene.text.Text probe = new javafx.scene.text.Text(id);
+        // Headers are bold (the theme's column headers), whether or not the CSS reached this one yet.
+        probe.setFont(javafx.scene.text.Font.font(header.getFont().getFamily(), javafx.scene.text.FontWeight.BOLD,
+                header.getFont().getSize()));
+        double glyph = header.getGraphic() == null ? 0 : header.getGraphic().prefWidth(-1) + header.getGraphicTextGap();
+        int middle = id.length() / 2;
+        int cut = -1;
+        for (int i = 0; i < id.length(); i++) {
+            if (id.charAt(i) == '-' && (cut < 0 || Math.abs(i - middle) < Math.abs(cut - middle))) {
+                cut = i;
+            }
+        }
+        boolean fits = probe.getLayoutBounds().getWidth() + glyph + 1.5 * em() <= width;
+        return fits || cut < 0 ? id : id.substring(0, cut + 1) + "\n" + id.substring(cut + 1);
+    }
+
     /** One gate for one row: a delay field and a breakpoint box. */
     private final class RuleCell extends TableCell<Row, Row> {
 
         private final Gate gate;
         private final TextField delay = new TextField();
-        private final CheckBox breakpoint = new CheckBox("break");
-        private final HBox box = new HBox(6, delay, breakpoint);
+        private final CheckBox breakpoint = new CheckBox();
+        private final HBox box = new HBox(4, delay, breakpoint);
         private boolean updating;
 
         RuleCell(Gate gate) {
             this.gate = gate;
             box.setAlignment(Pos.CENTER_LEFT);
             HBox.setHgrow(delay, Priority.ALWAYS);
-            delay.setPrefColumnCount(5);
+            delay.setPrefColumnCount(3);
+            delay.setMinWidth(2.5 * em());
             delay.getStyleClass().add("delay-field");
             delay.setOnAction(e -> commit());
             delay.focusedProperty().addListener((o, was, is) -> {
@@ -185,8 +230,10 @@ public final class GatesTable extends TableView<GatesTable.Row> {
                     commit();
                 }
             });
-            breakpoint.setTooltip(new Tooltip(gate.isFault() ? "Arm the fault, and halt here until stepped"
-                    : "Halt here until stepped"));
+            breakpoint.getStyleClass().add("breakpoint-box");
+            breakpoint.setMinWidth(Region.USE_PREF_SIZE);
+            breakpoint.setTooltip(new Tooltip(gate.isFault() ? "Breakpoint: arm the fault, and halt at "
+                    + gate.id() + " until stepped" : "Breakpoint: halt at " + gate.id() + " until stepped"));
         }
 
         @Override

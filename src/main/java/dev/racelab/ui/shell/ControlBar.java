@@ -51,9 +51,11 @@ public final class ControlBar extends VBox {
     private final SwitchControls switches;
     final Button run = button("Run", "run", "Run the lab, or go on after a pause (F5)");
     final Button pause = button("Pause", "pause", "Halt every worker at its next gate (F6)");
-    final Button step = button("Step", "step", "Release the selected worker to its next gate (F10)");
+    final Button step = button("Step", "step", "Release the worker selected in the gates table or on the timeline (else the first "
+            + "halted one) to its next gate (F10 or Page Down; Alt+1 … Alt+9 step worker 1 … 9)");
     final Button stop = button("Stop", "stop", "Stop the run; what it recorded stays (Shift+F5)");
-    final Button reset = button("Reset", "reset", "Clear the timeline and prepare a fresh run (Ctrl+R)");
+    final Button reset = button("Reset", "reset", "Clear the timeline and prepare a fresh run with the settings shown; "
+            + "the last run of each strategy stays one click away under these controls (Ctrl+R)");
     private final CheckBox stepMode = new CheckBox("Step mode");
     private final ComboBox<Double> speed = new ComboBox<>(FXCollections.observableList(SPEEDS));
     private boolean syncing;

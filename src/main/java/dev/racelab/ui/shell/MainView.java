@@ -15,6 +15,7 @@ import dev.racelab.labs.Labs;
 import dev.racelab.ui.Palette;
 import dev.racelab.ui.Session;
 import dev.racelab.ui.Settings;
+import dev.racelab.ui.gates.GatesHeader;
 import dev.racelab.ui.gates.GatesTable;
 import dev.racelab.ui.recordings.RecordingBar;
 import dev.racelab.ui.recordings.RecordingFiles;
@@ -119,22 +120,25 @@ public final class MainView extends BorderPane {
         labColumn.getStyleClass().add("lab-column");
         VBox.setVgrow(labList, Priority.ALWAYS);
 
-        VBox timelineBox = new VBox(timelineToolbar(), timeline, legend());
+        // The verdict sits under the timeline, on the timeline's side of the divider: however many
+        // lines it needs come out of the timeline's height, never out of the gates table's rows.
+        VBox timelineBox = new VBox(timelineToolbar(), timeline, legend(), banner);
         timelineBox.getStyleClass().add("timeline-box");
         VBox.setVgrow(timeline, Priority.ALWAYS);
-        VBox lower = new VBox(banner, gates);
+        timeline.setMinHeight(0);
+        VBox lower = new VBox(new GatesHeader(session), gates);
         lower.getStyleClass().add("lower");
         VBox.setVgrow(gates, Priority.ALWAYS);
         SplitPane middle = new SplitPane(timelineBox, lower);
         middle.setOrientation(Orientation.VERTICAL);
-        middle.setDividerPositions(0.68);
+        middle.setDividerPositions(0.76);
 
         SplitPane body = new SplitPane(labColumn, middle, stateColumn);
         body.setDividerPositions(0.15, 0.75);
         SplitPane.setResizableWithParent(labColumn, false);
         SplitPane.setResizableWithParent(stateColumn, false);
 
-        setTop(new VBox(menuBar(), controls, new RecordingBar(session, recordings)));
+        setTop(new VBox(menuBar(), controls, new LastRuns(session), new RecordingBar(session, recordings)));
         setCenter(body);
         setBottom(statusBar);
         statusBar.textProperty().bind(Bindings.concat(startup.statusProperty(Service.POSTGRES), "   ·   ",
@@ -305,6 +309,8 @@ public final class MainView extends BorderPane {
         legend.getStyleClass().add("legend");
         legend.setAlignment(Pos.CENTER_LEFT);
         legend.setMinWidth(0);
+        // Whole: when a long verdict below takes room, the timeline's lanes give it up.
+        legend.setMinHeight(Region.USE_PREF_SIZE);
         showLegend(DEFAULT_LEGEND, DEFAULT_MARKS);
         return legend;
     }
@@ -467,8 +473,22 @@ public final class MainView extends BorderPane {
             showLegend(states, marks);
         }
         if (live) {
-            banner.showProgress(tracker);
+            banner.showProgress(tracker, phase == RunPhase.PREPARING ? serversAwaited() : null);
         }
+    }
+
+    /** The lab's servers not up yet, or null when all are: what a run pressed before them waits for. */
+    private VerdictBanner.Awaited serversAwaited() {
+        java.util.List<String> servers = new java.util.ArrayList<>();
+        java.util.List<String> status = new java.util.ArrayList<>();
+        for (Service service : session.lab().services()) {
+            if (!startup.readyProperty(service).get()) {
+                servers.add(service.displayName());
+                status.add(startup.statusProperty(service).get());
+            }
+        }
+        return servers.isEmpty() ? null
+                : new VerdictBanner.Awaited(String.join(" and ", servers), String.join(" · ", status));
     }
 
     /**

@@ -74,23 +74,33 @@ public final class VerdictBanner extends HBox {
         enableWalk();
     }
 
-    /** How far the run got, as its record says. */
-    public void showProgress(RunTracker run) {
+    /**
+     * The servers a run still preparing waits for ("PostgreSQL"), and what they are doing, as the
+     * status bar says ("Starting embedded PostgreSQL…").
+     */
+    public record Awaited(String servers, String status) {
+    }
+
+    /** How far the run got, as its record says; {@code waitingFor} is null unless a server is still coming up. */
+    public void showProgress(RunTracker run, Awaited waitingFor) {
         if (outcome != null) {
             outcome = null;
             setState(null);
         }
         long planned = run.opsPlanned();
+        String done = run.opsDone() + " of " + planned + " operations done.";
+        boolean waiting = run.phase() == RunPhase.PREPARING && waitingFor != null;
         set(headline, switch (run.phase()) {
-            case PREPARING -> "Preparing…";
+            case PREPARING -> waiting ? "Waiting for " + waitingFor.servers() + "…" : "Preparing…";
             case PAUSED -> "Paused — step mode";
             case STOPPING -> "Stopping…";
             default -> "Running…";
         });
         set(explanation, run.phase() == RunPhase.PAUSED
-                ? "Workers halt at every gate. Select a worker and press Step (F10), or Run (F5) to go on. "
-                        + run.opsDone() + " of " + planned + " operations done."
-                : run.opsDone() + " of " + planned + " operations done.");
+                ? "Workers halt at every gate. Select a worker and press Step (F10), or Run (F5) to go on. " + done
+                : waiting ? "The run starts as soon as " + waitingFor.servers() + " is ready: "
+                        + waitingFor.status() + " " + done
+                : done);
         if (!previous.isDisabled()) {
             enableWalk();
         }

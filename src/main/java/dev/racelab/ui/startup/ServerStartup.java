@@ -26,6 +26,7 @@ public final class ServerStartup implements StartupListener {
 
     private final Map<Service, ReadOnlyStringWrapper> status = new EnumMap<>(Service.class);
     private final Map<Service, ReadOnlyBooleanWrapper> busy = new EnumMap<>(Service.class);
+    private final Map<Service, ReadOnlyBooleanWrapper> ready = new EnumMap<>(Service.class);
     private Backends backends;
     private BiConsumer<Service, String> onFailure = (service, message) -> { };
 
@@ -33,6 +34,7 @@ public final class ServerStartup implements StartupListener {
         for (Service service : Service.values()) {
             status.put(service, new ReadOnlyStringWrapper(this, service.name(), service.displayName() + ": waiting"));
             busy.put(service, new ReadOnlyBooleanWrapper(this, service.name() + "-busy"));
+            ready.put(service, new ReadOnlyBooleanWrapper(this, service.name() + "-ready"));
         }
     }
 
@@ -50,6 +52,11 @@ public final class ServerStartup implements StartupListener {
         return busy.get(service).getReadOnlyProperty();
     }
 
+    /** Whether the server is up and serving: false until its start succeeds, and again while it restarts or after it failed. */
+    public ReadOnlyBooleanProperty readyProperty(Service service) {
+        return ready.get(service).getReadOnlyProperty();
+    }
+
     /** Starts every server in the background. */
     public void startAll() {
         for (Service service : Service.values()) {
@@ -63,11 +70,15 @@ public final class ServerStartup implements StartupListener {
             return;
         }
         busy.get(service).set(true);
+        ready.get(service).set(false);
         Thread thread = new Thread(() -> {
             try {
                 backends.ensure(service);
                 String served = backends.describe(service);
-                Platform.runLater(() -> status.get(service).set(served));
+                Platform.runLater(() -> {
+                    status.get(service).set(served);
+                    ready.get(service).set(true);
+                });
             } catch (BackendException e) {
                 Platform.runLater(() -> {
                     status.get(service).set(service.displayName() + ": not available");
