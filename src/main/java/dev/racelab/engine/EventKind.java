@@ -83,6 +83,12 @@ public enum EventKind {
     LOCK_RELEASED(false),
     /** A worker was woken; {@code value} is the sequence number of the event that woke it, or -1. */
     WOKEN(false),
+    /**
+     * This worker's write replaced a write it never saw: the one with sequence number
+     * {@code value}, which landed between this worker's read and its write (a lost update; the
+     * timeline draws an arrow from the overwriting write back to it).
+     */
+    OVERWROTE(false),
     /** A transaction or an attempt was retried; {@code subject} says why. */
     RETRY(false, Glyph.CIRCLE, Ink.WAITING, "○ retry") {
         @Override

@@ -182,7 +182,7 @@ class CliTest {
         Result result = cli("run", "counter", "--strategy", "atomic-update", "--workers", "2", "--ops", "3",
                 "--json=false");
         assertEquals(0, result.code(), result.err());
-        assertTrue(result.out().startsWith("counter · atomic-update · 2 clients × 3 ops\n"), result.out());
+        assertTrue(result.out().startsWith("counter · atomic-update · 2 clients × 3 ops · after-read=10-40\n"), result.out());
         assertTrue(result.out().contains("SAFE — all 6 increments counted"), result.out());
     }
 
@@ -303,7 +303,8 @@ class CliTest {
                 proxy.cut();
             }, "test-cutter");
             cutter.start();
-            Result result = cli("run", "counter", "--pg-url", viaProxy, "--ops", "5000", "--delay", "after-read=2",
+            Result result = cli("run", "counter", "--pg-url", viaProxy, "--workers", "8", "--ops", "5000",
+                    "--delay", "after-read=2",
                     "--json");
             cutter.join();
             assertEquals(1, result.code(), result.err());
@@ -328,7 +329,8 @@ class CliTest {
                 proxy.cut();
             }, "test-cutter");
             cutter.start();
-            Result result = cli("run", "counter", "--pg-url", viaProxy, "--ops", "5000", "--delay", "after-read=2",
+            Result result = cli("run", "counter", "--pg-url", viaProxy, "--workers", "8", "--ops", "5000",
+                    "--delay", "after-read=2",
                     "--runs", "20", "--record", file.toString());
             cutter.join();
             String named = "PostgreSQL at 127.0.0.1:" + proxy.port();

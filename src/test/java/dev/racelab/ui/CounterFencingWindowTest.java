@@ -76,6 +76,9 @@ class CounterFencingWindowTest {
         String tip = walk.getTooltip().getText();
         assertTrue(tip.contains(lost + (lost == 1 ? " increment lost" : " increments lost")), tip);
 
+        // And arrows lead from the overwriting writes back to the writes they never saw.
+        assertTrue(window.view().timeline().model().overwriteArrows() >= 1, "the lost updates can be followed by eye");
+
         JsonObject replay = replay("counter");
         assertEquals(lost, replay.getAsJsonObject("violations").get("lost increments").getAsLong());
         assertEquals(overwrites, replay.getAsJsonObject("metrics").get("overwritingWrites").getAsLong());

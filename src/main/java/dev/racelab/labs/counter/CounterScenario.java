@@ -23,6 +23,7 @@ import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -46,7 +47,7 @@ final class CounterScenario implements Scenario {
     static final String OVERWRITES = "overwriting writes";
 
     private static final SqlFile SQL = SqlFile.load(CounterScenario.class, "counter.sql");
-    private static final PgFixture.Tables TABLES = new PgFixture.Tables("counter", 1, SQL);
+    private static final PgFixture.Tables TABLES = new PgFixture.Tables("counter", 2, SQL);
     /** Up to 64 workers each have a session; more (the stress runs) share 32, as behind an application server. */
     private static final PgSessions.Mode SESSIONS = PgSessions.Mode.dedicatedUpTo(64, 32);
     private static final String SERIALIZATION_FAILURE = "40001";
@@ -56,6 +57,8 @@ final class CounterScenario implements Scenario {
     private final AtomicReference<Event> lastRelease = new AtomicReference<>();
     private final LongAdder retries = new LongAdder();
     private final LongAdder overwrites = new LongAdder();
+    /** Each write's WRITE event, by the row's count of writes when it landed (1 for the first). */
+    private final Map<Long, Long> writeEvents = new ConcurrentHashMap<>();
 
     private final CounterStrategy strategy;
     private final RunSetup setup;
@@ -202,6 +205,8 @@ final class CounterScenario implements Scenario {
 
         final WorkerContext context;
         private final PgSessions.Session session;
+        /** How many writes the row had taken when this worker last read it. */
+        private long writesSeen;
 
         Worker(WorkerContext context, PgSessions.Session session) {
             this.context = context;
@@ -225,6 +230,7 @@ final class CounterScenario implements Scenario {
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     long value = rs.getLong(1);
+                    writesSeen = rs.getLong(2);
                     context.mark(EventKind.READ, ROW, value);
                     return value;
                 }
@@ -237,8 +243,14 @@ final class CounterScenario implements Scenario {
                 ps.setString(2, setup.runId());
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
-                    context.mark(EventKind.WRITE, ROW, value);
-                    noteOverwrite(rs.getLong(1));
+                    long writes = rs.getLong(2);
+                    Event written = context.mark(EventKind.WRITE, ROW, value);
+                    if (written != null) {
+                        writeEvents.put(writes, written.seq());
+                    }
+                    if (noteOverwrite(rs.getLong(1))) {
+                        linkOverwritten(writes);
+                    }
                 }
             }
         }
@@ -265,10 +277,25 @@ final class CounterScenario implements Scenario {
             }
         }
 
-        private void noteOverwrite(long overwritten) {
+        private boolean noteOverwrite(long overwritten) {
             if (overwritten > 0) {
                 overwrites.increment();
                 context.violation(OVERWRITES, overwritten);
+            }
+            return overwritten > 0;
+        }
+
+        /**
+         * Points this overwriting write at the writes it never saw: those that landed after its read
+         * and before it. A write whose event is not recorded yet (its worker has not got that far)
+         * goes without an arrow.
+         */
+        private void linkOverwritten(long writes) {
+            for (long w = writesSeen + 1; w < writes; w++) {
+                Long seq = writeEvents.get(w);
+                if (seq != null) {
+                    context.mark(EventKind.OVERWROTE, ROW, seq);
+                }
             }
         }
 

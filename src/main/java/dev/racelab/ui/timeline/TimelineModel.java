@@ -38,6 +38,11 @@ public final class TimelineModel {
     final Growable.Ints arrowFromLane = new Growable.Ints();
     final Growable.Longs arrowToTime = new Growable.Longs();
     final Growable.Ints arrowToLane = new Growable.Ints();
+    /** Arrows from an overwriting write back to each write it never saw (a lost update), in the order recorded. */
+    final Growable.Longs overwriteFromTime = new Growable.Longs();
+    final Growable.Ints overwriteFromLane = new Growable.Ints();
+    final Growable.Longs overwriteToTime = new Growable.Longs();
+    final Growable.Ints overwriteToLane = new Growable.Ints();
     final Growable.Longs violationTime = new Growable.Longs();
     final Growable.Ints violationLane = new Growable.Ints();
     final Growable.Longs violationSeq = new Growable.Longs();
@@ -110,6 +115,15 @@ public final class TimelineModel {
                     arrowFromLane.add(cause.actor());
                     arrowToTime.add(t);
                     arrowToLane.add(e.actor());
+                }
+            }
+            case OVERWROTE -> {
+                Event overwritten = events.get(e.value());
+                if (overwritten != null) {
+                    overwriteFromTime.add(t);
+                    overwriteFromLane.add(e.actor());
+                    overwriteToTime.add(overwritten.nanos() - origin);
+                    overwriteToLane.add(overwritten.actor());
                 }
             }
             case RUN_ENDED -> {
@@ -284,6 +298,11 @@ public final class TimelineModel {
     /** How many events of {@code kind} the timeline has taken. */
     public long count(EventKind kind) {
         return counts.getOrDefault(kind, 0L);
+    }
+
+    /** How many arrows point from an overwriting write back to a write it overwrote. */
+    public int overwriteArrows() {
+        return overwriteFromTime.size();
     }
 
     public int violations() {

@@ -357,6 +357,7 @@ public final class TimelineView extends Region {
             drawMarkers(gc, lane, y, laneH);
         }
         drawArrows(gc, laneH, top);
+        drawOverwriteArrows(gc, laneH, top);
         drawViolationFocus(gc, laneH, top);
         drawGutter(gc, firstLane, lastLane, laneH, top);
         drawAxis(gc, w);
@@ -767,6 +768,42 @@ public final class TimelineView extends Region {
             lastX = x2;
         }
     }
+
+    /**
+     * Arrows from each overwriting write (its ✕) back to the writes it never saw, in the race's
+     * colour: the lost update, followed by eye. At most {@link #MOST_OVERWRITE_ARROWS} a frame.
+     */
+    private void drawOverwriteArrows(GraphicsContext gc, double laneH, double top) {
+        int n = model.overwriteFromTime.size();
+        if (n == 0) {
+            return;
+        }
+        double end = viewStart + lanesWidth() * nanosPerPixel;
+        gc.setStroke(Palette.of(Ink.RACE).deriveColor(0, 1, 1, 0.8));
+        gc.setLineWidth(1.5);
+        int drawn = 0;
+        for (int a = 0; a < n && drawn < MOST_OVERWRITE_ARROWS; a++) {
+            long from = model.overwriteFromTime.get(a);
+            long to = model.overwriteToTime.get(a);
+            if (from < viewStart || to > end) {
+                continue;
+            }
+            int fromPos = positionOf(model.overwriteFromLane.get(a));
+            int toPos = positionOf(model.overwriteToLane.get(a));
+            if (fromPos < 0 || toPos < 0) {
+                continue;
+            }
+            double y1 = top + fromPos * laneH - scrollY + laneH * 0.5;
+            double y2 = top + toPos * laneH - scrollY + laneH * 0.5;
+            if (Math.max(y1, y2) < top || Math.min(y1, y2) > canvas.getHeight()) {
+                continue;
+            }
+            Arrows.draw(gc, xOf(from), y1, Math.max(gutter(), xOf(to)), y2, Math.max(5, em() * 0.45));
+            drawn++;
+        }
+    }
+
+    private static final int MOST_OVERWRITE_ARROWS = 200;
 
     private void drawViolationFocus(GraphicsContext gc, double laneH, double top) {
         if (focusedViolation < 0 || focusedViolation >= model.violations()) {

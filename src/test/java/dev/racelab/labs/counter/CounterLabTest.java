@@ -4,6 +4,7 @@ import dev.racelab.engine.Clock;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
+import dev.racelab.engine.Event;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunPhase;
@@ -121,6 +122,16 @@ class CounterLabTest {
         assertEquals(1L, outcome.metrics().get("finalValue"));
         assertEquals(1, outcome.places().size(), "B's write is the one that lost A's increment");
         assertEquals(run.workerActor(b), run.recorder().get(outcome.places().get(0)).actor());
+        assertEquals(1L, outcome.metrics().get("overwritingWrites"));
+
+        // The timeline's arrow: from B's overwriting write back to A's write, which B never saw.
+        List<Event> links = run.recorder().snapshot().stream().filter(e -> e.kind() == EventKind.OVERWROTE).toList();
+        assertEquals(1, links.size(), links.toString());
+        assertEquals(run.workerActor(b), links.get(0).actor());
+        Event overwritten = run.recorder().get(links.get(0).value());
+        assertEquals(EventKind.WRITE, overwritten.kind());
+        assertEquals(run.workerActor(a), overwritten.actor());
+        assertEquals(1L, overwritten.value(), "A wrote 1; B wrote 1 over it");
     }
 
     @Test

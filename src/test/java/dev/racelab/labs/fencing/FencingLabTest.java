@@ -109,7 +109,7 @@ class FencingLabTest {
         Outcome outcome = run.awaitOutcome(WAIT);
 
         assertEquals(Verdict.RACE, outcome.verdict(), outcome.banner());
-        assertEquals("final price 101 is not the price of token 2", outcome.headline());
+        assertEquals("1 stale write applied; final price 101, not token 2's 102", outcome.headline());
         assertEquals(1L, outcome.violations().get(FencingScenario.STALE));
         assertEquals(2L, outcome.metrics().get("maxToken"));
         assertTrue(run.recorder().snapshot().stream()
