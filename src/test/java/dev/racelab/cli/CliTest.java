@@ -128,7 +128,7 @@ class CliTest {
         assertEquals("counter", again.json().get("lab").getAsString());
         assertEquals(3, again.json().get("workers").getAsInt());
         assertEquals(7, again.json().get("ops").getAsInt());
-        assertEquals("after-read=1", again.json().get("delays").getAsString());
+        assertEquals("before-read=0-100 after-read=1", again.json().get("delays").getAsString(), "the preset pause stays");
         assertEquals("atomic-update", again.json().get("strategy").getAsString());
         assertEquals("SAFE", again.json().get("verdict").getAsString());
         assertEquals(21L, again.json().getAsJsonObject("metrics").get("finalValue").getAsLong());
@@ -182,7 +182,7 @@ class CliTest {
         Result result = cli("run", "counter", "--strategy", "atomic-update", "--workers", "2", "--ops", "3",
                 "--json=false");
         assertEquals(0, result.code(), result.err());
-        assertTrue(result.out().startsWith("counter · atomic-update · 2 clients × 3 ops · after-read=10-40\n"), result.out());
+        assertTrue(result.out().startsWith("counter · atomic-update · 2 clients × 3 ops · before-read=0-100 after-read=10-30\n"), result.out());
         assertTrue(result.out().contains("SAFE — all 6 increments counted"), result.out());
     }
 

@@ -92,7 +92,7 @@ public final class ScreenshotTour extends Application {
     private void tour() throws Exception {
         Files.createDirectories(output);
         if (wanted("counter-race")) {
-            setUp("counter", "read-modify-write", 8, 50, GatePlan.NONE.with("after-read", GateRule.fixed(5)), false);
+            setUp("counter", "read-modify-write", 4, 5, null, false);
             fx(s -> window.session().start());
             awaitOutcome();
             fx(s -> window.view().timeline().fit());
@@ -100,9 +100,9 @@ public final class ScreenshotTour extends Application {
             shoot("counter-race");
         }
         if (wanted("counter-fixed")) {
-            setUp("counter", "select-for-update", 6, 12, GatePlan.NONE.with("after-read", GateRule.fixed(8)), false);
+            setUp("counter", "select-for-update", 4, 5, null, false);
             fx(s -> window.session().start());
-            awaitCondition(run -> run.opsCompleted() >= 20);
+            awaitCondition(run -> run.opsCompleted() >= 8);
             shoot("counter-select-for-update-live");
             awaitOutcome();
             fx(s -> window.view().timeline().fit());
@@ -131,7 +131,7 @@ public final class ScreenshotTour extends Application {
             shoot("counter-step-lost-one");
         }
         if (wanted("fencing-race")) {
-            setUp("fencing", "check-then-write", 10, 5, GatePlan.NONE.with("after-check", GateRule.range(0, 20)), false);
+            setUp("fencing", "check-then-write", 4, 5, null, false);
             fx(s -> window.session().start());
             awaitOutcome();
             fx(s -> window.view().timeline().fit());
@@ -139,7 +139,7 @@ public final class ScreenshotTour extends Application {
             shoot("fencing-check-then-write-race");
         }
         if (wanted("fencing-safe")) {
-            setUp("fencing", "fenced-cas", 10, 5, GatePlan.NONE.with("after-check", GateRule.range(0, 20)), false);
+            setUp("fencing", "fenced-cas", 4, 5, null, false);
             fx(s -> window.session().start());
             awaitOutcome();
             fx(s -> window.view().timeline().fit());
@@ -192,7 +192,7 @@ public final class ScreenshotTour extends Application {
         }
         if (wanted("recording")) {
             // A run saved, the window moved on, and the recording opened again: as a class would see it next week.
-            setUp("counter", "read-modify-write", 8, 50, GatePlan.NONE.with("after-read", GateRule.fixed(5)), false);
+            setUp("counter", "read-modify-write", 4, 5, null, false);
             fx(s -> window.session().start());
             awaitOutcome();
             Path file = Files.createTempDirectory("racelab-tour").resolve("lost-increments.racelab");

@@ -25,9 +25,10 @@ import java.util.Set;
  * ({@code SERIALIZABLE}).
  *
  * <p>The default run is small enough to follow by eye: four clients, five increments each, and
- * a preset pause of 10–40 ms between the read and the write ({@link #presetGates}), so the
- * clients' reads and writes interleave and read-modify-write loses increments in every run,
- * while each fix still counts all twenty.
+ * preset pauses ({@link #presetGates}): 0–100 ms before each read spreads the clients apart, and
+ * 10–30 ms between the read and the write lets another client write in between. Read-modify-write
+ * loses a few increments in every run, each one an arrow on the timeline from the overwriting
+ * write back to the write it never saw, while each fix still counts all twenty.
  */
 public final class CounterLab extends ProfiledLab<CounterStrategy> {
 
@@ -37,8 +38,10 @@ public final class CounterLab extends ProfiledLab<CounterStrategy> {
             "after reading the counter, before writing it back (atomic-update has no separate read: "
                     + "the delay falls just before its single UPDATE)");
 
-    /** Long enough that another client reads or writes in between; a range, so the clients drift apart. */
-    static final GateRule PAUSE_AFTER_READ = GateRule.range(10, 40);
+    /** Spreads the clients' increments apart, so the lost ones stand out one by one. */
+    static final GateRule PAUSE_BEFORE_READ = GateRule.range(0, 100);
+    /** Long enough that another client often writes in between. */
+    static final GateRule PAUSE_AFTER_READ = GateRule.range(10, 30);
 
     private final Backends backends;
 
@@ -53,7 +56,7 @@ public final class CounterLab extends ProfiledLab<CounterStrategy> {
 
     @Override
     public GatePlan presetGates() {
-        return GatePlan.NONE.with(AFTER_READ.id(), PAUSE_AFTER_READ);
+        return GatePlan.NONE.with(BEFORE_READ.id(), PAUSE_BEFORE_READ).with(AFTER_READ.id(), PAUSE_AFTER_READ);
     }
 
     @Override

@@ -87,7 +87,7 @@ final class FencingView implements LabView {
         panels.add(new Panel.Values("Writes", List.of(
                 new Panel.Value("highest token handed out", tracker.maxToken() < 0 ? "—"
                         : "#" + tracker.maxToken() + " (" + tracker.name(holder) + ")", Ink.TOKEN),
-                new Panel.Value("accepted", String.valueOf(tracker.accepted()), Ink.SAFE),
+                new Panel.Value("writes applied, stale ones too", String.valueOf(tracker.accepted()), Ink.TEXT),
                 new Panel.Value("rejected as stale", String.valueOf(tracker.rejected()), Ink.TEXT),
                 new Panel.Value(STALE_LABEL, String.valueOf(stale), stale > 0 ? Ink.RACE : Ink.SAFE))));
         panels.add(tracker.tokensPanel("Each client's latest token"));

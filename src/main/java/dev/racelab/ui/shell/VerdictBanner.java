@@ -52,8 +52,10 @@ public final class VerdictBanner extends HBox {
         previous.setOnAction(e -> step(-1));
         next.setOnAction(e -> step(1));
         position.getStyleClass().add("verdict-position");
+        position.setMinWidth(Region.USE_PREF_SIZE);
         HBox walk = new HBox(6, previous, position, next);
         walk.setAlignment(Pos.CENTER_RIGHT);
+        walk.setMinWidth(Region.USE_PREF_SIZE);
         walk.visibleProperty().bind(next.disableProperty().not().or(previous.disableProperty().not()));
         walk.managedProperty().bind(walk.visibleProperty());
         setAlignment(Pos.CENTER_LEFT);
