@@ -1,15 +1,9 @@
 package dev.racelab.ui;
 
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
-import dev.racelab.backend.DataHome;
-import dev.racelab.cli.Cli;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Verdict;
 import dev.racelab.engine.view.Panel;
-import dev.racelab.support.RecordingSketch;
-import dev.racelab.support.TestServers;
-import dev.racelab.ui.startup.ServerStartup;
 import javafx.scene.control.Label;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Tag;
@@ -19,15 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
-import org.testfx.util.WaitForAsyncUtils;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,24 +36,24 @@ class CounterFencingWindowTest {
 
     private RaceLabWindow window;
     private FxRobot robot;
+    private WindowDriver ui;
 
     @Start
     void start(Stage stage) {
-        window = RaceLabWindow.show(stage, TestServers.backends(),
-                new Settings(dir.resolve("settings-" + System.nanoTime() + ".properties")), new ServerStartup());
+        window = WindowDriver.showOnTestServers(stage, dir);
     }
 
     @Test
     void theCounterDefaultLosesIncrementsAndEveryPlaceShowsTheSameNumber(FxRobot robot) throws Exception {
-        this.robot = robot;
-        Outcome outcome = runDefault("Lost increments");
+        Outcome outcome = runDefault(robot, "Lost increments");
         long lost = outcome.violations().get("lost increments");
         long overwrites = outcome.metrics().get("overwritingWrites").longValue();
         assertTrue(lost > 0 && overwrites > 0, outcome.toString());
+        String lostWords = lost + (lost == 1 ? " increment lost" : " increments lost");
 
-        assertEquals("RACE — " + lost + (lost == 1 ? " increment lost" : " increments lost"), banner());
+        assertEquals("RACE — " + lostWords, banner());
         assertEquals(List.of(String.valueOf(lost)), panelValues("increments lost so far"));
-        List<String> texts = picture().texts();
+        List<String> texts = ui.picture(window).texts();
         assertTrue(texts.contains("lost"), texts.toString());
         assertEquals(String.valueOf(lost), texts.get(texts.indexOf("lost") + 1), "the picture's lost column");
 
@@ -73,46 +61,47 @@ class CounterFencingWindowTest {
         assertEquals(overwrites, window.view().timeline().model().violations());
         Label walk = robot.lookup(".verdict-position").queryAs(Label.class);
         assertEquals(overwrites + (overwrites == 1 ? " overwriting write" : " overwriting writes"), walk.getText());
-        String tip = walk.getTooltip().getText();
-        assertTrue(tip.contains(lost + (lost == 1 ? " increment lost" : " increments lost")), tip);
-
+        assertTrue(walk.getTooltip().getText().contains(lostWords), walk.getTooltip().getText());
         // And arrows lead from the overwriting writes back to the writes they never saw.
         assertTrue(window.view().timeline().model().overwriteArrows() >= 1, "the lost updates can be followed by eye");
 
-        JsonObject replay = replay("counter");
+        JsonObject replay = ui.replay(window, dir.resolve("counter.racelab"));
+        assertEquals("RACE", replay.get("verdict").getAsString());
+        assertEquals(outcome.headline(), replay.get("headline").getAsString());
         assertEquals(lost, replay.getAsJsonObject("violations").get("lost increments").getAsLong());
         assertEquals(overwrites, replay.getAsJsonObject("metrics").get("overwritingWrites").getAsLong());
-        assertEquals(outcome.headline(), replay.get("headline").getAsString());
     }
 
     @Test
     void theFencingDefaultAppliesStaleWritesAndEveryPlaceShowsTheSameNumber(FxRobot robot) throws Exception {
-        this.robot = robot;
-        Outcome outcome = runDefault("Fencing tokens");
+        Outcome outcome = runDefault(robot, "Fencing tokens");
         long stale = outcome.violations().get("stale writes applied");
         assertTrue(stale > 0, outcome.toString());
         String staleWrites = stale + (stale == 1 ? " stale write" : " stale writes");
 
         assertTrue(banner().startsWith("RACE — " + staleWrites + " applied"), banner());
         assertEquals(List.of(String.valueOf(stale)), panelValues("stale writes applied"));
-        assertTrue(picture().texts().contains("stale writes applied: " + stale), picture().texts().toString());
+        List<String> texts = ui.picture(window).texts();
+        assertTrue(texts.contains("stale writes applied: " + stale), texts.toString());
 
         // Here each ✕ is one stale write applied: the marks and the figure are one count.
         assertEquals(stale, window.view().timeline().model().violations());
         Label walk = robot.lookup(".verdict-position").queryAs(Label.class);
         assertEquals(staleWrites + " applied", walk.getText());
 
-        JsonObject replay = replay("fencing");
+        JsonObject replay = ui.replay(window, dir.resolve("fencing.racelab"));
+        assertEquals("RACE", replay.get("verdict").getAsString());
+        assertEquals(outcome.headline(), replay.get("headline").getAsString());
         assertEquals(stale, replay.getAsJsonObject("violations").get("stale writes applied").getAsLong());
         assertEquals(stale, replay.getAsJsonObject("metrics").get("staleWritesApplied").getAsLong());
         assertEquals(outcome.metrics().get("finalPrice").longValue(),
                 replay.getAsJsonObject("metrics").get("finalPrice").getAsLong());
-        assertEquals(outcome.headline(), replay.get("headline").getAsString());
     }
 
     /** Chooses the lab and presses Run with every default; the race it ends in. */
-    private Outcome runDefault(String lab) throws Exception {
-        WindowDriver ui = new WindowDriver(robot);
+    private Outcome runDefault(FxRobot robot, String lab) throws Exception {
+        this.robot = robot;
+        ui = new WindowDriver(robot);
         ui.chooseLab(lab);
         ui.press("run");
         ui.awaitVerdict(v -> v.startsWith("RACE") || v.startsWith("SAFE") || v.startsWith("ERROR"));
@@ -126,36 +115,8 @@ class CounterFencingWindowTest {
     }
 
     private List<String> panelValues(String label) throws Exception {
-        List<Panel> panels = WaitForAsyncUtils.asyncFx(() -> {
-            window.view().stateColumn().refreshNow();
-            return window.view().stateColumn().shownPanels();
-        }).get(10, TimeUnit.SECONDS);
-        return panels.stream().filter(Panel.Values.class::isInstance)
+        return ui.panels(window).stream().filter(Panel.Values.class::isInstance)
                 .flatMap(panel -> ((Panel.Values) panel).rows().stream())
                 .filter(row -> row.label().equals(label)).map(Panel.Value::value).toList();
-    }
-
-    private RecordingSketch picture() throws Exception {
-        return WaitForAsyncUtils.asyncFx(() -> {
-            RecordingSketch sketch = new RecordingSketch(600, 400);
-            window.session().view().draw(sketch);
-            return sketch;
-        }).get(10, TimeUnit.SECONDS);
-    }
-
-    /** Saves the window's recording and reads it back with {@code racelab replay --json}, in-process. */
-    private JsonObject replay(String name) throws Exception {
-        Path file = dir.resolve(name + ".racelab");
-        robot.interact(() -> window.view().recordings().saveTo(file));
-        WindowDriver.await(30, () -> window.view().recordings().savedProperty().get() != null);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Map<String, String> env = Map.of();
-        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
-                .run(List.of("replay", file.toString(), "--json"));
-        assertEquals(0, code);
-        JsonObject json = JsonParser.parseString(out.toString(StandardCharsets.UTF_8)).getAsJsonObject();
-        assertEquals("RACE", json.get("verdict").getAsString());
-        return json;
     }
 }

@@ -1,9 +1,6 @@
 package dev.racelab.ui;
 
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
-import dev.racelab.backend.DataHome;
-import dev.racelab.cli.Cli;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.view.Panel;
 import dev.racelab.support.RecordingSketch;
@@ -18,15 +15,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
-import org.testfx.util.WaitForAsyncUtils;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -73,21 +65,14 @@ class PhilosophersWindowTest {
                 outcome.explanation());
 
         // The panels.
-        List<Panel> panels = WaitForAsyncUtils.asyncFx(() -> {
-            window.view().stateColumn().refreshNow();
-            return window.view().stateColumn().shownPanels();
-        }).get(10, TimeUnit.SECONDS);
+        List<Panel> panels = ui.panels(window);
         Panel.Items deadlock = (Panel.Items) panel(panels, "Deadlock");
         assertEquals(headline, deadlock.items().get(0).text());
         Panel.Items hunger = (Panel.Items) panel(panels, "Hungriest");
         assertEquals(hungriest + ", " + hungerMs + " ms (still hungry)", hunger.items().get(0).text());
 
         // The picture.
-        RecordingSketch picture = WaitForAsyncUtils.asyncFx(() -> {
-            RecordingSketch sketch = new RecordingSketch(600, 400);
-            window.session().view().draw(sketch);
-            return sketch;
-        }).get(10, TimeUnit.SECONDS);
+        RecordingSketch picture = ui.picture(window);
         assertEquals(5, picture.arrows(), "an arrow per philosopher of the cycle");
         assertTrue(picture.texts().contains("deadlock: " + cycle), picture.texts().toString());
         String shortName = "P" + outcome.metrics().get("hungriestPhilosopher");
@@ -101,16 +86,7 @@ class PhilosophersWindowTest {
         assertTrue(walk.startsWith("5 "), walk);
 
         // The command line's summary of the same recording.
-        Path file = dir.resolve("deadlock.racelab");
-        robot.interact(() -> window.view().recordings().saveTo(file));
-        WindowDriver.await(30, () -> window.view().recordings().savedProperty().get() != null);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Map<String, String> env = Map.of();
-        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
-                .run(List.of("replay", file.toString(), "--json"));
-        assertEquals(0, code);
-        JsonObject replay = JsonParser.parseString(out.toString(StandardCharsets.UTF_8)).getAsJsonObject();
+        JsonObject replay = ui.replay(window, dir.resolve("deadlock.racelab"));
         assertEquals("DEADLOCK", replay.get("verdict").getAsString());
         assertEquals(headline, replay.get("headline").getAsString());
         assertEquals(5, replay.getAsJsonObject("violations").get("deadlocked philosophers").getAsLong());

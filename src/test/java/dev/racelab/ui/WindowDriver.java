@@ -1,5 +1,11 @@
 package dev.racelab.ui;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.racelab.backend.DataHome;
+import dev.racelab.cli.Cli;
+import dev.racelab.engine.view.Panel;
+import dev.racelab.support.RecordingSketch;
 import dev.racelab.ui.gates.GatesTable;
 import dev.racelab.ui.shell.VerdictBanner;
 import javafx.scene.Node;
@@ -9,11 +15,17 @@ import javafx.scene.input.KeyCode;
 import org.testfx.api.FxRobot;
 import org.testfx.util.WaitForAsyncUtils;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /** What the UI tests do with the window, in the user's terms: choose, type, press, wait. */
@@ -128,5 +140,39 @@ final class WindowDriver {
 
     static void await(long seconds, java.util.concurrent.Callable<Boolean> condition) throws Exception {
         WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, condition);
+    }
+
+    /** The side panels as shown now (refreshed first, on the FX thread). */
+    List<Panel> panels(RaceLabWindow window) throws Exception {
+        return WaitForAsyncUtils.asyncFx(() -> {
+            window.view().stateColumn().refreshNow();
+            return window.view().stateColumn().shownPanels();
+        }).get(10, TimeUnit.SECONDS);
+    }
+
+    /** The lab's picture as drawn now, into a sketch that keeps its texts and shapes. */
+    RecordingSketch picture(RaceLabWindow window) throws Exception {
+        return WaitForAsyncUtils.asyncFx(() -> {
+            RecordingSketch sketch = new RecordingSketch(600, 400);
+            window.session().view().draw(sketch);
+            return sketch;
+        }).get(10, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Saves the shown run's recording to {@code file} and reads it back as the command line does,
+     * in-process: {@code racelab replay FILE --json}.
+     */
+    JsonObject replay(RaceLabWindow window, Path file) throws Exception {
+        robot.interact(() -> window.view().recordings().saveTo(file));
+        await(30, () -> window.view().recordings().savedProperty().get() != null);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Map<String, String> env = Map.of();
+        int code = new Cli(env, DataHome.resolve(env),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
+                .run(List.of("replay", file.toString(), "--json"));
+        assertEquals(0, code, "replay " + file);
+        return JsonParser.parseString(out.toString(StandardCharsets.UTF_8)).getAsJsonObject();
     }
 }
