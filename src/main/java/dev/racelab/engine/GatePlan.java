@@ -1,5 +1,6 @@
 package dev.racelab.engine;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -17,8 +18,10 @@ public final class GatePlan {
     private final Map<Slot, GateRule> forOne;
 
     private GatePlan(Map<String, GateRule> forAll, Map<Slot, GateRule> forOne) {
-        this.forAll = Map.copyOf(forAll);
-        this.forOne = Map.copyOf(forOne);
+        // In the order the rules were set, so describe() writes a plan the same way every time
+        // (Map.copyOf's order changes from one JVM to the next).
+        this.forAll = Collections.unmodifiableMap(new LinkedHashMap<>(forAll));
+        this.forOne = Collections.unmodifiableMap(new LinkedHashMap<>(forOne));
     }
 
     /** The rule for {@code worker} (0-based) at gate {@code gateId}. */
