@@ -91,14 +91,14 @@ final class CounterScenario implements Scenario {
                 void increment(Connection c) throws Exception {
                     long value = read(c, "read");
                     context.gate(CounterLab.AFTER_READ);
-                    write(c, value + 1);
+                    inTransaction(c, () -> write(c, value + 1));
                 }
             };
             case ATOMIC_UPDATE -> new Worker(context, session) {
                 @Override
                 void increment(Connection c) throws Exception {
                     context.gate(CounterLab.AFTER_READ);
-                    atomicIncrement(c);
+                    inTransaction(c, () -> atomicIncrement(c));
                 }
             };
             case SELECT_FOR_UPDATE -> new Worker(context, session) {
@@ -299,7 +299,12 @@ final class CounterScenario implements Scenario {
             }
         }
 
-        /** Runs {@code body} in one transaction, at the isolation level the session was opened with. */
+        /**
+         * Runs {@code body} in one transaction, at the isolation level the session was opened with.
+         * Every write goes through here, even a lone UPDATE: its WRITE event is recorded before the
+         * commit releases the row, so the records keep PostgreSQL's order of the writes and the last
+         * WRITE recorded holds the row's final value (what the view's "lost so far" counts from).
+         */
         void inTransaction(Connection c, Body body) throws Exception {
             c.setAutoCommit(false);
             try {
