@@ -33,7 +33,7 @@ import java.util.Set;
 public final class CounterLab extends ProfiledLab<CounterStrategy> {
 
     static final Gate BEFORE_READ = new Gate("before-read",
-            "before the worker reads the counter: nothing of this increment has happened yet");
+            "before the client reads the counter: nothing of this increment has happened yet");
     static final Gate AFTER_READ = new Gate("after-read",
             "after reading the counter, before writing it back (atomic-update has no separate read: "
                     + "the delay falls just before its single UPDATE)");
@@ -47,7 +47,7 @@ public final class CounterLab extends ProfiledLab<CounterStrategy> {
 
     public CounterLab(Backends backends) {
         super(CounterStrategy.class, new LabProfile("counter", "Lost increments",
-                "Workers add one to a shared counter; read-then-write loses increments.",
+                "Clients add one to a shared counter; reading, then writing back loses increments.",
                 Set.of(Service.POSTGRES), List.of(CounterStrategy.values()),
                 List.of(BEFORE_READ, AFTER_READ),
                 new LabProfile.Crew("client", 4, 1, 1000), 5));

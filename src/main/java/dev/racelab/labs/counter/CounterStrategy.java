@@ -5,7 +5,7 @@ import dev.racelab.engine.Strategy;
 /** How a worker adds one to the counter row. */
 enum CounterStrategy implements Strategy {
     READ_MODIFY_WRITE(About.broken("read-modify-write", "Read, then write",
-            "SELECT the value, then UPDATE it to value + 1: two workers can read the same value")),
+            "SELECT the value, then UPDATE it to value + 1: two clients can read the same value, and the later write wipes out the other's increment")),
     ATOMIC_UPDATE(About.fix("atomic-update", "Atomic UPDATE",
             "UPDATE … SET value = value + 1: PostgreSQL reads and writes under the row lock")),
     SELECT_FOR_UPDATE(About.fix("select-for-update", "SELECT … FOR UPDATE",

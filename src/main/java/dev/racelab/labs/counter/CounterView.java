@@ -95,7 +95,7 @@ final class CounterView implements LabView {
             return;
         }
         double top = boxY + boxH + em * 1.9;
-        s.fill(Ink.MUTED).text("each worker: last value read → last value written", pad, top - em * 0.5, 0.8, false,
+        s.fill(Ink.MUTED).text("each client: last value read → last value written", pad, top - em * 0.5, 0.8, false,
                 Sketch.Align.LEFT);
         double gap = em * 0.5;
         double chipH = em * 2.6;
