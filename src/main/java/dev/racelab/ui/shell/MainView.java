@@ -59,6 +59,7 @@ import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -97,6 +98,8 @@ public final class MainView extends BorderPane {
     private static final Set<EventKind> DEFAULT_MARKS = EnumSet.of(EventKind.VIOLATION);
     private Set<ActorState> legendStates = EnumSet.noneOf(ActorState.class);
     private Set<EventKind> legendMarks = EnumSet.noneOf(EventKind.class);
+    /** What the legend calls the ✕ marks: the lab's name for them ("overwriting writes"), or null. */
+    private String legendViolations;
 
     public MainView(Session session, Labs labs, Backends backends, Settings settings, ServerStartup startup) {
         this.session = session;
@@ -331,8 +334,11 @@ public final class MainView extends BorderPane {
             }
         }
         chips.forEach((color, text) -> legend.getChildren().add(chip(text, color)));
+        legendViolations = model == null ? null : model.violationSubject();
         for (EventKind kind : legendMarks) {
-            if (kind.legend() != null) {
+            if (kind == EventKind.VIOLATION && legendViolations != null) {
+                legend.getChildren().add(mark("✕ " + legendViolations, kind.ink()));
+            } else if (kind.legend() != null) {
                 legend.getChildren().add(mark(kind.legend(), kind.ink()));
             }
         }
@@ -465,7 +471,8 @@ public final class MainView extends BorderPane {
         }
         stateColumn.refresh(now);
         gates.update(tracker);
-        if (!legendStates.containsAll(model.statesSeen()) || !legendMarks.containsAll(model.marksSeen())) {
+        if (!legendStates.containsAll(model.statesSeen()) || !legendMarks.containsAll(model.marksSeen())
+                || !Objects.equals(legendViolations, model.violationSubject())) {
             EnumSet<ActorState> states = EnumSet.copyOf(legendStates);
             states.addAll(model.statesSeen());
             EnumSet<EventKind> marks = EnumSet.copyOf(legendMarks);
