@@ -91,6 +91,8 @@ public final class PrimitivesLab extends ProfiledLab<PrimitivesStrategy> {
     /** The mutex's holder and queue; a semaphore has several holders, which the server lane shows. */
     @Override
     protected LabView view(PrimitivesStrategy strategy, RunHeader header) {
-        return new LockPanelsView(header, strategy.permits() == 1 ? List.of(strategy.construct()) : List.of());
+        return new LockPanelsView(header, strategy.permits() == 1 ? List.of(strategy.construct()) : List.of(),
+                strategy.hardened() ? "Redis: its lease is no longer renewed and runs out"
+                        : "Redis records no holder: nobody can take it back");
     }
 }
