@@ -26,10 +26,17 @@ import java.util.function.UnaryOperator;
  * at once (two windows, a test run beside the app) each take their own slot; several killed at
  * once leave servers in several slots, so a start looks at every slot no live RaceLab holds
  * ({@link #stopLeftoversOfFreeSlots}), not only the one it takes.
+ *
+ * <p>A process never opens a slot's lock file while it holds that slot ({@link #HELD}): on Linux
+ * and macOS, closing any channel on a file drops every lock the process holds on it, so merely
+ * looking at a slot this process owns (a second server of the same kind in one JVM, as in the
+ * tests) would hand it over to the next RaceLab, which would then stop its server as a leftover.
  */
 final class Slot implements AutoCloseable {
 
     private static final int MAX_SLOTS = 16;
+    /** The lock files of the slots this process holds, as absolute paths. */
+    private static final java.util.Set<Path> HELD = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private final Path dir;
     private final FileChannel channel;
@@ -55,22 +62,39 @@ final class Slot implements AutoCloseable {
 
     private static Optional<Slot> tryAcquire(Path dir) throws IOException {
         Files.createDirectories(dir);
-        FileChannel channel = FileChannel.open(dir.resolve("slot.lock"), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
-        try {
-            FileLock lock = channel.tryLock();
-            if (lock != null) {
-                return Optional.of(new Slot(dir, channel, lock));
-            }
-        } catch (OverlappingFileLockException e) {
-            // This JVM already owns it.
+        Path lockFile = lockFile(dir);
+        if (!HELD.add(lockFile)) {
+            return Optional.empty();  // this process holds it: not even opened, see above
         }
-        channel.close();
+        try {
+            FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try {
+                FileLock lock = channel.tryLock();
+                if (lock != null) {
+                    return Optional.of(new Slot(dir, channel, lock));
+                }
+            } catch (OverlappingFileLockException e) {
+                // Held by this process after all (a path HELD did not know): closing this channel
+                // would drop that lock, so it stays open.
+                HELD.remove(lockFile);
+                return Optional.empty();
+            }
+            channel.close();
+        } catch (IOException | RuntimeException e) {
+            HELD.remove(lockFile);
+            throw e;
+        }
+        HELD.remove(lockFile);
         return Optional.empty();
     }
 
     Path dir() {
         return dir;
+    }
+
+    /** A slot's lock file, one spelling per file: the slot's directory exists by then. */
+    private static Path lockFile(Path dir) throws IOException {
+        return dir.toRealPath().resolve("slot.lock");
     }
 
     /**
@@ -239,7 +263,11 @@ final class Slot implements AutoCloseable {
         try {
             lock.release();
         } finally {
-            channel.close();
+            try {
+                channel.close();
+            } finally {
+                HELD.remove(lockFile(dir));
+            }
         }
     }
 }

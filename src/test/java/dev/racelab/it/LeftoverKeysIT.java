@@ -73,7 +73,7 @@ class LeftoverKeysIT {
 
             child = Child.jar(Map.of("RACELAB_HOME", home.toString(),
                             BackendSettings.REDIS_ENV, redis.address().secretUrl()),
-                    "run", "redis-primitives", "--workers", "2", "--ops", "100000", "--delay", "in-critical-section=20");
+                    "run", "redis-primitives", "--workers", "2", "--ops", "100000", "--delay", "in-critical-section=20", "--delay", "holder-crashes=0@client-2");
             long childPid = child.process().pid();
             AtomicReference<String> found = new AtomicReference<>();
             assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> {

@@ -62,7 +62,7 @@ class LeftoverServerIT {
         Map<String, String> env = Map.of("RACELAB_HOME", home.toString());
         Path pidFile = home.resolve("redis/slot-0/redis.pid");
         Child first = children.jar(env, "run", "redis-primitives", "--workers", "2", "--ops", "100000",
-                "--delay", "in-critical-section=20");
+                "--delay", "in-critical-section=20", "--delay", "holder-crashes=0@client-2");
         assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> livePid(pidFile) > 0), "Redis started");
         long redisPid = livePid(pidFile);
         first.process().destroyForcibly().waitFor();
@@ -126,7 +126,7 @@ class LeftoverServerIT {
             for (int slot = 0; slot < 2; slot++) {
                 Path pidFile = home.resolve("redis/slot-" + slot + "/redis.pid");
                 children.add(Child.jar(env, "run", "redis-primitives", "--workers", "2", "--ops", "100000",
-                        "--delay", "in-critical-section=20"));
+                        "--delay", "in-critical-section=20", "--delay", "holder-crashes=0@client-2"));
                 // Complete, not merely there: a whole line naming a live process.
                 assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> livePid(pidFile) > 0),
                         "Redis started in slot " + slot);

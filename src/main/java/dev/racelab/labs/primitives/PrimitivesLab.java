@@ -2,6 +2,8 @@ package dev.racelab.labs.primitives;
 
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Gate;
+import dev.racelab.engine.GatePlan;
+import dev.racelab.engine.GateRule;
 import dev.racelab.engine.LabProfile;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunSetup;
@@ -27,6 +29,11 @@ import java.util.Set;
  * a rule, and step mode alone does not stop at them. The hardened constructs come through every
  * fault: a crashed holder's lease runs out, a waiter that gives up leaves the queue, a wake-up
  * nobody can hear is skipped, a grant nobody takes up expires, a repeated release is refused.
+ *
+ * <p>Without a fault every construct behaves, so the lab ships one ({@link #presetGates}): the
+ * second worker crashes in its first critical section. The article's mutex is then gone for good
+ * and the others wait for ever (STUCK); the article's semaphore runs on one permit short (RACE);
+ * the hardened ones take the permit back when the crashed holder's lease runs out (SAFE).
  */
 public final class PrimitivesLab extends ProfiledLab<PrimitivesStrategy> {
 
@@ -56,6 +63,9 @@ public final class PrimitivesLab extends ProfiledLab<PrimitivesStrategy> {
             "hardened constructs only: how long a permit stays held without renewal; a crashed holder's "
                     + "permit comes back after this", "ms", 1_000, 100, 60_000);
 
+    /** The preset fault: which worker crashes holding the construct, the first time it holds it. */
+    static final int PRESET_CRASHING_WORKER = 1;
+
     private final Backends backends;
 
     public PrimitivesLab(Backends backends) {
@@ -69,6 +79,11 @@ public final class PrimitivesLab extends ProfiledLab<PrimitivesStrategy> {
     }
 
     @Override
+    public GatePlan presetGates() {
+        return GatePlan.NONE.with(HOLDER_CRASHES.id(), PRESET_CRASHING_WORKER, GateRule.fixed(1));
+    }
+
+    @Override
     protected Scenario open(PrimitivesStrategy strategy, RunSetup setup) throws Exception {
         return new PrimitivesScenario(backends.redis(), strategy, setup);
     }
@@ -76,6 +91,8 @@ public final class PrimitivesLab extends ProfiledLab<PrimitivesStrategy> {
     /** The mutex's holder and queue; a semaphore has several holders, which the server lane shows. */
     @Override
     protected LabView view(PrimitivesStrategy strategy, RunHeader header) {
-        return new LockPanelsView(header, strategy.permits() == 1 ? List.of(strategy.construct()) : List.of());
+        return new LockPanelsView(header, strategy.permits() == 1 ? List.of(strategy.construct()) : List.of(),
+                strategy.hardened() ? "Redis: its lease is no longer renewed and runs out"
+                        : "Redis records no holder: nobody can take it back");
     }
 }

@@ -156,8 +156,22 @@ final class PrimitivesScenario implements Scenario {
                     "Redis now counts more permits than " + what + " ever had: a later rush can let too many in. ",
                     violations, books);
         }
-        return outcome(Verdict.SAFE, "never more than " + permits + " inside; every permit came back",
+        return outcome(Verdict.SAFE, "never more than " + permits + " inside; every permit accounted for",
                 sections.sum() + " critical sections, at most " + mostInside.get() + " at once. ", violations, books);
+    }
+
+    /**
+     * Quiet for a second: with the article's construct, when no permit is free nor held by anyone
+     * alive and a worker is queued, nothing in Redis can ever hand one out (no owner, no lease), so
+     * the run ends now as {@link #diagnose} would at the timeout. The hardened construct's leases
+     * can still give a permit back, so it waits on.
+     */
+    @Override
+    public Outcome deadlock(RunSummary summary) {
+        if (hardened || waiting.isEmpty() || heldByTheLiving.get() > 0) {
+            return null;
+        }
+        return balance().lost == permits ? diagnose(summary) : null;
     }
 
     /** The run stalled: nobody can go on. Says which permits are gone and who waits for ever. */

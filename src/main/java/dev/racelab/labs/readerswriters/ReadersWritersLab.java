@@ -59,6 +59,7 @@ public final class ReadersWritersLab extends ProfiledLab<ReadersWritersStrategy>
     /** The monitor's mutex: who is inside the monitor, who queues to get in. */
     @Override
     protected LabView view(ReadersWritersStrategy strategy, RunHeader header) {
-        return new LockPanelsView(header, List.of("monitor"));
+        return new LockPanelsView(header, List.of("monitor"),
+                "what Redis holds for it: see the server lane");
     }
 }

@@ -49,7 +49,7 @@ final class ReadersWritersScenario implements Scenario {
 
     static final String EXCLUSION = "exclusion violations";
     static final String TORN = "torn reads";
-    static final String STARVATION = "writer starvation";
+    static final String STARVATION = "starved writes";
 
     private static final Duration LEASE = Duration.ofSeconds(2);
     private static final String MONITOR = "monitor";
@@ -142,6 +142,7 @@ final class ReadersWritersScenario implements Scenario {
         metrics.put("writes", writes.sum());
         metrics.put("exclusionViolations", exclusions.sum());
         metrics.put("tornReads", torn.sum());
+        metrics.put("starvedWrites", starved.sum());
         metrics.put("longestWriterWaitMs", longestWriterWait.get() / 1_000_000);
         metrics.put("longestReaderWaitMs", longestReaderWait.get() / 1_000_000);
         metrics.put("mostReadsPastAWriter", mostBypasses.get());
@@ -154,10 +155,11 @@ final class ReadersWritersScenario implements Scenario {
                     violations, metrics, List.of());
         }
         if (starved.sum() > 0) {
-            return new Outcome(Verdict.RACE, "writers starved: the longest wait was "
-                    + longestWriterWait.get() / 1_000_000 + " ms",
-                    "While a writer waited, up to " + mostBypasses.get() + " reads went ahead of it, more than two per "
-                            + "reader (" + readers + "): readers kept the document busy. " + waits,
+            return new Outcome(Verdict.RACE, count(starved.sum(), "starved write") + ": up to "
+                    + count(mostBypasses.get(), "read") + " went ahead of a waiting writer",
+                    "A write is starved when more than two reads per reader (" + 2 * readers + " with " + readers
+                            + " readers) go ahead of its writer while it waits; here up to " + mostBypasses.get()
+                            + " did: readers kept the document busy. " + waits,
                     violations, metrics, List.of());
         }
         return new Outcome(Verdict.SAFE, "readers shared, writers wrote alone; longest writer wait "
@@ -330,7 +332,7 @@ final class ReadersWritersScenario implements Scenario {
             mostBypasses.accumulateAndGet(bypasses, Math::max);
             if (bypasses > 2L * readers) {
                 starved.increment();
-                context.violation(STARVATION, bypasses);
+                context.violation(STARVATION, 1);
             }
         }
 

@@ -6,7 +6,7 @@ import dev.racelab.engine.ServerObserver;
 import dev.racelab.labs.redis.sync.Constructs;
 import dev.racelab.labs.redis.sync.KeySpace;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Transaction;
 import redis.clients.jedis.Response;
 
 import java.util.ArrayList;
@@ -70,7 +70,9 @@ public final class SyncObserver implements ServerObserver {
     public void poll(LaneSink sink) {
         connect();
         boolean hardened = constructs.variant() == Constructs.Variant.HARDENED;
-        Pipeline p = jedis.pipelined();
+        // One transaction: the counters, queues and holders are read at one instant, so a grant
+        // between two reads never shows a worker both holding and waiting.
+        Transaction p = jedis.multi();
         List<Response<String>> counters = new ArrayList<>();
         List<Response<List<String>>> queues = new ArrayList<>();
         List<Response<List<String>>> holders = new ArrayList<>();
@@ -81,21 +83,26 @@ public final class SyncObserver implements ServerObserver {
         }
         List<Response<String>> plain = new ArrayList<>();
         values.forEach(v -> plain.add(p.get(v.key())));
-        p.sync();
+        p.exec();
 
         Map<String, String> waits = new LinkedHashMap<>();
         Map<String, List<String>> holds = new LinkedHashMap<>();
         for (int i = 0; i < semaphores.size(); i++) {
             String name = semaphores.get(i);
             value(sink, name + " free", counters.get(i).get());
-            List<String> queue = constructs.waitingInOrder(queues.get(i).get());
-            for (int place = 0; place < queue.size(); place++) {
-                waits.putIfAbsent(queue.get(place), "for " + name + ", place " + (place + 1) + " in its queue");
-            }
+            List<String> holding = new ArrayList<>();
             if (hardened) {
                 for (String owner : holders.get(i).get()) {
+                    holding.add(KeySpace.workerOf(owner));
                     holds.computeIfAbsent(KeySpace.workerOf(owner), w -> new ArrayList<>()).add(name);
                 }
+            }
+            // A worker granted a permit no longer waits for it, though its queue entry may remain
+            // until it wakes and takes it.
+            List<String> queue = new ArrayList<>(constructs.waitingInOrder(queues.get(i).get()));
+            queue.removeAll(holding);
+            for (int place = 0; place < queue.size(); place++) {
+                waits.putIfAbsent(queue.get(place), "for " + name + ", place " + (place + 1) + " in its queue");
             }
         }
         for (int i = 0; i < values.size(); i++) {

@@ -86,6 +86,8 @@ class ServerLaneTruthTest {
         final long workersFinished;
         /** Per worker actor: the times its own lane says it holds a lock (or is being granted one). */
         final Map<Integer, List<long[]>> holding = new HashMap<>();
+        /** Server reports that had a worker both hold something and wait for that same thing. */
+        final List<String> holdsAndWaits = new ArrayList<>();
         int holdsDrawn;
 
         Lanes(List<Event> events) {
@@ -104,10 +106,23 @@ class ServerLaneTruthTest {
             long finished = 0;
             Map<Integer, Long> previous = new HashMap<>();
             Map<Integer, Episode> current = new HashMap<>();
+            Map<Long, String> serverHolds = new HashMap<>();
+            Map<Long, String> serverWaits = new HashMap<>();
             for (Event e : events) {
                 long t = e.nanos() - origin;
                 if (e.kind() == EventKind.RUN_ENDED) {
                     ended = t;
+                }
+                if (e.kind() == EventKind.SERVER_HOLDS || e.kind() == EventKind.SERVER_WAITS) {
+                    Map<Long, String> map = e.kind() == EventKind.SERVER_HOLDS ? serverHolds : serverWaits;
+                    if (e.subject() == null) {
+                        map.remove(e.value());
+                    } else {
+                        map.put(e.value(), e.subject());
+                    }
+                } else if (e.kind() == EventKind.SERVER_SAMPLE) {
+                    // What the previous read reported, whole: a read's events share its instant.
+                    holdsAndWaits(serverHolds, serverWaits, t);
                 }
                 if (e.actor() >= model.lanes.size() || model.lanes.get(e.actor()).kind != Actor.Kind.WORKER
                         || e.kind() == EventKind.ACTOR || e.kind() == EventKind.CONNECTED) {
@@ -140,13 +155,27 @@ class ServerLaneTruthTest {
                     holding.get(open.getKey()).add(new long[] {open.getValue().start, Long.MAX_VALUE});
                 }
             }
+            holdsAndWaits(serverHolds, serverWaits, ended);
             assertTrue(ended >= 0, "the run ended");
             runEnded = ended;
             workersFinished = finished;
         }
 
+        /** Notes each worker a read showed both holding something and waiting for that same thing. */
+        private void holdsAndWaits(Map<Long, String> serverHolds, Map<Long, String> serverWaits, long t) {
+            serverHolds.forEach((worker, holds) -> {
+                String waits = serverWaits.get(worker);
+                for (String held : holds.split(", ")) {
+                    if (waits != null && waits.startsWith("for " + held + ",")) {
+                        holdsAndWaits.add(model.lanes.get(worker.intValue()).name + " before " + ms(t)
+                                + ": the server lane says it holds " + held + " and waits " + waits);
+                    }
+                }
+            });
+        }
+
         void check() {
-            List<String> wrong = new ArrayList<>();
+            List<String> wrong = new ArrayList<>(holdsAndWaits);
             for (Lane lane : model.lanes) {
                 if (lane.kind == Actor.Kind.SERVER) {
                     for (int s = 0; s < lane.labelStart.size(); s++) {

@@ -1,0 +1,101 @@
+package dev.racelab.cli;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.racelab.backend.BackendSettings;
+import dev.racelab.backend.DataHome;
+import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code redis-primitives} and {@code readers-writers} with nothing but their defaults, as a class
+ * would first run them: each broken strategy shows its failure in at least 19 of 20 runs, each
+ * fix with the very same defaults is SAFE in all 20. The strategies of a lab run side by side.
+ */
+@Tag("lab")
+class RedisSyncDefaultsCliTest {
+
+    private static final int RUNS = 20;
+
+    private static JsonObject runs(String lab, String strategy) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Map<String, String> env = Map.of(BackendSettings.REDIS_ENV, TestServers.redis().address().secretUrl());
+        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run(List.of("run", lab, "--strategy", strategy, "--runs", String.valueOf(RUNS), "--json"));
+        assertEquals(0, code, strategy + ": " + err.toString(StandardCharsets.UTF_8));
+        return JsonParser.parseString(out.toString(StandardCharsets.UTF_8)).getAsJsonObject();
+    }
+
+    /** Runs every strategy's defaults at once; the results in the order given. */
+    private static List<JsonObject> defaults(String lab, List<String> strategies) {
+        List<CompletableFuture<JsonObject>> going = strategies.stream()
+                .map(strategy -> CompletableFuture.supplyAsync(() -> runs(lab, strategy))).toList();
+        List<JsonObject> results = going.stream().map(CompletableFuture::join).toList();
+        System.out.printf("[%s] defaults, %d runs each: %s%n", lab, RUNS, results.stream()
+                .map(r -> r.get("strategy").getAsString() + " " + r.get("verdicts") + " in " + r.get("elapsedMs") + " ms")
+                .toList());
+        return results;
+    }
+
+    private static int count(JsonObject json, String... verdicts) {
+        JsonObject counted = json.getAsJsonObject("verdicts");
+        int sum = 0;
+        for (String verdict : verdicts) {
+            sum += counted.has(verdict) ? counted.get(verdict).getAsInt() : 0;
+        }
+        return sum;
+    }
+
+    private static void assertFails(JsonObject broken, String... verdicts) {
+        int failed = count(broken, verdicts);
+        assertTrue(failed >= 19, broken.get("strategy").getAsString() + " failed in " + failed + " of " + RUNS + ": "
+                + broken.get("verdicts") + " " + broken.get("headline"));
+    }
+
+    private static void assertSafe(JsonObject fix) {
+        assertEquals(RUNS, count(fix, "SAFE"), fix.get("strategy").getAsString() + ": " + fix.get("verdicts") + " "
+                + fix.get("headline") + " " + fix.get("explanation"));
+    }
+
+    @Test
+    void thePresetCrashLosesTheArticlesPermitAndTheHardenedConstructsComeThrough() {
+        List<JsonObject> results = defaults("redis-primitives",
+                List.of("article-mutex", "article-semaphore", "hardened-mutex", "hardened-semaphore"));
+        JsonObject mutex = results.get(0);
+        assertEquals("holder-crashes=1@client-2", mutex.get("delays").getAsString(), "the preset fault");
+        assertFails(mutex, "STUCK", "RACE");
+        assertEquals(1, mutex.getAsJsonObject("metrics").get("lostPermits").getAsInt(), mutex.get("explanation").getAsString());
+        JsonObject semaphore = results.get(1);
+        assertFails(semaphore, "RACE", "STUCK");
+        assertEquals(1, semaphore.getAsJsonObject("metrics").get("lostPermits").getAsInt());
+        assertSafe(results.get(2));
+        assertSafe(results.get(3));
+    }
+
+    @Test
+    void readerPreferenceStarvesTheWritersMesaIfLetsThemOverlapAndTheFixesHoldWithTheSameDefaults() {
+        List<JsonObject> results = defaults("readers-writers",
+                List.of("reader-preference", "mesa-if", "writer-preference", "fair"));
+        JsonObject readersFirst = results.get(0);
+        assertFails(readersFirst, "RACE");
+        long starved = readersFirst.getAsJsonObject("metrics").get("starvedWrites").getAsLong();
+        assertTrue(readersFirst.get("headline").getAsString().startsWith(starved + " starved write"),
+                "the headline counts what the metric counts: " + readersFirst.get("headline"));
+        assertFails(results.get(1), "RACE");
+        assertSafe(results.get(2));
+        assertSafe(results.get(3));
+    }
+}
