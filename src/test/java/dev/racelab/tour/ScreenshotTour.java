@@ -178,14 +178,13 @@ public final class ScreenshotTour extends Application {
             awaitOutcome();
         }
         if (wanted("readers-writers")) {
-            setUp("readers-writers", "reader-preference", 8, 20, GatePlan.NONE, false);
+            setUpDefaults("readers-writers");
             fx(s -> window.session().start());
             awaitOutcome();
             shoot("readers-writers-reader-preference");
         }
         if (wanted("primitives")) {
-            setUp("redis-primitives", "article-mutex", 4, 20, GatePlan.NONE.with("holder-crashes", 1, GateRule.fixed(1)),
-                    false);
+            setUpDefaults("redis-primitives");
             fx(s -> window.session().start());
             awaitOutcome();
             shoot("primitives-article-mutex-holder-crashes");
@@ -208,6 +207,16 @@ public final class ScreenshotTour extends Application {
 
     private boolean wanted(String shot) {
         return only.isEmpty() || only.contains(shot);
+    }
+
+    /** Chooses the lab with every setting at its default (strategy, workers, operations, preset delays). */
+    private void setUpDefaults(String lab) throws Exception {
+        fx(s -> {
+            window.view().selectLab(lab);
+            window.session().stepModeProperty().set(false);
+            window.session().reset();
+        });
+        pause(300);
     }
 
     /** Chooses the lab and its settings, as the user would; {@code gates} null for the lab's preset delays. */
