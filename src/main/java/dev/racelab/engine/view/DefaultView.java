@@ -33,7 +33,8 @@ public class DefaultView implements LabView {
             List<Panel.Value> rows = new ArrayList<>();
             tracker.violations().forEach((name, count) -> rows.add(new Panel.Value(name, String.valueOf(count),
                     Ink.RACE)));
-            panels.add(new Panel.Values("Violations so far", rows));
+            panels.add(new Panel.Values(tracker.phase() == dev.racelab.engine.RunPhase.ENDED ? "Violations"
+                    : "Violations so far", rows));
         }
         return panels;
     }

@@ -85,9 +85,9 @@ final class FencingView implements LabView {
                 value("fencing_tokens counter", tracker.serverValue(FencingScenario.LATEST_TOKEN)))));
         int holder = tracker.maxTokenHolder();
         panels.add(new Panel.Values("Writes", List.of(
-                new Panel.Value("highest token handed out", tracker.maxToken() < 0 ? "—"
-                        : "#" + tracker.maxToken() + " (" + tracker.name(holder) + ")", Ink.TOKEN),
-                new Panel.Value("writes applied, stale ones too", String.valueOf(tracker.accepted()), Ink.TEXT),
+                new Panel.Value("newest token", tracker.maxToken() < 0 ? "—"
+                        : "#" + tracker.maxToken() + " · " + tracker.name(holder), Ink.TOKEN),
+                new Panel.Value("all writes applied", String.valueOf(tracker.accepted()), Ink.TEXT),
                 new Panel.Value("rejected as stale", String.valueOf(tracker.rejected()), Ink.TEXT),
                 new Panel.Value(STALE_LABEL, String.valueOf(stale), stale > 0 ? Ink.RACE : Ink.SAFE))));
         panels.add(tracker.tokensPanel("Each client's latest token"));
