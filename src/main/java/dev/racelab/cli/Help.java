@@ -149,7 +149,7 @@ final class Help {
             }
             String preset = lab.presetGates().describe(lab::workerName);
             if (!preset.isEmpty()) {
-                out.printf("  preset delays (a run starts with them; --delay GATE=0 clears one): %s%n", preset);
+                out.printf("  preset gates (delays and faults a run starts with; --delay GATE=0 clears one): %s%n", preset);
             }
             if (!lab.switches().isEmpty()) {
                 out.println("  switches (--set NAME=VALUE):");

@@ -1,5 +1,6 @@
 package dev.racelab.cli;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.racelab.backend.BackendSettings;
@@ -29,12 +30,16 @@ class RedisSyncDefaultsCliTest {
     private static final int RUNS = 20;
 
     private static JsonObject runs(String lab, String strategy) {
+        return runs(lab, strategy, RUNS);
+    }
+
+    private static JsonObject runs(String lab, String strategy, int runs) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Map<String, String> env = Map.of(BackendSettings.REDIS_ENV, TestServers.redis().address().secretUrl());
         int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8))
-                .run(List.of("run", lab, "--strategy", strategy, "--runs", String.valueOf(RUNS), "--json"));
+                .run(List.of("run", lab, "--strategy", strategy, "--runs", String.valueOf(runs), "--json"));
         assertEquals(0, code, strategy + ": " + err.toString(StandardCharsets.UTF_8));
         return JsonParser.parseString(out.toString(StandardCharsets.UTF_8)).getAsJsonObject();
     }
@@ -97,5 +102,18 @@ class RedisSyncDefaultsCliTest {
         assertFails(results.get(1), "RACE");
         assertSafe(results.get(2));
         assertSafe(results.get(3));
+    }
+
+    @Test
+    void mesaIfsHeadlineCountsEveryKindOfViolationTheRunMarks() {
+        for (int run = 0; run < 5; run++) {
+            JsonObject one = runs("readers-writers", "mesa-if", 1);
+            String headline = one.get("headline").getAsString();
+            for (Map.Entry<String, JsonElement> kind : one.getAsJsonObject("violations").entrySet()) {
+                long n = kind.getValue().getAsLong();
+                String named = n + " " + (n == 1 ? kind.getKey().substring(0, kind.getKey().length() - 1) : kind.getKey());
+                assertTrue(headline.contains(named), "the headline names " + named + ": " + headline);
+            }
+        }
     }
 }

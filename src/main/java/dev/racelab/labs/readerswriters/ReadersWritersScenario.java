@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Collectors;
 
 import static dev.racelab.labs.support.RedisFixture.PATIENCE;
 
@@ -149,10 +150,13 @@ final class ReadersWritersScenario implements Scenario {
         String waits = "The longest a writer waited was " + longestWriterWait.get() / 1_000_000 + " ms" + worstWait
                 + "; the longest a reader waited, " + longestReaderWait.get() / 1_000_000 + " ms.";
         if (exclusions.sum() > 0 || torn.sum() > 0) {
-            return new Outcome(Verdict.RACE, count(exclusions.sum(), "exclusion violation") + ", "
-                    + count(torn.sum(), "torn read"),
-                    "A writer wrote while others were inside, and readers saw half-written documents. " + waits,
-                    violations, metrics, List.of());
+            String what = (exclusions.sum() > 0 ? "A writer wrote while others were inside. " : "")
+                    + (torn.sum() > 0 ? "Readers saw half-written documents. " : "")
+                    + (starved.sum() > 0 ? "Besides, " + count(starved.sum(), "write") + " starved: more than "
+                            + 2 * readers + " reads went ahead of a waiting writer. " : "");
+            return new Outcome(Verdict.RACE, violations.entrySet().stream()
+                    .map(kind -> kind.getValue() + " " + (kind.getValue() == 1 ? singular(kind.getKey()) : kind.getKey()))
+                    .collect(Collectors.joining(", ")), what + waits, violations, metrics, List.of());
         }
         if (starved.sum() > 0) {
             return new Outcome(Verdict.RACE, count(starved.sum(), "starved write") + ": up to "
@@ -172,6 +176,11 @@ final class ReadersWritersScenario implements Scenario {
         if (n > 0) {
             map.put(name, n);
         }
+    }
+
+    /** "torn read" for the violation kind "torn reads": every kind's name is a plural noun. */
+    private static String singular(String kind) {
+        return kind.substring(0, kind.length() - 1);
     }
 
     private static String count(long n, String noun) {
