@@ -41,7 +41,7 @@ public final class GatesHeader extends HBox {
         presets.setOnAction(e -> session.usePresetGates());
         presets.textProperty().bind(Bindings.createStringBinding(() -> {
             Lab lab = session.lab();
-            return lab == null || lab.presetGates().equals(GatePlan.NONE) ? "Clear all gates" : "Lab's preset delays";
+            return lab == null || lab.presetGates().equals(GatePlan.NONE) ? "Clear all gates" : "Lab's preset gates";
         }, session.labProperty()));
         presets.disableProperty().bind(Bindings.createBooleanBinding(() -> {
             Lab lab = session.lab();
@@ -54,8 +54,8 @@ public final class GatesHeader extends HBox {
                 return "";
             }
             String preset = lab.presetGates().describe(lab::workerName);
-            return preset.isEmpty() ? "Empty every cell: all workers pass every gate freely (this lab has no preset delays)"
-                    : "Put the gates back to the delays this lab starts with: " + preset;
+            return preset.isEmpty() ? "Empty every cell: all workers pass every gate freely (this lab has no preset gates)"
+                    : "Put the gates back to the delays and faults this lab starts with: " + preset;
         }, session.labProperty()));
         presets.setTooltip(tip);
         getChildren().addAll(title, how, presets);
