@@ -52,7 +52,7 @@ class CounterFencingWindowTest {
         String lostWords = lost + (lost == 1 ? " increment lost" : " increments lost");
 
         assertEquals("RACE — " + lostWords, banner());
-        assertEquals(List.of(String.valueOf(lost)), panelValues("increments lost so far"));
+        assertEquals(List.of(String.valueOf(lost)), panelValues("increments lost"));
         List<String> texts = ui.picture(window).texts();
         assertTrue(texts.contains("lost"), texts.toString());
         assertEquals(String.valueOf(lost), texts.get(texts.indexOf("lost") + 1), "the picture's lost column");

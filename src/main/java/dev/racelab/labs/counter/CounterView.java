@@ -61,7 +61,8 @@ final class CounterView implements LabView {
         panels.add(new Panel.Values("Counter row (PostgreSQL)", List.of(
                 new Panel.Value("value in the row", value == null ? "—" : String.valueOf(value), Ink.TEXT),
                 new Panel.Value("increments committed", String.valueOf(committed), Ink.TEXT),
-                new Panel.Value("increments lost so far", String.valueOf(lost), lost > 0 ? Ink.RACE : Ink.SAFE))));
+                new Panel.Value(tracker.phase() == dev.racelab.engine.RunPhase.ENDED ? "increments lost"
+                        : "increments lost so far", String.valueOf(lost), lost > 0 ? Ink.RACE : Ink.SAFE))));
         if (locking) {
             panels.add(tracker.lockPanel("Row lock, as the workers report it", CounterScenario.ROW_LOCK));
         }

@@ -71,7 +71,7 @@ class CounterLabTest {
         String lost = String.valueOf(outcome.violations().get(CounterScenario.LOST));
         List<String> shown = view.panels().stream().filter(Panel.Values.class::isInstance)
                 .flatMap(panel -> ((Panel.Values) panel).rows().stream())
-                .filter(row -> row.label().equals("increments lost so far")).map(Panel.Value::value).toList();
+                .filter(row -> row.label().equals("increments lost")).map(Panel.Value::value).toList();
         assertEquals(List.of(lost), shown, "the panel's lost increments are the banner's");
     }
 
