@@ -4,8 +4,6 @@ import com.google.gson.JsonObject;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.view.Panel;
 import dev.racelab.support.RecordingSketch;
-import dev.racelab.support.TestServers;
-import dev.racelab.ui.startup.ServerStartup;
 import javafx.scene.control.Label;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Tag;
@@ -40,8 +38,7 @@ class PhilosophersWindowTest {
 
     @Start
     void start(Stage stage) {
-        window = RaceLabWindow.show(stage, TestServers.backends(),
-                new Settings(dir.resolve("settings-" + System.nanoTime() + ".properties")), new ServerStartup());
+        window = WindowDriver.showOnTestServers(stage, dir);
     }
 
     @Test

@@ -1,13 +1,8 @@
 package dev.racelab.ui;
 
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
-import dev.racelab.backend.DataHome;
-import dev.racelab.cli.Cli;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.view.Panel;
-import dev.racelab.support.TestServers;
-import dev.racelab.ui.startup.ServerStartup;
 import javafx.scene.control.Label;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Tag;
@@ -19,9 +14,6 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -46,8 +38,7 @@ class RedisSyncWindowTest {
 
     @Start
     void start(Stage stage) {
-        window = RaceLabWindow.show(stage, TestServers.backends(),
-                new Settings(dir.resolve("settings-" + System.nanoTime() + ".properties")), new ServerStartup());
+        window = WindowDriver.showOnTestServers(stage, dir);
     }
 
     @Test
@@ -75,7 +66,7 @@ class RedisSyncWindowTest {
         assertEquals(1, window.view().timeline().model().violations());
 
         // The command line's summary of the same recording.
-        JsonObject replay = replay(robot, "mutex.racelab");
+        JsonObject replay = new WindowDriver(robot).replay(window, dir.resolve("mutex.racelab"));
         assertEquals("STUCK", replay.get("verdict").getAsString());
         assertEquals(outcome.headline(), replay.get("headline").getAsString());
         assertEquals(1, replay.getAsJsonObject("metrics").get("lostPermits").getAsLong());
@@ -101,7 +92,7 @@ class RedisSyncWindowTest {
         assertTrue(walk.startsWith(starved + " "), walk);
 
         // The command line's summary of the same recording.
-        JsonObject replay = replay(robot, "readers.racelab");
+        JsonObject replay = new WindowDriver(robot).replay(window, dir.resolve("readers.racelab"));
         assertEquals("RACE", replay.get("verdict").getAsString());
         assertEquals(outcome.headline(), replay.get("headline").getAsString());
         assertEquals(starved, replay.getAsJsonObject("metrics").get("starvedWrites").getAsLong());
@@ -123,19 +114,5 @@ class RedisSyncWindowTest {
     private static Panel panel(List<Panel> panels, String title) {
         return panels.stream().filter(p -> p.title().equals(title)).findFirst()
                 .orElseThrow(() -> new AssertionError("no panel " + title + " in " + panels));
-    }
-
-    /** Saves the window's recording and summarises it with the command line's {@code replay --json}. */
-    private JsonObject replay(FxRobot robot, String name) throws Exception {
-        Path file = dir.resolve(name);
-        robot.interact(() -> window.view().recordings().saveTo(file));
-        WindowDriver.await(30, () -> window.view().recordings().savedProperty().get() != null);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Map<String, String> env = Map.of();
-        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))
-                .run(List.of("replay", file.toString(), "--json"));
-        assertEquals(0, code);
-        return JsonParser.parseString(out.toString(StandardCharsets.UTF_8)).getAsJsonObject();
     }
 }

@@ -7,7 +7,6 @@ import dev.racelab.labs.Labs;
 import dev.racelab.record.Recording;
 import dev.racelab.record.RecordingReader;
 import dev.racelab.support.TestServers;
-import dev.racelab.ui.startup.ServerStartup;
 import javafx.scene.control.Spinner;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Tag;
@@ -41,8 +40,7 @@ class SwitchesAndRecordingsWindowTest {
 
     @Start
     void start(Stage stage) {
-        window = RaceLabWindow.show(stage, TestServers.backends(),
-                new Settings(dir.resolve("settings-" + System.nanoTime() + ".properties")), new ServerStartup());
+        window = WindowDriver.showOnTestServers(stage, dir);
     }
 
     private Map<String, String> switches() {
