@@ -1,18 +1,11 @@
 package dev.racelab.cli;
 
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
-import dev.racelab.backend.DataHome;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,43 +22,22 @@ class CounterFencingDefaultsTest {
 
     private static final int RUNS = 20;
 
-    private static JsonObject runs(String lab, String strategy) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Map<String, String> env = TestServers.childEnvironment();
-        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8))
-                .run(List.of("run", lab, "--strategy", strategy, "--runs", String.valueOf(RUNS), "--json"));
-        assertEquals(0, code, lab + " " + strategy + ": " + err.toString(StandardCharsets.UTF_8));
-        return JsonParser.parseString(out.toString(StandardCharsets.UTF_8)).getAsJsonObject();
-    }
-
     /** Runs every strategy of {@code lab} with its defaults, broken one first; checks the verdicts. */
     private static List<JsonObject> defaultsOf(String lab, List<String> strategies, int broken) {
-        List<CompletableFuture<JsonObject>> going = strategies.stream()
-                .map(strategy -> CompletableFuture.supplyAsync(() -> runs(lab, strategy))).toList();
-        List<JsonObject> results = going.stream().map(CompletableFuture::join).toList();
+        List<JsonObject> results = DefaultsRuns.all(TestServers.childEnvironment(), lab, strategies, RUNS);
         for (int i = 0; i < strategies.size(); i++) {
             JsonObject result = results.get(i);
             assertEquals(RUNS, result.get("runs").getAsInt());
             if (i < broken) {
-                int races = count(result, "RACE");
+                int races = DefaultsRuns.count(result, "RACE");
                 assertTrue(races >= 19, lab + " " + strategies.get(i) + " raced in " + races + " of " + RUNS + ": "
                         + result.get("verdicts"));
             } else {
-                assertEquals(RUNS, count(result, "SAFE"), lab + " " + strategies.get(i) + ": " + result.get("verdicts")
+                assertEquals(RUNS, DefaultsRuns.count(result, "SAFE"), lab + " " + strategies.get(i) + ": " + result.get("verdicts")
                         + " " + result.get("headline") + " " + result.get("explanation"));
             }
         }
-        System.out.printf("[%s] defaults, %d runs each: %s%n", lab, RUNS, results.stream()
-                .map(r -> r.get("strategy").getAsString() + " " + r.get("verdicts") + " in " + r.get("elapsedMs") + " ms")
-                .toList());
         return results;
-    }
-
-    private static int count(JsonObject json, String verdict) {
-        JsonObject verdicts = json.getAsJsonObject("verdicts");
-        return verdicts.has(verdict) ? verdicts.get(verdict).getAsInt() : 0;
     }
 
     @Test

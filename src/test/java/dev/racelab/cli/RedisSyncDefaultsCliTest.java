@@ -2,19 +2,13 @@ package dev.racelab.cli;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import dev.racelab.backend.BackendSettings;
-import dev.racelab.backend.DataHome;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,49 +23,25 @@ class RedisSyncDefaultsCliTest {
 
     private static final int RUNS = 20;
 
-    private static JsonObject runs(String lab, String strategy) {
-        return runs(lab, strategy, RUNS);
-    }
+    private static final Map<String, String> ENV = Map.of(BackendSettings.REDIS_ENV,
+            TestServers.redis().address().secretUrl());
 
     private static JsonObject runs(String lab, String strategy, int runs) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Map<String, String> env = Map.of(BackendSettings.REDIS_ENV, TestServers.redis().address().secretUrl());
-        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8))
-                .run(List.of("run", lab, "--strategy", strategy, "--runs", String.valueOf(runs), "--json"));
-        assertEquals(0, code, strategy + ": " + err.toString(StandardCharsets.UTF_8));
-        return JsonParser.parseString(out.toString(StandardCharsets.UTF_8)).getAsJsonObject();
+        return DefaultsRuns.runs(ENV, lab, strategy, runs);
     }
 
-    /** Runs every strategy's defaults at once; the results in the order given. */
     private static List<JsonObject> defaults(String lab, List<String> strategies) {
-        List<CompletableFuture<JsonObject>> going = strategies.stream()
-                .map(strategy -> CompletableFuture.supplyAsync(() -> runs(lab, strategy))).toList();
-        List<JsonObject> results = going.stream().map(CompletableFuture::join).toList();
-        System.out.printf("[%s] defaults, %d runs each: %s%n", lab, RUNS, results.stream()
-                .map(r -> r.get("strategy").getAsString() + " " + r.get("verdicts") + " in " + r.get("elapsedMs") + " ms")
-                .toList());
-        return results;
-    }
-
-    private static int count(JsonObject json, String... verdicts) {
-        JsonObject counted = json.getAsJsonObject("verdicts");
-        int sum = 0;
-        for (String verdict : verdicts) {
-            sum += counted.has(verdict) ? counted.get(verdict).getAsInt() : 0;
-        }
-        return sum;
+        return DefaultsRuns.all(ENV, lab, strategies, RUNS);
     }
 
     private static void assertFails(JsonObject broken, String... verdicts) {
-        int failed = count(broken, verdicts);
+        int failed = DefaultsRuns.count(broken, verdicts);
         assertTrue(failed >= 19, broken.get("strategy").getAsString() + " failed in " + failed + " of " + RUNS + ": "
                 + broken.get("verdicts") + " " + broken.get("headline"));
     }
 
     private static void assertSafe(JsonObject fix) {
-        assertEquals(RUNS, count(fix, "SAFE"), fix.get("strategy").getAsString() + ": " + fix.get("verdicts") + " "
+        assertEquals(RUNS, DefaultsRuns.count(fix, "SAFE"), fix.get("strategy").getAsString() + ": " + fix.get("verdicts") + " "
                 + fix.get("headline") + " " + fix.get("explanation"));
     }
 

@@ -1,0 +1,56 @@
+package dev.racelab.cli;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.racelab.backend.DataHome;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A lab's defaults run many times on the command line, in-process ({@code racelab run LAB
+ * --strategy S --runs N --json}), as the per-lab defaults tests ask for them.
+ */
+final class DefaultsRuns {
+
+    private DefaultsRuns() {
+    }
+
+    /** The JSON summary of {@code runs} runs of {@code strategy} with every other setting at the lab's default. */
+    static JsonObject runs(Map<String, String> env, String lab, String strategy, int runs) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run(List.of("run", lab, "--strategy", strategy, "--runs", String.valueOf(runs), "--json"));
+        assertEquals(0, code, lab + " " + strategy + ": " + err.toString(StandardCharsets.UTF_8));
+        return JsonParser.parseString(out.toString(StandardCharsets.UTF_8)).getAsJsonObject();
+    }
+
+    /** {@link #runs} for every strategy at once; the summaries in the order given, printed in one line. */
+    static List<JsonObject> all(Map<String, String> env, String lab, List<String> strategies, int runs) {
+        List<CompletableFuture<JsonObject>> going = strategies.stream()
+                .map(strategy -> CompletableFuture.supplyAsync(() -> runs(env, lab, strategy, runs))).toList();
+        List<JsonObject> results = going.stream().map(CompletableFuture::join).toList();
+        System.out.printf("[%s] defaults, %d runs each: %s%n", lab, runs, results.stream()
+                .map(r -> r.get("strategy").getAsString() + " " + r.get("verdicts") + " in " + r.get("elapsedMs") + " ms")
+                .toList());
+        return results;
+    }
+
+    /** How many of a summary's runs ended with any of {@code verdicts}. */
+    static int count(JsonObject summary, String... verdicts) {
+        JsonObject counted = summary.getAsJsonObject("verdicts");
+        int sum = 0;
+        for (String verdict : verdicts) {
+            sum += counted.has(verdict) ? counted.get(verdict).getAsInt() : 0;
+        }
+        return sum;
+    }
+}
