@@ -84,9 +84,10 @@ public enum EventKind {
     /** A worker was woken; {@code value} is the sequence number of the event that woke it, or -1. */
     WOKEN(false),
     /**
-     * This worker's write replaced a write it never saw: the one with sequence number
-     * {@code value}, which landed between this worker's read and its write (a lost update; the
-     * timeline draws an arrow from the overwriting write back to it).
+     * This worker's write replaced a write that should have stood: the one with sequence number
+     * {@code value} (counter: a write it never saw, landed between its read and its write — a lost
+     * update; fencing: a write with a newer token). The timeline draws an arrow from the
+     * overwriting write back to it.
      */
     OVERWROTE(false),
     /** A transaction or an attempt was retried; {@code subject} says why. */

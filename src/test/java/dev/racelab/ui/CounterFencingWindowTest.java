@@ -89,6 +89,8 @@ class CounterFencingWindowTest {
         assertEquals(stale, window.view().timeline().model().violations());
         Label walk = robot.lookup(".verdict-position").queryAs(Label.class);
         assertEquals(staleWrites + " applied", walk.getText());
+        // And an arrow leads from each stale write back to the newer price it replaced.
+        assertTrue(window.view().timeline().model().overwriteArrows() >= 1, "the stale writes can be followed by eye");
 
         JsonObject replay = ui.replay(window, dir.resolve("fencing.racelab"));
         assertEquals("RACE", replay.get("verdict").getAsString());

@@ -770,8 +770,8 @@ public final class TimelineView extends Region {
     }
 
     /**
-     * Arrows from each overwriting write (its ✕) back to the writes it never saw, in the race's
-     * colour: the lost update, followed by eye. At most {@link #MOST_OVERWRITE_ARROWS} a frame.
+     * Arrows from each overwriting write (its ✕) back to the writes it wiped out (a lost update, a
+     * newer price replaced by a stale one), in the race's colour, to follow by eye. At most {@link #MOST_OVERWRITE_ARROWS} a frame.
      */
     private void drawOverwriteArrows(GraphicsContext gc, double laneH, double top) {
         int n = model.overwriteFromTime.size();
