@@ -21,12 +21,10 @@ import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One run of the fencing lab. Every operation is one price update by one client: take a token,
@@ -48,20 +46,20 @@ final class FencingScenario implements Scenario {
 
     private static final SqlFile SQL = SqlFile.load(FencingScenario.class, "fencing.sql");
     private static final PgFixture.Tables TABLES = new PgFixture.Tables("fencing", 1, SQL);
-    /** How long a stale write waits for the newer write it replaced to be recorded, to point at it. */
-    private static final long CLOBBERED_WAIT_NANOS = 50_000_000;
     /** Up to 64 clients each have a session; the article's 1000 clients share 32, as behind an application server. */
     private static final PgSessions.Mode SESSIONS = PgSessions.Mode.dedicatedUpTo(64, 32);
 
-    /** Index: token. Value: the price its holder wrote, and who held it. */
+    /**
+     * Index: token. Value: the price its holder wrote, who held it, and the sequence number plus
+     * one of the WRITE event of the write that carried it (0: not written, or not recorded yet).
+     */
     private final AtomicLongArray priceOfToken;
     private final AtomicIntegerArray holderOfToken;
+    private final AtomicLongArray writeOfToken;
     private final AtomicLong maxToken = new AtomicLong();
     private final LongAdder accepted = new LongAdder();
     private final LongAdder rejected = new LongAdder();
     private final LongAdder staleApplied = new LongAdder();
-    /** Index: token. Value: the sequence number of the WRITE event of the write that carried it. */
-    private final Map<Long, Long> writeOfToken = new ConcurrentHashMap<>();
 
     private final FencingStrategy strategy;
     private final RunSetup setup;
@@ -73,6 +71,7 @@ final class FencingScenario implements Scenario {
         int tokens = setup.workers() * setup.ops() + 1;
         this.priceOfToken = new AtomicLongArray(tokens);
         this.holderOfToken = new AtomicIntegerArray(tokens);
+        this.writeOfToken = new AtomicLongArray(tokens);
         this.pg = new PgFixture(postgres, setup, TABLES, SESSIONS);
     }
 
@@ -237,7 +236,7 @@ final class FencingScenario implements Scenario {
                     }
                     accepted.increment();
                     context.mark(EventKind.WRITE_ACCEPTED, BOOK, token);
-                    writeOfToken.put(token, context.mark(EventKind.WRITE, BOOK, price).seq());
+                    writeOfToken.set((int) token, context.mark(EventKind.WRITE, BOOK, price).seq() + 1);
                     long replaced = rs.getLong(1);
                     if (replaced > token) {
                         staleApplied.increment();
@@ -251,17 +250,13 @@ final class FencingScenario implements Scenario {
         /**
          * Points this stale write at the newer write it replaced (the one that carried token
          * {@code replaced}), so the timeline draws an arrow from the ✕ back to it. That write
-         * committed before this one ran, so its event follows within moments; if it is not
-         * recorded after a short wait (its worker stalled), the stale write goes without an arrow.
+         * committed before this one ran, and its worker records it right after; one not recorded
+         * yet (its worker stalled in between) goes without an arrow, as in the counter lab.
          */
         private void pointAtClobbered(long replaced) {
-            long deadline = System.nanoTime() + CLOBBERED_WAIT_NANOS;
-            Long seq;
-            while ((seq = writeOfToken.get(replaced)) == null && System.nanoTime() < deadline) {
-                LockSupport.parkNanos(200_000);
-            }
-            if (seq != null) {
-                context.mark(EventKind.OVERWROTE, BOOK, seq);
+            long seqPlusOne = writeOfToken.get((int) replaced);
+            if (seqPlusOne > 0) {
+                context.mark(EventKind.OVERWROTE, BOOK, seqPlusOne - 1);
             }
         }
 
