@@ -17,6 +17,7 @@ public final class Launcher {
 
     public static void main(String[] args) {
         if (args.length == 0) {
+            keepJavaFxLibrariesInDataHome();
             dev.racelab.ui.Desktop.launch();
             return;
         }
@@ -25,6 +26,17 @@ public final class Launcher {
         System.out.flush();
         if (!shuttingDown()) {
             System.exit(code);
+        }
+    }
+
+    /**
+     * JavaFX copies its native libraries out of the jar before it loads them, by default into
+     * {@code ~/.openjfx/cache}: RaceLab keeps them with the rest of its files, in the data home, so
+     * that removing RaceLab's data removes them too and nothing of it is left elsewhere in the home.
+     */
+    private static void keepJavaFxLibrariesInDataHome() {
+        if (System.getProperty("javafx.cachedir") == null) {
+            System.setProperty("javafx.cachedir", DataHome.resolve(System.getenv()).resolve("javafx").toString());
         }
     }
 

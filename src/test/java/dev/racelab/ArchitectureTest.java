@@ -12,14 +12,14 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 @Tag("engine")
 class ArchitectureTest {
 
-    private final JavaClasses classes = new ClassFileImporter()
+    private static final JavaClasses classes = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("dev.racelab");
 
     @Test
     void onlyTheWindowUsesJavaFx() {
         noClasses().that().resideInAnyPackage("dev.racelab.engine..", "dev.racelab.labs..",
-                        "dev.racelab.backend..", "dev.racelab.cli..")
+                        "dev.racelab.backend..", "dev.racelab.cli..", "dev.racelab.export..")
                 .should().dependOnClassesThat().resideInAnyPackage("javafx..", "org.controlsfx..")
                 .check(classes);
     }
@@ -52,6 +52,14 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("dev.racelab.record..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.racelab.cli..", "dev.racelab.ui..",
                         "dev.racelab.backend..", "javafx..")
+                .check(classes);
+    }
+
+    @Test
+    void exportsReadRecordsWithoutAWindowOrAServer() {
+        noClasses().that().resideInAPackage("dev.racelab.export..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.racelab.cli..", "dev.racelab.ui..",
+                        "dev.racelab.backend..", "dev.racelab.labs..", "javafx..")
                 .check(classes);
     }
 

@@ -36,6 +36,13 @@ final class EmbeddedPostgresServer implements AutoCloseable {
             "full_page_writes", "off",
             "listen_addresses", "127.0.0.1");
     private static final int ATTEMPTS = 3;
+    /**
+     * How long a started server may take to answer. A start takes well under a second here; this
+     * is for a machine that is very busy. zonky's own readiness check is bounded per attempt by
+     * {@link #READY_CHECK_SECONDS} (it waits for ever on a server that accepts and never answers).
+     */
+    private static final Duration ANSWER_WITHIN = Duration.ofSeconds(30);
+    private static final String READY_CHECK_SECONDS = "5";
 
     private final EmbeddedPostgres postgres;
     private final Slot slot;
@@ -120,14 +127,17 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         }
     }
 
-    private static EmbeddedPostgres startWatched(Path root, Path data, Path log) throws IOException {
+    private static EmbeddedPostgres startWatched(Path root, Path data, Path log) throws IOException, StartFailed {
         StartWatch watch = new StartWatch(data);
         EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                 .setPort(FreePort.find())
                 .setDataDirectory(data)
                 .setCleanDataDirectory(false)
                 .setOverrideWorkingDirectory(root.resolve("bin").toFile())
-                .setPGStartupWait(Duration.ofSeconds(60))
+                .setPGStartupWait(ANSWER_WITHIN)
+                .setConnectConfig("connectTimeout", READY_CHECK_SECONDS)
+                .setConnectConfig("loginTimeout", READY_CHECK_SECONDS)
+                .setConnectConfig("socketTimeout", READY_CHECK_SECONDS)
                 // RaceLab stops the server itself, in order: a signalled run is judged
                 // and recorded first, while its server still answers.
                 .setRegisterShutdownHook(false)
@@ -139,6 +149,15 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         EmbeddedPostgres postgres;
         try {
             postgres = builder.start();
+        } catch (IOException e) {
+            if (!watch.gaveUp() && StartWatch.serverAlive(data)) {
+                // The server runs and does not answer (stopped, or starved of CPU): starting it
+                // anew would not help, and zonky keeps its lock on the data directory. The caller
+                // stops what runs there.
+                throw new StartFailed("PostgreSQL started but did not answer within " + ANSWER_WITHIN.toSeconds()
+                        + " s (is it stopped, or the machine overloaded?); see " + log);
+            }
+            throw e;
         } finally {
             watch.end();
         }

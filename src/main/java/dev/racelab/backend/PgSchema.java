@@ -74,11 +74,20 @@ public final class PgSchema {
             if (installed == NONE && DUPLICATE.contains(String.valueOf(e.getSQLState()))) {
                 Matcher name = QUOTED.matcher(String.valueOf(e.getMessage()));
                 String what = name.find() ? SCHEMA + "." + name.group(1) : "an object in schema " + SCHEMA;
-                throw new SQLException(what + " already exists, and RaceLab did not create it. RaceLab never drops "
-                        + "what it did not make: rename or drop it yourself, or point RaceLab at another database",
-                        e.getSQLState(), e);
+                throw new ForeignObject(what + " already exists, and RaceLab did not create it. RaceLab never drops "
+                        + "what it did not make: rename or drop it yourself, or point RaceLab at another database", e);
             }
             throw e;
+        }
+    }
+
+    /**
+     * Someone else's object stands where a lab's would go: the server cannot be used for that lab
+     * as it is, which only its owner can change.
+     */
+    public static final class ForeignObject extends SQLException {
+        ForeignObject(String message, SQLException cause) {
+            super(message, cause.getSQLState(), cause);
         }
     }
 

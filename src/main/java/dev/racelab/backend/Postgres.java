@@ -209,6 +209,11 @@ public final class Postgres implements AutoCloseable {
         });
     }
 
+    /** A sentence for a refusal that makes this server unusable for RaceLab as it is (someone else's object in the way). */
+    public String cannotBeUsed(SQLException e) {
+        return explain(address, e, "cannot be used").getMessage();
+    }
+
     /** A sentence for a failure talking to this server. */
     public String explain(SQLException e) {
         return explain(address, e, "failed").getMessage();

@@ -82,10 +82,11 @@ final class PostgresBinaries {
             Files.deleteIfExists(list);
             return Optional.empty();
         }
-        Optional<String> damage = Files.exists(list) ? differenceFromList() : differenceFromArchive();
+        List<String> files = new ArrayList<>();
+        Optional<String> damage = Files.exists(list) ? differenceFromList() : differenceFromArchive(files);
         if (damage.isEmpty()) {
             if (!Files.exists(list)) {
-                writeList();
+                writeList(files);
             }
             return Optional.empty();
         }
@@ -102,8 +103,9 @@ final class PostgresBinaries {
      */
     void recordIfUnchecked() {
         try {
-            if (Files.isDirectory(unpacked) && !Files.exists(list) && differenceFromArchive().isEmpty()) {
-                writeList();
+            List<String> files = new ArrayList<>();
+            if (Files.isDirectory(unpacked) && !Files.exists(list) && differenceFromArchive(files).isEmpty()) {
+                writeList(files);
             }
         } catch (IOException | RuntimeException unchecked) {
             // Without a list, the next start checks the unpack against the archive again.
@@ -125,7 +127,12 @@ final class PostgresBinaries {
         return Optional.empty();
     }
 
-    private Optional<String> differenceFromArchive() throws IOException {
+    /**
+     * Compares the unpack with the archive, entry by entry, and adds each regular file to {@code
+     * files} as its list line ({@code size TAB name}) on the way: one pass over the archive both
+     * checks the unpack and makes its list (decompressing it takes seconds on a small machine).
+     */
+    private Optional<String> differenceFromArchive(List<String> files) throws IOException {
         try (TarArchiveInputStream tar = entries()) {
             for (TarArchiveEntry entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
                 Path file = unpacked.resolve(entry.getName());
@@ -138,6 +145,7 @@ final class PostgresBinaries {
                     if (damage.isPresent()) {
                         return damage;
                     }
+                    files.add(entry.getSize() + "\t" + entry.getName());
                 }
             }
         }
@@ -155,15 +163,7 @@ final class PostgresBinaries {
     }
 
     /** The archive's regular files and their sizes, one per line ({@code size TAB name}), written whole. */
-    private void writeList() throws IOException {
-        List<String> lines = new ArrayList<>();
-        try (TarArchiveInputStream tar = entries()) {
-            for (TarArchiveEntry entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
-                if (entry.isFile() && !entry.isSymbolicLink() && !entry.isLink()) {
-                    lines.add(entry.getSize() + "\t" + entry.getName());
-                }
-            }
-        }
+    private void writeList(List<String> lines) throws IOException {
         Path partial = Files.createTempFile(bin, list.getFileName().toString(), ".part");
         try {
             Files.write(partial, lines, StandardCharsets.UTF_8);

@@ -84,7 +84,7 @@ final class StartWatch {
         while (!ended) {
             boolean working = ProcessHandle.current().descendants().anyMatch(this::worksOnData);
             seen |= working;
-            if (!working && (seen || System.nanoTime() - began > APPEAR_WITHIN_NANOS) && !serverAlive()) {
+            if (!working && (seen || System.nanoTime() - began > APPEAR_WITHIN_NANOS) && !serverAlive(data)) {
                 gaveUp = true;
                 // Until the starter has left zonky: an interrupt it swallowed must not leave it waiting.
                 while (!ended) {
@@ -101,8 +101,8 @@ final class StartWatch {
         return process.info().commandLine().map(line -> line.contains(dataName)).orElse(false);
     }
 
-    /** Whether postmaster.pid names a process that is alive. */
-    private boolean serverAlive() {
+    /** Whether the {@code postmaster.pid} in {@code data} names a process that is alive. */
+    static boolean serverAlive(Path data) {
         try {
             List<String> lines = Files.readAllLines(data.resolve("postmaster.pid"), StandardCharsets.ISO_8859_1);
             String first = lines.isEmpty() ? "" : lines.get(0).strip();

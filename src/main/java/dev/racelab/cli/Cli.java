@@ -16,6 +16,14 @@ import dev.racelab.engine.Strategy;
 import dev.racelab.engine.Verdict;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Switch;
+import dev.racelab.engine.RunRecord;
+import dev.racelab.engine.view.LabView;
+import dev.racelab.engine.view.Theme;
+import dev.racelab.export.CsvExport;
+import dev.racelab.export.ExportFile;
+import dev.racelab.export.LabPicture;
+import dev.racelab.export.TimelinePicture;
+import dev.racelab.export.TraceExport;
 import dev.racelab.labs.Labs;
 import dev.racelab.record.Recording;
 import dev.racelab.record.RecordingException;
@@ -95,6 +103,7 @@ public final class Cli {
         root.addSubcommand(new Commands.RunCommand(this));
         root.addSubcommand(new Commands.ReplayCommand(this));
         root.addSubcommand(new Commands.RerunCommand(this));
+        root.addSubcommand(new Commands.ExportCommand(this));
         root.addSubcommand(new Commands.VersionCommand());
         root.addSubcommand(new CommandLine.HelpCommand());
         root.setExpandAtFiles(false);
@@ -228,6 +237,82 @@ public final class Cli {
         return OK;
     }
 
+    /** What {@code export} draws: which run, the picture or the timeline, a window of time, a PNG's scale. */
+    record ExportChoice(Long run, boolean picture, Long fromMs, Long toMs, Long scale) {
+    }
+
+    /** {@code export FILE --format FORMAT --out OUT}: a recording in another form, with no server and no window. */
+    int export(Path file, String format, Path target, ExportChoice choice) throws RecordingException, UsageException {
+        if (!List.of("trace", "csv", "svg", "png").contains(format)) {
+            throw new UsageException("--format " + format + ": the formats are trace, csv, svg and png");
+        }
+        boolean drawing = format.equals("svg") || format.equals("png");
+        if (!drawing && (choice.run() != null || choice.picture() || choice.fromMs() != null || choice.toMs() != null
+                || choice.scale() != null)) {
+            throw new UsageException("--run, --picture, --from, --to and --scale go with --format svg or png");
+        }
+        if (choice.scale() != null && (!format.equals("png") || choice.scale() < 1 || choice.scale() > 8)) {
+            throw new UsageException("--scale is for png, from 1 to 8");
+        }
+        if (choice.fromMs() != null && choice.toMs() != null && choice.toMs() <= choice.fromMs()) {
+            throw new UsageException("--to " + choice.toMs() + " must come after --from " + choice.fromMs());
+        }
+        try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT)) {
+            Labs labs = new Labs(unstarted);
+            Recording recording = new RecordingReader(id -> labs.find(id).orElse(null)).read(file);
+            int runs = recording.runs().size();
+            if (choice.run() != null && (choice.run() < 1 || choice.run() > runs)) {
+                throw new UsageException("--run " + choice.run() + ": " + file + " holds " + runs + " run"
+                        + (runs == 1 ? "" : "s"));
+            }
+            RunRecord run = choice.run() == null ? recording.last() : recording.runs().get((int) (choice.run() - 1));
+            LabView view = null;
+            if (choice.picture()) {
+                Lab lab = labs.find(run.header().lab()).orElseThrow();
+                view = LabPicture.fed(lab.view(run.header()), run);
+                if (!view.hasPicture()) {
+                    throw new UsageException("--picture: lab " + lab.id() + " draws no picture");
+                }
+            }
+            LabView picture = view;
+            double scale = choice.scale() == null ? 2 : choice.scale();
+            ExportFile.write(target, stream -> {
+                switch (format) {
+                    case "trace", "csv" -> {
+                        Writer writer = new java.io.OutputStreamWriter(stream, java.nio.charset.StandardCharsets.UTF_8);
+                        if (format.equals("trace")) {
+                            TraceExport.write(recording.runs(), writer);
+                        } else {
+                            CsvExport.write(recording.runs(), writer);
+                        }
+                        writer.flush();
+                    }
+                    default -> {
+                        if (picture != null) {
+                            if (format.equals("svg")) {
+                                LabPicture.svg(picture, Theme.LIGHT, stream);
+                            } else {
+                                LabPicture.png(picture, Theme.LIGHT, scale, stream);
+                            }
+                        } else {
+                            TimelinePicture timeline = new TimelinePicture(run,
+                                    choice.fromMs() == null ? 0 : choice.fromMs() * 1_000_000,
+                                    choice.toMs() == null ? -1 : choice.toMs() * 1_000_000, Theme.LIGHT);
+                            if (format.equals("svg")) {
+                                timeline.svg(stream);
+                            } else {
+                                timeline.png(stream, scale);
+                            }
+                        }
+                    }
+                }
+            });
+        } catch (ExportFile.Failed e) {
+            throw new UsageException(e.getMessage());
+        }
+        return OK;
+    }
+
     /**
      * {@code rerun FILE [run options]}: runs a recording's settings again against fresh servers;
      * options given replace or add to them.
@@ -285,38 +370,58 @@ public final class Cli {
         boolean allExpected = true;
         String serverDown = null;
         long start = System.nanoTime();
-        for (int i = 0; i < options.runs() && !interruption.signalled(); i++) {
-            Run run = new Run(lab, options.spec().withSeed(options.spec().seed() + i), Clock.system());
-            run.record().backend(backends.describe(lab.services()));
-            run.start();
-            interruption.running(run);
-            watcher.accept(run);
-            Outcome outcome = awaitEnd(run);
-            if (recording != null) {
-                recording.write(lab, run.record());
-            }
-            summary.add(run.record());
-            allExpected &= options.expect() == null || outcome.verdict() == options.expect();
-            if (options.runs() > 1 && !options.json()) {
-                out.printf("run %d/%d: %s%n", i + 1, options.runs(), outcome.banner());
-            }
-            if (outcome.verdict() == Verdict.ERROR) {
-                // An ERROR may be the lab's, or a server that failed the run (on its record: it
-                // stopped answering, or ended the run's sessions) or is dead now: the latter end
-                // the batch at once and the command as a backend failure, after the summary of
-                // what was run, which counts the runs that ran of those asked for.
-                String failedServer = run.record().serverFailure();
-                serverDown = failedServer != null ? failedServer : deadServer(lab, backends);
-                if (serverDown != null) {
-                    break;
+        // Without a sweep, one batch of the spec; with one, a batch at each of its delays.
+        List<Long> delays = options.sweep() == null ? java.util.Collections.singletonList(null) : options.sweep().delays();
+        int planned = options.runs() * delays.size();
+        batches:
+        for (Long delay : delays) {
+            RunSpec spec = delay == null ? options.spec() : options.sweep().at(options.spec(), delay);
+            Summary.Point point = delay == null ? null : summary.point(delay);
+            for (int i = 0; i < options.runs(); i++) {
+                if (interruption.signalled()) {
+                    break batches;
                 }
+                Run run = new Run(lab, spec.withSeed(spec.seed() + i), Clock.system());
+                run.record().backend(backends.describe(lab.services()));
+                run.start();
+                interruption.running(run);
+                watcher.accept(run);
+                Outcome outcome = awaitEnd(run);
+                if (recording != null) {
+                    recording.write(lab, run.record());
+                }
+                summary.add(run.record());
+                if (point != null) {
+                    point.add(outcome.verdict());
+                }
+                allExpected &= options.expect() == null || outcome.verdict() == options.expect();
+                if (point == null && options.runs() > 1 && !options.json()) {
+                    out.printf("run %d/%d: %s%n", i + 1, options.runs(), outcome.banner());
+                }
+                if (outcome.verdict() == Verdict.ERROR) {
+                    // An ERROR may be the lab's, or a server that failed the run (on its record: it
+                    // stopped answering, or ended the run's sessions) or is dead now: the latter end
+                    // the batch at once and the command as a backend failure, after the summary of
+                    // what was run, which counts the runs that ran of those asked for.
+                    String failedServer = run.record().serverFailure();
+                    serverDown = failedServer != null ? failedServer : deadServer(lab, backends);
+                    if (serverDown != null) {
+                        break batches;
+                    }
+                }
+            }
+            if (point != null && !options.json()) {
+                out.println(point.line(options.sweep()));
             }
         }
         long elapsedMs = (System.nanoTime() - start) / 1_000_000;
         summary.times(elapsedMs, startupMs, interruption.signalled());
-        summary.batch(options.runs(), serverDown);
+        summary.batch(planned, serverDown);
+        if (options.sweep() != null) {
+            summary.sweep(options.sweep());
+        }
         if (recording != null && recording.runs() > 0) {
-            recording.commit(elapsedMs, startupMs, interruption.signalled(), options.runs(), serverDown);
+            recording.commit(elapsedMs, startupMs, interruption.signalled(), planned, serverDown);
         }
         if (options.json()) {
             out.println(JSON.toJson(summary.toJson()));

@@ -145,6 +145,56 @@ final class Commands {
         }
     }
 
+    @Command(name = "export", description = "a recording as a Chrome trace (Perfetto), CSV, or a picture",
+            sortOptions = false, optionListHeading = "%noptions:%n")
+    static final class ExportCommand implements Callable<Integer> {
+
+        private final Cli cli;
+
+        @Parameters(paramLabel = "FILE", description = "a recording (run --record FILE)")
+        Path file;
+
+        @Option(names = "--format", required = true, paramLabel = "FORMAT", order = 1, description = {
+            "trace: Chrome's Trace Event JSON, for Perfetto and chrome://tracing (every run)",
+            "csv: every event of every run, a line each",
+            "svg, png: the timeline of one run (or with --picture the lab's picture), for slides"})
+        String format;
+
+        @Option(names = "--out", required = true, paramLabel = "OUT", order = 2, description = "the file to write")
+        Path out;
+
+        @Option(names = "--run", paramLabel = "N", order = 3, converter = Values.WholeNumber.class,
+                description = "svg, png: which run of the recording (default: the last)")
+        Long run;
+
+        @Option(names = "--picture", order = 4, description = "svg, png: the lab's picture instead of the timeline")
+        boolean picture;
+
+        @Option(names = "--from", paramLabel = "MS", order = 5, converter = Values.WholeNumber.class,
+                description = "svg, png: the timeline from this many ms after the workers started (default 0)")
+        Long from;
+
+        @Option(names = "--to", paramLabel = "MS", order = 6, converter = Values.WholeNumber.class,
+                description = "svg, png: the timeline up to this many ms (default: the run's end)")
+        Long to;
+
+        @Option(names = "--scale", paramLabel = "X", order = 7, converter = Values.WholeNumber.class,
+                description = "png: image pixels per screen pixel, 1 to 8 (default 2)")
+        Long scale;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+        boolean help;
+
+        ExportCommand(Cli cli) {
+            this.cli = cli;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            return cli.export(file, format, out, new Cli.ExportChoice(run, picture, from, to, scale));
+        }
+    }
+
     @Command(name = "version", hidden = true, description = "which RaceLab this is")
     static final class VersionCommand implements Callable<Integer> {
 

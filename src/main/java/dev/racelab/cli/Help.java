@@ -141,7 +141,7 @@ final class Help {
                     lab.defaultWorkers(), lab.maxWorkers(), lab.defaultOps());
             out.println("  strategies:");
             for (Strategy s : lab.strategies()) {
-                out.printf("    %-20s %s%s%n", s.id(), s.broken() ? "[races] " : "", s.summary());
+                out.printf("    %-20s %s%s%n", s.id(), s.broken() ? "[broken] " : "", s.summary());
             }
             out.println("  gates:");
             for (Gate g : lab.gates()) {

@@ -40,31 +40,36 @@ final class RunFlags {
             description = "repeat on fresh state; the summary counts verdicts (a server that fails ends the batch)")
     Long runs;
 
-    @Option(names = "--seed", paramLabel = "N", order = 7, converter = Values.WholeNumber.class,
+    @Option(names = "--sweep", paramLabel = "GATE=LO-HI/STEP", order = 7, description = {
+        "a batch of --runs at each delay from LO to HI ms in steps of STEP at a gate (race probability vs delay); "
+                + "GATE=LO-HI/STEP@WORKER for one worker, e.g. --sweep after-read=0-20/5 --runs 20"})
+    String sweep;
+
+    @Option(names = "--seed", paramLabel = "N", order = 8, converter = Values.WholeNumber.class,
             description = "seed for random delays (run i uses N + i)")
     Long seed;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", order = 8, converter = Values.WholeNumber.class,
+    @Option(names = "--timeout", paramLabel = "SECONDS", order = 9, converter = Values.WholeNumber.class,
             description = "how long without progress before the run is judged STUCK (a cycle of waits is named "
                     + "DEADLOCK after a quiet second)")
     Long timeout;
 
-    @Option(names = "--record", paramLabel = "FILE", order = 9,
+    @Option(names = "--record", paramLabel = "FILE", order = 10,
             description = "save every run, complete, for replay and the window's Open")
     Path record;
 
-    @Option(names = "--pg-url", paramLabel = "URL", order = 10,
+    @Option(names = "--pg-url", paramLabel = "URL", order = 11,
             description = "an existing PostgreSQL (else RACELAB_PG_URL, else embedded)")
     String pgUrl;
 
-    @Option(names = "--redis-url", paramLabel = "URL", order = 11,
+    @Option(names = "--redis-url", paramLabel = "URL", order = 12,
             description = "an existing Redis (else RACELAB_REDIS_URL, else embedded)")
     String redisUrl;
 
-    @Option(names = "--expect", paramLabel = "VERDICT", order = 12, converter = Values.VerdictName.class,
+    @Option(names = "--expect", paramLabel = "VERDICT", order = 13, converter = Values.VerdictName.class,
             description = "exit 3 unless every run ends with VERDICT (SAFE, RACE, DEADLOCK, STUCK, ERROR)")
     Verdict expect;
 
-    @Option(names = "--json", order = 13, description = "print one JSON object instead of the summary")
+    @Option(names = "--json", order = 14, description = "print one JSON object instead of the summary")
     boolean json;
 }

@@ -4,6 +4,7 @@ import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.RunSpec;
+import dev.racelab.engine.Sweep;
 import dev.racelab.engine.Switch;
 import dev.racelab.engine.SwitchValues;
 import dev.racelab.engine.Verdict;
@@ -15,7 +16,7 @@ import java.time.Duration;
  * The options of {@code racelab run LAB} (and {@code rerun}), checked against the lab before
  * anything starts: a bad option costs no server start-up.
  */
-record RunOptions(Lab lab, RunSpec spec, int runs, Path record, Verdict expect, boolean json,
+record RunOptions(Lab lab, RunSpec spec, int runs, Sweep sweep, Path record, Verdict expect, boolean json,
                   String pgUrl, String redisUrl) {
 
     static final int MAX_RUNS = 10_000;
@@ -56,7 +57,19 @@ record RunOptions(Lab lab, RunSpec spec, int runs, Path record, Verdict expect, 
         for (String set : given.sets) {
             switches = addSwitch(lab, switches, set);
         }
-        return new RunOptions(lab, spec.withGates(plan).withSwitches(switches), runs, given.record, given.expect,
+        Sweep sweep = null;
+        if (given.sweep != null) {
+            try {
+                sweep = Sweep.parse(given.sweep, lab, spec.workers());
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--sweep " + given.sweep + ": " + e.getMessage());
+            }
+            if ((long) runs * sweep.delays().size() > MAX_RUNS) {
+                throw new UsageException("--sweep " + given.sweep + " with --runs " + runs + " makes "
+                        + (long) runs * sweep.delays().size() + " runs; at most " + MAX_RUNS);
+            }
+        }
+        return new RunOptions(lab, spec.withGates(plan).withSwitches(switches), runs, sweep, given.record, given.expect,
                 given.json, address("--pg-url", given.pgUrl, "postgresql://user@localhost:5432/mydb"),
                 address("--redis-url", given.redisUrl, "redis://localhost:6379"));
     }

@@ -4,10 +4,13 @@ import dev.racelab.engine.Lab;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.RunSpec;
+import dev.racelab.engine.Sweep;
 import dev.racelab.engine.Verdict;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -35,9 +38,66 @@ final class Summary {
     private boolean interrupted;
     private int planned;
     private String serverFailure;
+    private Sweep sweep;
+    private final List<Point> points = new ArrayList<>();
 
     Summary(Lab lab) {
         this.lab = lab;
+    }
+
+    /**
+     * One delay of a sweep: the verdicts of the runs made with it. A run "failed" when its
+     * verdict is the lab's failure (RACE, DEADLOCK or STUCK), not SAFE and not an ERROR.
+     */
+    static final class Point {
+        private final long delay;
+        private final Map<Verdict, Integer> verdicts = new EnumMap<>(Verdict.class);
+        private int runs;
+
+        private Point(long delay) {
+            this.delay = delay;
+        }
+
+        void add(Verdict verdict) {
+            verdicts.merge(verdict, 1, Integer::sum);
+            runs++;
+        }
+
+        int failed() {
+            return verdicts.entrySet().stream().filter(e -> e.getKey() != Verdict.SAFE && e.getKey() != Verdict.ERROR)
+                    .mapToInt(Map.Entry::getValue).sum();
+        }
+
+        /** {@code after-read=5 ms: 20 runs, 19 failed (95%): RACE ×19, SAFE ×1}. */
+        String line(Sweep sweep) {
+            return String.format("%s=%d ms: %d run%s, %d failed (%d%%): %s", sweep.gate(), delay, runs,
+                    runs == 1 ? "" : "s", failed(), runs == 0 ? 0 : Math.round(100.0 * failed() / runs),
+                    verdicts.entrySet().stream().map(e -> e.getKey() + " ×" + e.getValue())
+                            .collect(Collectors.joining(", ")));
+        }
+
+        Map<String, Object> toJson() {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("delay", delay);
+            json.put("runs", runs);
+            Map<String, Integer> counts = new LinkedHashMap<>();
+            verdicts.forEach((v, n) -> counts.put(v.name(), n));
+            json.put("verdicts", counts);
+            json.put("failed", failed());
+            return json;
+        }
+    }
+
+    /** Starts counting the runs made with the sweep's next delay. */
+    Point point(long delay) {
+        Point point = new Point(delay);
+        points.add(point);
+        return point;
+    }
+
+    /** The sweep the runs made, if they made one. */
+    void sweep(Sweep swept) {
+        this.sweep = swept;
     }
 
     /** Counts one finished run in. */
@@ -107,6 +167,16 @@ final class Summary {
         if (serverFailure != null) {
             json.put("serverFailure", serverFailure);
         }
+        if (sweep != null) {
+            Map<String, Object> swept = new LinkedHashMap<>();
+            swept.put("gate", sweep.gate());
+            swept.put("worker", sweep.worker() < 0 ? null : lab.workerName(sweep.worker()));
+            swept.put("from", sweep.from());
+            swept.put("to", sweep.to());
+            swept.put("step", sweep.step());
+            json.put("sweep", swept);
+            json.put("points", points.stream().map(Point::toJson).toList());
+        }
         return json;
     }
 
@@ -125,6 +195,18 @@ final class Summary {
                 delays.isEmpty() ? "" : " · " + delays, switches.isEmpty() ? "" : " · " + switches);
         if (interrupted) {
             out.println("interrupted by a signal: the run in progress was stopped");
+        }
+        if (sweep != null) {
+            out.println("sweep " + sweep.describe(lab::workerName) + ", " + (runs / Math.max(1, points.size()))
+                    + " runs at each delay:");
+            out.println("  delay ms   runs   failed   " + String.join("  ", java.util.Arrays.stream(Verdict.values())
+                    .map(v -> String.format("%8s", v)).toList()));
+            for (Point point : points) {
+                out.printf("  %8d %6d %7d%%   %s%n", point.delay, point.runs,
+                        point.runs == 0 ? 0 : Math.round(100.0 * point.failed() / point.runs),
+                        String.join("  ", java.util.Arrays.stream(Verdict.values())
+                                .map(v -> String.format("%8d", point.verdicts.getOrDefault(v, 0))).toList()));
+            }
         }
         if (runs > 1 || planned > 1) {
             out.printf("%s runs: %s%n", runs < planned ? runs + " of " + planned : String.valueOf(runs),

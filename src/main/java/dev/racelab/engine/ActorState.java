@@ -33,6 +33,8 @@ public enum ActorState {
     HUNGRY("hungry", Ink.HUNGRY, 4, Pattern.SOLID, "hungry"),
     /** A dining philosopher eating. */
     EATING("eating", Ink.EATING, 5, Pattern.SOLID, "eating"),
+    /** A consumer sending the jobs it took: the work each job needs done exactly once. */
+    SENDING("sending", Ink.CRITICAL, 7, Pattern.SOLID, "sending"),
     /** Finished every operation. */
     DONE("done", Ink.DONE, 1, Pattern.NONE, null),
     /** Stopped by an error. */

@@ -75,6 +75,34 @@ public enum EventKind {
             return "write with token " + value + " rejected as stale";
         }
     },
+    /** A job queue: job {@code value} was added to the queue {@code subject}. */
+    JOB_ADDED(false, Glyph.STROKE, Ink.TEXT, null) {
+        @Override
+        public String describe(String subject, long value) {
+            return "added job " + value + (subject == null ? "" : " to " + subject);
+        }
+    },
+    /** A job queue: the worker took job {@code value} to send it; {@code subject} says how (its claim). */
+    JOB_TAKEN(false, Glyph.NONE, Ink.TEXT, null) {
+        @Override
+        public String describe(String subject, long value) {
+            return "took job " + value + (subject == null ? "" : ": " + subject);
+        }
+    },
+    /** A job queue: the worker sent job {@code value} (its email went out). */
+    JOB_SENT(false, Glyph.TICK, Ink.SAFE, "✓ sent") {
+        @Override
+        public String describe(String subject, long value) {
+            return "sent job " + value;
+        }
+    },
+    /** A job queue: a claim got {@code value} jobs, fewer than it found free; {@code subject} says how many. */
+    SHORT_BATCH(false, Glyph.CIRCLE, Ink.WAITING, "○ short batch") {
+        @Override
+        public String describe(String subject, long value) {
+            return "short batch: " + subject;
+        }
+    },
     /** A worker requested lock {@code subject}. */
     LOCK_REQUESTED(false),
     /** A worker was granted lock {@code subject}. */
@@ -82,14 +110,25 @@ public enum EventKind {
     /** A worker released lock {@code subject}. */
     LOCK_RELEASED(false),
     /** A worker was woken; {@code value} is the sequence number of the event that woke it, or -1. */
-    WOKEN(false),
+    WOKEN(false, null, Ink.HIGHLIGHT, "→ woke the next waiter"),
     /**
      * This worker's write replaced a write that should have stood: the one with sequence number
      * {@code value} (counter: a write it never saw, landed between its read and its write — a lost
-     * update; fencing: a write with a newer token). The timeline draws an arrow from the
-     * overwriting write back to it.
+     * update; fencing: a write with a newer token; job queue: the first email of a job this worker
+     * sent again). The timeline draws an arrow from the overwriting write back to it.
      */
-    OVERWROTE(false),
+    OVERWROTE(false, null, Ink.RACE, "← back to the earlier write it clashes with"),
+    /**
+     * Two workers believe they hold the same lock at once: this one has just taken it, while
+     * worker {@code value} (an actor id), whose lease ran out as it stood still, still acts as its
+     * holder; {@code subject} says so in words.
+     */
+    TWO_HOLDERS(false, Glyph.BAR, Ink.TEXT, "┃ two holders") {
+        @Override
+        public String describe(String subject, long value) {
+            return "two holders: " + subject;
+        }
+    },
     /** A transaction or an attempt was retried; {@code subject} says why. */
     RETRY(false, Glyph.CIRCLE, Ink.WAITING, "○ retry") {
         @Override
@@ -187,7 +226,10 @@ public enum EventKind {
         return ink;
     }
 
-    /** The legend's words for its mark ("✓ accepted"), or null for marks the legend leaves out. */
+    /**
+     * The legend's words for its mark ("✓ accepted") or, for the kinds drawn as arrows between
+     * lanes, for its arrow; null for kinds the legend leaves out.
+     */
     public String legend() {
         return legend;
     }

@@ -43,6 +43,15 @@ public interface Lab {
         return GatePlan.NONE;
     }
 
+    /**
+     * The number a batch of this lab's runs is summed up by (a histogram of it over the runs):
+     * lost increments, stale writes applied, the longest wait. Its violations, summed, unless a
+     * lab says otherwise.
+     */
+    default KeyFigure keyFigure() {
+        return KeyFigure.VIOLATIONS;
+    }
+
     // What follows reads the profile, so that callers need not.
 
     /** What the command line calls it: {@code counter}. */

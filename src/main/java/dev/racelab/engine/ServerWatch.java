@@ -22,8 +22,9 @@ public final class ServerWatch {
 
         /**
          * Whether {@code failure} is this server ending or losing the run's session (a crash, a
-         * restart, a terminated backend, a connection broken mid-statement): a sentence naming the
-         * server and the cause; empty for any other failure. Asks the server nothing.
+         * restart, a terminated backend, a connection broken mid-statement), or refusing the run
+         * as it stands (someone else's table where the lab's goes): a sentence naming the server
+         * and the cause; empty for any other failure. Asks the server nothing.
          */
         default Optional<String> lost(Throwable failure) {
             return Optional.empty();

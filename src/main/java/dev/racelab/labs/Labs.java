@@ -4,6 +4,8 @@ import dev.racelab.backend.Backends;
 import dev.racelab.engine.Lab;
 import dev.racelab.labs.counter.CounterLab;
 import dev.racelab.labs.fencing.FencingLab;
+import dev.racelab.labs.jobqueue.JobQueueLab;
+import dev.racelab.labs.leasefencing.LeaseFencingLab;
 import dev.racelab.labs.philosophers.PhilosophersLab;
 import dev.racelab.labs.primitives.PrimitivesLab;
 import dev.racelab.labs.readerswriters.ReadersWritersLab;
@@ -20,6 +22,8 @@ public final class Labs {
         this.labs = List.of(
                 new CounterLab(backends),
                 new FencingLab(backends),
+                new LeaseFencingLab(backends),
+                new JobQueueLab(backends),
                 new PrimitivesLab(backends),
                 new PhilosophersLab(backends),
                 new ReadersWritersLab(backends));

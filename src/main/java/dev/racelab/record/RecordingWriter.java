@@ -73,7 +73,7 @@ public final class RecordingWriter implements AutoCloseable {
         }
         Path partial = null;
         try {
-            partial = Files.createTempFile(folder, "." + absolute.getFileName() + ".", ".part");
+            partial = PartialFile.beside(folder, absolute);
             FileChannel channel = FileChannel.open(partial, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING);
             RecordingWriter writer = new RecordingWriter(absolute, partial, channel);

@@ -2,48 +2,65 @@ package dev.racelab.ui;
 
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Ink;
+import dev.racelab.engine.view.Theme;
 import javafx.scene.paint.Color;
 
 import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * The colours of every ink, from the Okabe–Ito palette, which stays distinguishable with the
- * common forms of colour blindness. States that matter most also differ in pattern (the timeline
- * hatches delays and dots halts), so colour is never the only cue. The CSS theme uses the same
- * values (see racelab.css); this class serves the canvases.
+ * The colours of every ink for the window's canvases, as JavaFX colours, from the {@link Theme}
+ * (which defines them once, for the CSS and the exports too).
  */
 public final class Palette {
 
-    public static final Color BACKGROUND = Color.web("#ffffff");
-    public static final Color LANE_BAND = Color.web("#f4f5f7");
-    public static final Color GRID = Color.web("#d9dce1");
-
     private static final Map<Ink, Color> INKS = new EnumMap<>(Ink.class);
+    private static volatile Theme theme;
+    private static Color background;
+    private static Color laneBand;
+    private static Color grid;
 
     static {
-        INKS.put(Ink.TEXT, Color.web("#1b1f24"));
-        INKS.put(Ink.MUTED, Color.web("#6b7280"));
-        INKS.put(Ink.SURFACE, Color.web("#eef0f3"));
-        INKS.put(Ink.OUTLINE, Color.web("#9aa1ab"));
-        INKS.put(Ink.RUNNING, Color.web("#56B4E9"));
-        INKS.put(Ink.WAITING, Color.web("#E69F00"));
-        INKS.put(Ink.HOLDING, Color.web("#0072B2"));
-        INKS.put(Ink.CRITICAL, Color.web("#CC79A7"));
-        INKS.put(Ink.DELAYED, Color.web("#F0E442"));
-        INKS.put(Ink.AT_GATE, Color.web("#5b616b"));
-        INKS.put(Ink.THINKING, Color.web("#a9c8dc"));
-        INKS.put(Ink.HUNGRY, Color.web("#E69F00"));
-        INKS.put(Ink.EATING, Color.web("#009E73"));
-        INKS.put(Ink.DONE, Color.web("#c9ced6"));
-        INKS.put(Ink.FAILED, Color.web("#D55E00"));
-        INKS.put(Ink.SAFE, Color.web("#007d5a"));
-        INKS.put(Ink.RACE, Color.web("#D55E00"));
-        INKS.put(Ink.TOKEN, Color.web("#0072B2"));
-        INKS.put(Ink.HIGHLIGHT, Color.web("#CC79A7"));
+        use(Theme.LIGHT);
     }
 
     private Palette() {
+    }
+
+    /** Makes {@code next} the colours of every canvas from now on; the FX thread's (the window redraws after). */
+    public static synchronized void use(Theme next) {
+        theme = next;
+        for (Ink ink : Ink.values()) {
+            INKS.put(ink, Color.web(next.hex(ink)));
+        }
+        background = Color.web(next.background());
+        laneBand = Color.web(next.laneBand());
+        grid = Color.web(next.grid());
+    }
+
+    /** The theme the canvases are drawn in now. */
+    public static Theme theme() {
+        return theme;
+    }
+
+    /** What the timeline and the pictures are drawn on. */
+    public static Color background() {
+        return background;
+    }
+
+    /** Every other lane's band. */
+    public static Color laneBand() {
+        return laneBand;
+    }
+
+    /** The time grid's lines. */
+    public static Color grid() {
+        return grid;
+    }
+
+    /** {@code color} faded {@code amount} (0 to 1) of the way towards the ground it is drawn on. */
+    public static Color faded(Color color, double amount) {
+        return color.interpolate(background, amount);
     }
 
     public static Color of(Ink ink) {
@@ -58,7 +75,7 @@ public final class Palette {
     public static Color textOn(Color background) {
         double luminance = 0.2126 * background.getRed() + 0.7152 * background.getGreen()
                 + 0.0722 * background.getBlue();
-        return luminance > 0.55 ? of(Ink.TEXT) : Color.WHITE;
+        return luminance > 0.55 ? Color.web("#1b1f24") : Color.WHITE;
     }
 
     /** A colour as premultiplied ARGB, for pixel buffers. */

@@ -40,10 +40,12 @@ public final class RaceLabApp extends Application {
         backends = new Backends(chosen, home, startup);
         shutdownHook = new Thread(backends::close, "racelab-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
-        RaceLabWindow window = RaceLabWindow.show(stage, backends, settings, startup);
-        if (problem != null) {
-            window.view().banner().showIdle(problem);
-        }
+        String addressProblem = problem;
+        RaceLabWindow.open(stage, backends, settings, startup, window -> {
+            if (addressProblem != null) {
+                window.view().banner().showIdle(addressProblem);
+            }
+        });
         stage.setOnHidden(e -> Platform.exit());
     }
 

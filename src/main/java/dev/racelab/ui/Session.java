@@ -301,9 +301,10 @@ public final class Session {
         }
     }
 
-    private void freshRun() {
+    /** The settings shown now (strategy, workers, operations, gates, switches, step mode), as a run's spec. */
+    public RunSpec settings() {
         Lab current = lab.get();
-        RunSpec spec = RunSpec.defaults(current)
+        return RunSpec.defaults(current)
                 .withStrategy(strategy.get().id())
                 .withWorkers(Math.max(current.minWorkers(), Math.min(current.maxWorkers(), workers.get())))
                 .withOps(Math.max(1, ops.get()))
@@ -311,6 +312,11 @@ public final class Session {
                 .withSwitches(switches.get())
                 .withStepMode(stepMode.get())
                 .withObserve(true);
+    }
+
+    private void freshRun() {
+        Lab current = lab.get();
+        RunSpec spec = settings();
         Run fresh = new Run(current, spec, clock);
         fresh.setDelayScale(delayScale.get());
         view = current.view(fresh.record().header());

@@ -20,6 +20,7 @@ public final class Settings {
     public static final String POSTGRES_URL = "postgres.url";
     public static final String REDIS_URL = "redis.url";
     public static final String TEXT_SCALE = "text.scale";
+    public static final String THEME = "theme";
     public static final String LAB = "lab";
     /** The folder the recording choosers last used. */
     public static final String RECORDING_FOLDER = "recordings.folder";

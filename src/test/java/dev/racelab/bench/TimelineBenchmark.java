@@ -5,7 +5,7 @@ import dev.racelab.engine.ActorState;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.ManualClock;
 import dev.racelab.engine.Recorder;
-import dev.racelab.ui.timeline.TimelineModel;
+import dev.racelab.engine.view.timeline.TimelineModel;
 import dev.racelab.ui.timeline.TimelineView;
 import javafx.animation.AnimationTimer;
 import javafx.application.Application;

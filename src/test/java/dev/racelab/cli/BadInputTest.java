@@ -183,7 +183,15 @@ class BadInputTest {
         "replay|replay needs a recording",
         "rerun|rerun needs a recording",
         "run counter --expect maybe|--expect maybe: a verdict is one of SAFE, RACE, DEADLOCK, STUCK, ERROR",
-        "replay @args.txt|@args.txt does not exist"
+        "replay @args.txt|@args.txt does not exist",
+        "run counter --sweep after-read|--sweep after-read: write GATE=LO-HI/STEP",
+        "run counter --sweep nowhere=0-20/5|lab counter has no gate 'nowhere'",
+        "run counter --sweep after-read=20-0/5|from a delay up to a larger one",
+        "run counter --sweep after-read=0-20/0|in steps of at least 1 ms",
+        "run counter --sweep after-read=0-20|write the delays as LO-HI/STEP",
+        "run counter --sweep after-read=0-1000/1|at most 200 delays, not 1001",
+        "run counter --sweep after-read=0-20/5@client-9|there is no worker 'client-9'",
+        "run counter --sweep after-read=0-100/1 --runs 200|makes 20200 runs; at most 10000"
     })
     void otherBadCommandLinesNameWhatIsWrong(String caseAndMessage) {
         String[] parts = caseAndMessage.split("\\|");

@@ -75,6 +75,40 @@ class CliTest {
     }
 
     @Test
+    void aSweepRunsABatchAtEachDelayAndCountsTheVerdictsOfEach() {
+        Result result = cli("run", "counter", "--workers", "2", "--ops", "3", "--delay", "before-read=0",
+                "--sweep", "after-read=0-20/10", "--runs", "2", "--json");
+        assertEquals(0, result.code(), result.err());
+        JsonObject json = result.json();
+        assertEquals(6, json.get("runs").getAsInt(), "two runs at each of three delays");
+        assertEquals(6, json.get("plannedRuns").getAsInt());
+        JsonObject sweep = json.getAsJsonObject("sweep");
+        assertEquals("after-read", sweep.get("gate").getAsString());
+        assertEquals(List.of(0L, 10L, 20L), json.getAsJsonArray("points").asList().stream()
+                .map(p -> p.getAsJsonObject().get("delay").getAsLong()).toList());
+        for (var p : json.getAsJsonArray("points")) {
+            JsonObject point = p.getAsJsonObject();
+            assertEquals(2, point.get("runs").getAsInt(), point.toString());
+            int counted = point.getAsJsonObject("verdicts").entrySet().stream().mapToInt(e -> e.getValue().getAsInt()).sum();
+            assertEquals(2, counted, point.toString());
+        }
+        // Two clients that both pause 20 ms between reading and writing back always lose one.
+        JsonObject longest = json.getAsJsonArray("points").get(2).getAsJsonObject();
+        assertEquals(2, longest.get("failed").getAsInt(), longest.toString());
+        assertEquals(2, longest.getAsJsonObject("verdicts").get("RACE").getAsInt(), longest.toString());
+    }
+
+    @Test
+    void aSweepOfTheFixIsSafeAtEveryDelayAndPrintsItsTable() {
+        Result result = cli("run", "counter", "--strategy", "atomic-update", "--workers", "2", "--ops", "3",
+                "--delay", "before-read=0", "--sweep", "after-read=0-10/10", "--runs", "2");
+        assertEquals(0, result.code(), result.err());
+        assertTrue(result.out().contains("after-read=0 ms: 2 runs, 0 failed (0%): SAFE ×2"), result.out());
+        assertTrue(result.out().contains("after-read=10 ms: 2 runs, 0 failed (0%): SAFE ×2"), result.out());
+        assertTrue(result.out().contains("sweep after-read=0-10/10, 2 runs at each delay:"), result.out());
+    }
+
+    @Test
     void listJsonNamesEachLabsSwitchesAndItsFaultGates() {
         Result result = cli("list", "--json");
         assertEquals(0, result.code());

@@ -24,11 +24,24 @@ final class DefaultsRuns {
 
     /** The JSON summary of {@code runs} runs of {@code strategy} with every other setting at the lab's default. */
     static JsonObject runs(Map<String, String> env, String lab, String strategy, int runs) {
+        return runs(env, lab, strategy, runs, 1);
+    }
+
+    /** {@link #runs}, the first run with seed {@code firstSeed} (the default is 1), the next with the seed after. */
+    static JsonObject runs(Map<String, String> env, String lab, String strategy, int runs, long firstSeed) {
+        return runs(env, lab, strategy, runs, firstSeed, List.of());
+    }
+
+    /** {@link #runs}, with {@code more} of the command line's options ({@code --delay after-wake=5}, say). */
+    static JsonObject runs(Map<String, String> env, String lab, String strategy, int runs, long firstSeed,
+            List<String> more) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
+        List<String> args = new java.util.ArrayList<>(List.of("run", lab, "--strategy", strategy, "--runs",
+                String.valueOf(runs), "--seed", String.valueOf(firstSeed), "--json"));
+        args.addAll(more);
         int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8))
-                .run(List.of("run", lab, "--strategy", strategy, "--runs", String.valueOf(runs), "--json"));
+                new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
         assertEquals(0, code, lab + " " + strategy + ": " + err.toString(StandardCharsets.UTF_8));
         return JsonParser.parseString(out.toString(StandardCharsets.UTF_8)).getAsJsonObject();
     }

@@ -16,7 +16,7 @@ import dev.racelab.labs.Labs;
 import dev.racelab.record.Recording;
 import dev.racelab.record.RecordingReader;
 import dev.racelab.support.TestServers;
-import dev.racelab.ui.timeline.TimelineModel;
+import dev.racelab.engine.view.timeline.TimelineModel;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -58,9 +58,11 @@ class RecordingRoundTripTest {
     @CsvSource(delimiter = '|', value = {
         "counter|--workers 4 --ops 20 --delay after-read=1",
         "fencing|--strategy check-then-write --workers 4 --ops 6 --delay after-check=0-4",
+        "job-queue|--ops 1 --delay before-take=0-10",
         "redis-primitives|--delay holder-crashes=1@client-1 --timeout 2",
         "dining-philosophers|--ops 3 --delay between-forks=150 --set think-ms=10",
-        "readers-writers|--ops 6 --delay between-reads=1-3"})
+        "readers-writers|--ops 6 --delay between-reads=1-3",
+        "lease-fencing|--ops 1"})
     void aRecordedRunOpensWithNoServerExactlyAsItRan(String labId, String options) throws Exception {
         Path file = dir.resolve(labId + ".racelab");
         List<String> args = new ArrayList<>(List.of("run", labId, "--json", "--record", file.toString()));

@@ -61,17 +61,31 @@ class RedisSyncDefaultsCliTest {
     }
 
     @Test
-    void readerPreferenceStarvesTheWritersMesaIfLetsThemOverlapAndTheFixesHoldWithTheSameDefaults() {
-        List<JsonObject> results = defaults("readers-writers",
-                List.of("reader-preference", "mesa-if", "writer-preference", "fair"));
+    void readerPreferenceStarvesTheWritersAndTheFixesHoldWithTheSameDefaults() {
+        List<JsonObject> results = defaults("readers-writers", List.of("reader-preference", "writer-preference", "fair"));
         JsonObject readersFirst = results.get(0);
         assertFails(readersFirst, "RACE");
         long starved = readersFirst.getAsJsonObject("metrics").get("starvedWrites").getAsLong();
         assertTrue(readersFirst.get("headline").getAsString().startsWith(starved + " starved write"),
                 "the headline counts what the metric counts: " + readersFirst.get("headline"));
-        assertFails(results.get(1), "RACE");
+        assertSafe(results.get(1));
         assertSafe(results.get(2));
-        assertSafe(results.get(3));
+    }
+
+    /**
+     * Mesa-if's writer, woken, goes in without looking again. It prefers readers as the article's
+     * monitor does, so it starves the writer too; with nothing but the defaults it failed in 18 of
+     * 20 runs (and 38 to 39 of 40), so the test gives the writer the wait a teacher would, 5 ms
+     * after waking, and asks that the writer, woken late, wrote among readers at least once.
+     */
+    @Test
+    void mesaIfsWriterWokenLateWritesWhileReadersRead() {
+        JsonObject mesaIf = DefaultsRuns.runs(ENV, "readers-writers", "mesa-if", RUNS, 1,
+                List.of("--delay", "after-wake=5@client-6"));
+        assertFails(mesaIf, "RACE");
+        JsonObject violations = mesaIf.getAsJsonObject("violations");
+        assertTrue(violations.has("exclusion violations") && violations.get("exclusion violations").getAsLong() >= 1,
+                "the writer wrote among readers at least once in " + RUNS + " runs: " + violations);
     }
 
     @Test

@@ -19,6 +19,8 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
@@ -50,6 +52,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("lab")
 @Tag("slow")
+@Execution(ExecutionMode.CONCURRENT) // it waits out bounds: beside the other tests, one of its own at a time
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)  // a hang is a failure, not a stuck build
 class SilentServerTest {
 

@@ -10,6 +10,8 @@ import dev.racelab.engine.Lab;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSpec;
+import dev.racelab.engine.SwitchValues;
+import dev.racelab.labs.leasefencing.LeaseFencingLab;
 import dev.racelab.labs.philosophers.PhilosophersLab;
 import dev.racelab.labs.primitives.PrimitivesLab;
 import dev.racelab.labs.readerswriters.ReadersWritersLab;
@@ -85,6 +87,14 @@ class RedisRunStopTest {
         PrimitivesLab lab = new PrimitivesLab(TestServers.backends());
         stopWhileWorkersWait(lab, RunSpec.defaults(lab).withWorkers(4).withObserve(true)
                 .withGates(GatePlan.NONE.with("holder-crashes", 0, GateRule.fixed(1))), ActorState.WAITING, 3);
+    }
+
+    @Test
+    void stoppingLeaseFencingWhileTheHolderIsSlowAndTheOthersWaitLeavesNothingBehind() throws Exception {
+        LeaseFencingLab lab = new LeaseFencingLab(TestServers.backends());
+        stopWhileWorkersWait(lab, RunSpec.defaults(lab).withWorkers(3).withObserve(true)
+                .withSwitches(SwitchValues.DEFAULTS.parse(lab.profile().switchNamed("keeper").orElseThrow(), "true"))
+                .withGates(GatePlan.NONE.with("slow-write", GateRule.fixed(60_000))), ActorState.WAITING, 2);
     }
 
     @Test

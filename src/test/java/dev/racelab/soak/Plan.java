@@ -68,7 +68,8 @@ record Plan(int number, Lab lab, String strategy, int workers, int ops, List<Str
      * A generous guess of how long the workers need once started, were every operation of every
      * worker to wait out every delay at its longest one after the other (as under a mutex), with
      * 20 ms of work each: part of the bound a run must end within. The lab's preset delays count
-     * too, at the gates the plan leaves to them.
+     * too, at the gates the plan leaves to them (a worker's own preset, as lease-fencing's, at its
+     * longest).
      */
     long workMillis() {
         long longestDelays = 0;
@@ -79,7 +80,11 @@ record Plan(int number, Lab lab, String strategy, int workers, int ops, List<Str
         }
         for (Gate gate : lab.gates()) {
             if (!planned.contains(gate.id())) {
-                longestDelays += lab.presetGates().ruleForAll(gate.id()).maxMillis();
+                long longest = 0;
+                for (int w = 0; w < workers; w++) {
+                    longest = Math.max(longest, lab.presetGates().rule(gate.id(), w).maxMillis());
+                }
+                longestDelays += longest;
             }
         }
         return (long) workers * ops * (longestDelays + 20);

@@ -7,6 +7,7 @@ import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Run;
+import dev.racelab.engine.SwitchValues;
 import dev.racelab.ui.RaceLabWindow;
 import dev.racelab.ui.Settings;
 import dev.racelab.ui.startup.ServerStartup;
@@ -146,6 +147,42 @@ public final class ScreenshotTour extends Application {
             pause(400);
             shoot("fencing-fenced-cas-safe");
         }
+        if (wanted("job-queue-race")) {
+            setUpDefaults("job-queue");
+            fx(s -> window.session().start());
+            awaitOutcome();
+            awaitFx(() -> window.session().outcomeProperty().get() != null);
+            shoot("job-queue-select-then-update");
+        }
+        if (wanted("job-queue-safe")) {
+            setUp("job-queue", "request-token", 5, 2, null, false);
+            fx(s -> window.session().start());
+            awaitOutcome();
+            awaitFx(() -> window.session().outcomeProperty().get() != null);
+            shoot("job-queue-request-token");
+        }
+        if (wanted("job-queue-crash")) {
+            // Everyone looks for jobs once the queue has filled, consumer-2 first; it crashes right
+            // after its first claim, and with no lease its jobs stay claimed.
+            setUp("job-queue", "skip-locked", 5, 2, GatePlan.NONE.with("before-take", GateRule.range(170, 250))
+                    .with("before-take", 2, GateRule.fixed(150)).with("crash-after-claim", 2, GateRule.fixed(1)), false);
+            fx(s -> window.session().start());
+            awaitOutcome();
+            awaitFx(() -> window.session().outcomeProperty().get() != null);
+            shoot("job-queue-crash-orphans");
+        }
+        if (wanted("job-queue-slow")) {
+            // consumer-2 claims once the queue has filled and sits 600 ms before its mark; after 200 ms
+            // its claim may be taken over.
+            setUp("job-queue", "request-token", 5, 2, GatePlan.NONE.with("before-take", GateRule.range(20, 100))
+                    .with("before-take", 2, GateRule.fixed(120)).with("before-mark", 2, GateRule.fixed(600)), false);
+            fx(s -> window.session().switchesProperty().set(window.session().switchesProperty().get()
+                    .with(switchNamed("lease-ms"), 200)));
+            fx(s -> window.session().start());
+            awaitOutcome();
+            awaitFx(() -> window.session().outcomeProperty().get() != null);
+            shoot("job-queue-slow-consumer-sends-twice");
+        }
         if (wanted("philosophers-deadlock")) {
             setUp("dining-philosophers", "naive", 5, 3, null, false);
             fx(s -> window.session().start());
@@ -189,6 +226,55 @@ public final class ScreenshotTour extends Application {
             awaitOutcome();
             shoot("primitives-article-mutex-holder-crashes");
         }
+        if (wanted("lease-fencing")) {
+            // The moment itself, held by breakpoints, with a 1.5 s lease and the lease keeper on: client-1
+            // halted right after taking the lock, its process paused, so nothing renews its lease and Redis
+            // lets it go 1.5 s later; client-2 takes the lock then and halts before its write, running, so its
+            // lease is renewed however long the tour, slow on a busy machine, takes to shoot.
+            setUp("lease-fencing", "lease-only", 2, 2, GatePlan.NONE.with("pause-after-acquire", 0, GateRule.BREAKPOINT)
+                    .with("before-acquire", 1, GateRule.fixed(1600)).with("slow-write", 1, GateRule.BREAKPOINT), false);
+            fx(s -> {
+                var profile = window.session().lab().profile();
+                window.session().switchesProperty().set(SwitchValues.DEFAULTS
+                        .parse(profile.switchNamed("lease-ms").orElseThrow(), "1500")
+                        .parse(profile.switchNamed("keeper").orElseThrow(), "true"));
+                window.session().start();
+            });
+            awaitCondition(run -> run.gates().halted().size() == 2);
+            // Both halted, the clock runs on: show the run from the workers' start to a little after
+            // client-2 took the lock.
+            fx(s -> {
+                List<dev.racelab.engine.Event> events = window.session().run().recorder().snapshot();
+                long started = events.stream().filter(e -> e.kind() == dev.racelab.engine.EventKind.RUN_STARTED)
+                        .findFirst().orElseThrow().nanos();
+                long first = events.stream().filter(e -> e.kind() == dev.racelab.engine.EventKind.STATE)
+                        .findFirst().orElseThrow().nanos() - started - 30_000_000L;
+                long took = events.stream().filter(e -> e.kind() == dev.racelab.engine.EventKind.TWO_HOLDERS)
+                        .findFirst().orElseThrow().nanos() - started + 400_000_000L;
+                window.view().timeline().followLiveProperty().set(false);
+                window.view().timeline().setView((took - Math.max(0, first)) / 900.0, Math.max(0, first));
+            });
+            pause(400);
+            shoot("lease-fencing-two-holders");
+            fx(s -> window.session().stop());
+            awaitOutcome();
+            fx(s -> {
+                window.session().switchesProperty().set(SwitchValues.DEFAULTS);
+                window.view().timeline().followLiveProperty().set(true);
+            });
+            setUp("lease-fencing", "lease-only", 2, 2, null, false);
+            fx(s -> window.session().start());
+            awaitOutcome();
+            fx(s -> window.view().timeline().fit());
+            pause(400);
+            shoot("lease-fencing-lease-only-race");
+            setUp("lease-fencing", "fenced", 2, 2, null, false);
+            fx(s -> window.session().start());
+            awaitOutcome();
+            fx(s -> window.view().timeline().fit());
+            pause(400);
+            shoot("lease-fencing-fenced-safe");
+        }
         if (wanted("recording")) {
             // A run saved, the window moved on, and the recording opened again: as a class would see it next week.
             setUp("counter", "read-modify-write", 4, 5, null, false);
@@ -203,6 +289,75 @@ public final class ScreenshotTour extends Application {
             pause(700);
             shoot("recording-opened");
         }
+        for (int[] size : new int[][] {{1920, 1080}, {1280, 720}}) {
+            String name = "presenter-" + size[1];
+            if (wanted(name)) {
+                fx(s -> {
+                    stage.setWidth(size[0]);
+                    stage.setHeight(size[1]);
+                    window.view().presenterMode(true);
+                });
+                setUpDefaults("counter");
+                fx(s -> window.session().start());
+                awaitOutcome();
+                fx(s -> window.view().timeline().fit());
+                pause(400);
+                shoot(name);
+                fx(s -> {
+                    window.view().presenterMode(false);
+                    stage.setWidth(1600);
+                    stage.setHeight(1000);
+                });
+            }
+        }
+        if (wanted("dark")) {
+            fx(s -> window.view().darkTheme(true));
+            setUpDefaults("fencing");
+            fx(s -> window.session().start());
+            awaitOutcome();
+            fx(s -> window.view().timeline().fit());
+            pause(400);
+            shoot("dark");
+            fx(s -> window.view().darkTheme(false));
+        }
+        if (wanted("batch-histogram")) {
+            setUpDefaults("counter");
+            batch("batch-histogram", 20, List.of("read-modify-write", "atomic-update", "select-for-update"), null);
+        }
+        if (wanted("batch-sweep")) {
+            setUp("counter", "read-modify-write", 2, 1,
+                    GatePlan.NONE.with("before-read", GateRule.range(0, 50)), false);
+            batch("batch-sweep", 20, List.of("read-modify-write", "atomic-update"),
+                    new dev.racelab.engine.Sweep("after-read", -1, 0, 30, 3));
+        }
+    }
+
+    /** Opens the batch window on the settings shown, runs it with these choices, and shoots it when it ends. */
+    private void batch(String name, int runs, List<String> strategies, dev.racelab.engine.Sweep sweep)
+            throws Exception {
+        dev.racelab.ui.batch.BatchWindow batch = onFx(() -> window.view().openBatch());
+        fx(s -> {
+            batch.stage().setWidth(1280);
+            batch.stage().setHeight(860);
+            batch.choose(runs, strategies, sweep);
+            batch.start();
+        });
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+        while (onFx(() -> batch.resultProperty().get()) == null) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the batch did not end within ten minutes");
+            }
+            Thread.sleep(200);
+        }
+        pause(600);
+        shoot(name, batch.stage());
+        fx(s -> batch.stage().close());
+    }
+
+    /** The chosen lab's integer switch called {@code name}. */
+    @SuppressWarnings("unchecked")
+    private dev.racelab.engine.Switch<Integer> switchNamed(String name) {
+        return (dev.racelab.engine.Switch<Integer>) window.session().lab().profile().switchNamed(name).orElseThrow();
     }
 
     private boolean wanted(String shot) {
@@ -259,7 +414,11 @@ public final class ScreenshotTour extends Application {
     }
 
     private void shoot(String name) throws Exception {
-        WritableImage image = onFx(() -> stage.getScene().snapshot(null));
+        shoot(name, stage);
+    }
+
+    private void shoot(String name, Stage of) throws Exception {
+        WritableImage image = onFx(() -> of.getScene().snapshot(null));
         int w = (int) image.getWidth();
         int h = (int) image.getHeight();
         BufferedImage png = new BufferedImage(w, h, BufferedImage.TYPE_INT_ARGB);

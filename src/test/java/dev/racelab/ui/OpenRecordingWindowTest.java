@@ -23,7 +23,7 @@ import dev.racelab.record.RecordingWriter;
 import dev.racelab.support.TestServers;
 import dev.racelab.ui.startup.ServerDialog;
 import dev.racelab.ui.startup.ServerStartup;
-import dev.racelab.ui.timeline.TimelineModel;
+import dev.racelab.engine.view.timeline.TimelineModel;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonType;

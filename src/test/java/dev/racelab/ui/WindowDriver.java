@@ -44,7 +44,12 @@ final class WindowDriver {
                 new dev.racelab.ui.startup.ServerStartup());
     }
 
+    /** Clicks the lab titled {@code title} in the labs column, scrolling the list to it first. */
     void chooseLab(String title) {
+        dev.racelab.ui.shell.LabList list = robot.lookup("." + dev.racelab.ui.shell.LabList.STYLE)
+                .queryAs(dev.racelab.ui.shell.LabList.class);
+        robot.interact(() -> list.getItems().stream().filter(lab -> lab.title().equals(title)).findFirst()
+                .ifPresent(list::scrollTo));
         robot.clickOn(title);
     }
 

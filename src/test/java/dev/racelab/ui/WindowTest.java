@@ -4,6 +4,7 @@ import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Run;
 import dev.racelab.support.TestServers;
 import dev.racelab.ui.startup.ServerStartup;
+import javafx.scene.image.Image;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Tag;
@@ -15,6 +16,7 @@ import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,6 +45,14 @@ class WindowTest {
 
     private Run run() {
         return window.session().run();
+    }
+
+    @Test
+    void theWindowWearsRaceLabsIconInTheSizesWindowManagersPickFrom() {
+        Stage stage = (Stage) window.view().getScene().getWindow();
+        assertEquals(List.of(16.0, 32.0, 48.0, 64.0, 128.0, 256.0),
+                stage.getIcons().stream().map(Image::getWidth).toList(), "every icon loaded, at its size");
+        assertTrue(stage.getIcons().stream().noneMatch(Image::isError));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.racelab.labs.counter;
 
 import dev.racelab.backend.Backends;
+import dev.racelab.engine.KeyFigure;
 import dev.racelab.engine.Gate;
 import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
@@ -67,5 +68,10 @@ public final class CounterLab extends ProfiledLab<CounterStrategy> {
     @Override
     protected LabView view(CounterStrategy strategy, RunHeader header) {
         return new CounterView(strategy, header);
+    }
+
+    @Override
+    public KeyFigure keyFigure() {
+        return new KeyFigure("lostIncrements", "increments lost");
     }
 }

@@ -48,6 +48,15 @@ final class CounterView implements LabView {
         return Math.max(0, committed - written);
     }
 
+    /**
+     * The row's value: as PostgreSQL's lane last read it, or, where nobody read the server (a run
+     * from the command line, which does not observe), as the last write left it; null before any.
+     */
+    private Long rowValue() {
+        Long read = tracker.serverValue(CounterScenario.ROW);
+        return read != null ? read : committed > 0 ? Long.valueOf(written) : null;
+    }
+
     @Override
     public long version() {
         return tracker.version() + committed + written;
@@ -57,7 +66,7 @@ final class CounterView implements LabView {
     public List<Panel> panels() {
         long lost = lost();
         List<Panel> panels = new ArrayList<>();
-        Long value = tracker.serverValue(CounterScenario.ROW);
+        Long value = rowValue();
         panels.add(new Panel.Values("Counter row (PostgreSQL)", List.of(
                 new Panel.Value("value in the row", value == null ? "—" : String.valueOf(value), Ink.TEXT),
                 new Panel.Value("increments committed", String.valueOf(committed), Ink.TEXT),
@@ -81,7 +90,7 @@ final class CounterView implements LabView {
         double em = s.em();
         double w = s.width();
         double pad = em;
-        Long value = tracker.serverValue(CounterScenario.ROW);
+        Long value = rowValue();
         s.fill(Ink.MUTED).text("racelab.counters — one row, one value", pad, pad * 1.6, 0.9, false, Sketch.Align.LEFT);
         double boxY = pad * 2.3;
         double boxH = em * 4.2;

@@ -1,6 +1,7 @@
 package dev.racelab.labs.fencing;
 
 import dev.racelab.backend.Backends;
+import dev.racelab.engine.KeyFigure;
 import dev.racelab.engine.Gate;
 import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
@@ -69,5 +70,10 @@ public final class FencingLab extends ProfiledLab<FencingStrategy> {
     @Override
     protected LabView view(FencingStrategy strategy, RunHeader header) {
         return new FencingView(header);
+    }
+
+    @Override
+    public KeyFigure keyFigure() {
+        return new KeyFigure("staleWritesApplied", "stale writes applied");
     }
 }

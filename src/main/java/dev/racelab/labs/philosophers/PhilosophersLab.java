@@ -1,6 +1,7 @@
 package dev.racelab.labs.philosophers;
 
 import dev.racelab.backend.Backends;
+import dev.racelab.engine.KeyFigure;
 import dev.racelab.engine.Gate;
 import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
@@ -80,5 +81,10 @@ public final class PhilosophersLab extends ProfiledLab<PhilosophersStrategy> {
     @Override
     protected LabView view(PhilosophersStrategy strategy, RunHeader header) {
         return new TableView(header);
+    }
+
+    @Override
+    public KeyFigure keyFigure() {
+        return new KeyFigure("longestHungerMs", "longest hunger, ms");
     }
 }

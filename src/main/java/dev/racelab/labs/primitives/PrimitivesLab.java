@@ -1,6 +1,7 @@
 package dev.racelab.labs.primitives;
 
 import dev.racelab.backend.Backends;
+import dev.racelab.engine.KeyFigure;
 import dev.racelab.engine.Gate;
 import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
@@ -94,5 +95,10 @@ public final class PrimitivesLab extends ProfiledLab<PrimitivesStrategy> {
         return new LockPanelsView(header, strategy.permits() == 1 ? List.of(strategy.construct()) : List.of(),
                 strategy.hardened() ? "Redis: its lease is no longer renewed and runs out"
                         : "Redis records no holder: nobody can take it back");
+    }
+
+    @Override
+    public KeyFigure keyFigure() {
+        return new KeyFigure("lostPermits", "permits lost");
     }
 }

@@ -1,6 +1,7 @@
 package dev.racelab.labs.readerswriters;
 
 import dev.racelab.backend.Backends;
+import dev.racelab.engine.KeyFigure;
 import dev.racelab.engine.Gate;
 import dev.racelab.engine.LabProfile;
 import dev.racelab.engine.RunHeader;
@@ -61,5 +62,10 @@ public final class ReadersWritersLab extends ProfiledLab<ReadersWritersStrategy>
     protected LabView view(ReadersWritersStrategy strategy, RunHeader header) {
         return new LockPanelsView(header, List.of("monitor"),
                 "what Redis holds for it: see the server lane");
+    }
+
+    @Override
+    public KeyFigure keyFigure() {
+        return new KeyFigure("longestWriterWaitMs", "longest writer wait, ms");
     }
 }

@@ -75,6 +75,8 @@ public final class PgFixture implements AutoCloseable, ServerWatch.Check {
         this.postgres = postgres;
         this.sql = tables.sql();
         this.runId = setup.runId();
+        // Watched from the start: a server that fails or refuses the set-up fails the run as itself.
+        setup.servers().watch(this);
         this.admin = postgres.control("setup");
         try {
             PgSchema.ensure(admin, tables.component(), tables.version(), sql);
@@ -85,7 +87,6 @@ public final class PgFixture implements AutoCloseable, ServerWatch.Check {
             admin.close();
             throw e;
         }
-        setup.servers().watch(this);
     }
 
     /**
@@ -105,11 +106,22 @@ public final class PgFixture implements AutoCloseable, ServerWatch.Check {
 
     /**
      * Whether {@code failure} is PostgreSQL ending or losing a session of the run (crashed,
-     * restarted, terminated it, the connection broke): a sentence naming the server and the cause.
+     * restarted, terminated it, the connection broke), or refusing the lab's tables (someone
+     * else's object in the way): a sentence naming the server and the cause.
      */
     @Override
     public Optional<String> lost(Throwable failure) {
-        return postgres.lostSession(failure);
+        return postgres.lostSession(failure).or(() -> refused(failure));
+    }
+
+    /** Someone else's object in schema {@code racelab} where the lab's would go: the server cannot be used for it. */
+    private Optional<String> refused(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof PgSchema.ForeignObject e) {
+                return Optional.of(postgres.cannotBeUsed(e));
+            }
+        }
+        return Optional.empty();
     }
 
     /**

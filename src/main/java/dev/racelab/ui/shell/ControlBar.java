@@ -19,7 +19,6 @@ import javafx.scene.control.ToggleButton;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.HBox;
-import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.util.StringConverter;
@@ -56,9 +55,14 @@ public final class ControlBar extends VBox {
     final Button stop = button("Stop", "stop", "Stop the run; what it recorded stays (Shift+F5)");
     final Button reset = button("Reset", "reset", "Clear the timeline and prepare a fresh run with the settings shown; "
             + "the last run of each strategy stays one click away under these controls (Ctrl+R)");
+    final Button batch = button("Batch…", "batch", "Run these settings many times, the fixes beside them, and "
+            + "see how often each fails — or sweep a delay: race probability vs delay (Ctrl+B)");
     private final CheckBox stepMode = new CheckBox("Step mode");
     private final ComboBox<Double> speed = new ComboBox<>(FXCollections.observableList(SPEEDS));
     private boolean syncing;
+    private HBox sizing;
+    private HBox extras;
+    private FlowPane second;
 
     public ControlBar(Session session, IntSupplier selectedWorker) {
         this.session = session;
@@ -123,6 +127,7 @@ public final class ControlBar extends VBox {
         workers.disableProperty().bind(idle.not());
         ops.disableProperty().bind(idle.not());
         switches.disableProperty().bind(idle.not());
+        batch.disableProperty().bind(idle.not());
         session.stateProperty().addListener((o, a, s) -> updateButtons(s));
         session.replayingProperty().addListener((o, a, b) -> updateButtons(session.stateProperty().get()));
         session.labProperty().addListener((o, a, lab) -> showLab(lab));
@@ -130,18 +135,36 @@ public final class ControlBar extends VBox {
         session.workersProperty().addListener((o, a, n) -> show(workers, n.intValue()));
         session.opsProperty().addListener((o, a, n) -> show(ops, n.intValue()));
 
-        Region spring = new Region();
-        HBox.setHgrow(spring, Priority.ALWAYS);
-        HBox first = new HBox(10, labTitle, strategies, spring);
-        first.setAlignment(Pos.CENTER_LEFT);
+        // The strategies go under the lab's title when both do not fit (large text, a small screen).
+        FlowPane first = new FlowPane(10, 6, labTitle, strategies);
+        first.setRowValignment(VPos.CENTER);
+        labTitle.setMinWidth(Region.USE_PREF_SIZE);
         // Groups that wrap as a whole when the window is narrow (a laptop, presenter-size text).
         switches.getStyleClass().add(GROUP);
-        FlowPane second = new FlowPane(0, 6, group(new Label("Workers"), workers, new Label("Ops each"), ops), switches,
-                group(run, pause, step, stop, reset), group(stepMode, speed));
+        sizing = group(new Label("Workers"), workers, new Label("Ops each"), ops);
+        extras = group(batch, stepMode, speed);
+        second = new FlowPane(0, 6, sizing, switches, group(run, pause, step, stop, reset), extras);
         second.setRowValignment(VPos.CENTER);
         second.getChildren().get(0).getStyleClass().add("first");
         getChildren().addAll(first, strategySummary, second);
         updateButtons(null);
+    }
+
+    /**
+     * Presenter mode: only what a lesson needs — the lab, its strategies and what they do, Run,
+     * Pause, Step, Stop, Reset and the delays' speed (slow motion for a room); the workers, the
+     * switches, step mode and Batch come back when it ends.
+     */
+    public void lessonOnly(boolean on) {
+        if (on) {
+            second.getChildren().removeAll(sizing, switches);
+        } else if (!second.getChildren().contains(sizing)) {
+            second.getChildren().addAll(0, List.of(sizing, switches));
+        }
+        for (Node node : new Node[] {batch, stepMode}) {
+            node.setVisible(!on);
+            node.setManaged(!on);
+        }
     }
 
     private static HBox group(Node... nodes) {

@@ -34,6 +34,8 @@ public final class LabList extends ListView<Lab> {
                 story.maxWidthProperty().bind(list.widthProperty().subtract(36));
                 title.setWrapText(true);
                 title.maxWidthProperty().bind(list.widthProperty().subtract(36));
+                servers.setWrapText(true);
+                servers.maxWidthProperty().bind(list.widthProperty().subtract(36));
             }
 
             @Override

@@ -1,5 +1,13 @@
 package dev.racelab.ui.shell;
 
+import dev.racelab.engine.Run;
+import dev.racelab.engine.Sweep;
+import dev.racelab.engine.SwitchValues;
+import dev.racelab.engine.GatePlan;
+import dev.racelab.ui.walkthrough.Walkthroughs;
+import dev.racelab.ui.walkthrough.WalkthroughBar;
+import dev.racelab.walkthrough.WalkthroughReader;
+import dev.racelab.walkthrough.Walkthrough;
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.EventKind;
@@ -15,14 +23,18 @@ import dev.racelab.labs.Labs;
 import dev.racelab.ui.Palette;
 import dev.racelab.ui.Session;
 import dev.racelab.ui.Settings;
+import dev.racelab.ui.Themes;
+import dev.racelab.engine.view.Theme;
 import dev.racelab.ui.gates.GatesHeader;
 import dev.racelab.ui.gates.GatesTable;
 import dev.racelab.ui.recordings.RecordingBar;
+import dev.racelab.ui.batch.BatchWindow;
+import dev.racelab.ui.exports.ExportFiles;
 import dev.racelab.ui.recordings.RecordingFiles;
 import dev.racelab.ui.startup.ServerDialog;
 import dev.racelab.ui.startup.ServerStartup;
 import dev.racelab.ui.state.StateColumn;
-import dev.racelab.ui.timeline.TimelineModel;
+import dev.racelab.engine.view.timeline.TimelineModel;
 import dev.racelab.ui.timeline.TimelineView;
 import javafx.animation.AnimationTimer;
 import javafx.application.Platform;
@@ -30,16 +42,20 @@ import javafx.beans.binding.Bindings;
 import javafx.css.PseudoClass;
 import javafx.geometry.Orientation;
 import javafx.geometry.Pos;
+import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Alert;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
+import javafx.scene.control.CheckMenuItem;
 import javafx.scene.control.Menu;
 import javafx.scene.control.MenuBar;
 import javafx.scene.control.MenuItem;
+import javafx.scene.control.RadioMenuItem;
 import javafx.scene.control.SeparatorMenuItem;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.ToggleButton;
+import javafx.scene.control.ToggleGroup;
 import javafx.scene.control.Tooltip;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyCodeCombination;
@@ -58,6 +74,7 @@ import org.controlsfx.control.StatusBar;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -74,6 +91,12 @@ import java.util.Set;
  */
 public final class MainView extends BorderPane {
 
+    /** Where the labs column ends and the state column begins, as shares of the window's width. */
+    public static final double LAB_COLUMN = 0.15;
+    public static final double STATE_COLUMN = 0.75;
+    /** In presenter mode, without the labs column: the lab's state takes the right third. */
+    private static final double PRESENTER_STATE_COLUMN = 0.66;
+
     private final Session session;
     private final Backends backends;
     private final Settings settings;
@@ -85,6 +108,26 @@ public final class MainView extends BorderPane {
     private final ControlBar controls;
     private final LabList labList;
     private final RecordingFiles recordings;
+    private final ExportFiles exports;
+    private BatchWindow batchWindow;
+    private final VBox labColumn;
+    private final SplitPane body;
+    private final SplitPane middle;
+    private final VBox lowerPane;
+    private final List<Node> presenterHidden;
+    private final Label gatesLine = new Label();
+    private final LastRuns lastRuns;
+    private final WalkthroughBar walkthroughBar = new WalkthroughBar(this::showStep);
+    private final Walkthroughs walkthroughs;
+    /** What the step shown points at, to be let go when the next is shown. */
+    private final List<Node> pointed = new java.util.ArrayList<>();
+    /** A step waiting for the run the last one started to stop. */
+    private Walkthrough.Step pendingStep;
+    /** Presenter mode: large, high-contrast, the labs column put away; the text size before it. */
+    private boolean presenter;
+    private CheckMenuItem presenterToggle;
+    private CheckMenuItem darkToggle;
+    private double scaleBeforePresenter = 1.0;
     private final StatusBar statusBar = new StatusBar();
     private final double baseFont = Font.getDefault().getSize();
     private double textScale = 1.0;
@@ -109,7 +152,11 @@ public final class MainView extends BorderPane {
         getStyleClass().add("main-view");
         gates = new GatesTable(session);
         controls = new ControlBar(session, this::workerToStep);
+        controls.batch.setOnAction(e -> openBatch());
+        walkthroughs = new Walkthroughs(labs);
+        banner.onGuide(() -> openWalkthrough(session.lab() == null ? null : session.lab().id()));
         recordings = new RecordingFiles(session, labs, settings, this);
+        exports = new ExportFiles(() -> shown, timeline::shownWindow, labs, settings, this);
         labList = new LabList(labs.all());
         labList.getSelectionModel().selectedItemProperty().addListener((o, a, lab) -> {
             if (lab != null && lab != session.lab()) {
@@ -119,29 +166,35 @@ public final class MainView extends BorderPane {
         });
         timeline.selectedActorProperty().addListener((o, a, actor) -> selectLane(actor.intValue()));
 
-        VBox labColumn = new VBox(new Label("Labs"), labList);
+        labColumn = new VBox(new Label("Labs"), labList);
         labColumn.getStyleClass().add("lab-column");
         VBox.setVgrow(labList, Priority.ALWAYS);
 
         // The verdict sits under the timeline, on the timeline's side of the divider: however many
         // lines it needs come out of the timeline's height, never out of the gates table's rows.
-        VBox timelineBox = new VBox(timelineToolbar(), timeline, legend(), banner);
+        Region toolbar = timelineToolbar();
+        gatesLine.getStyleClass().add("gates-line");
+        gatesLine.setMinHeight(Region.USE_PREF_SIZE);
+        session.gatesProperty().addListener((o, a, plan) -> showGatesLine());
+        session.labProperty().addListener((o, a, lab) -> showGatesLine());
+        VBox timelineBox = new VBox(toolbar, timeline, legend(), gatesLine, banner);
         timelineBox.getStyleClass().add("timeline-box");
         VBox.setVgrow(timeline, Priority.ALWAYS);
         timeline.setMinHeight(0);
         VBox lower = new VBox(new GatesHeader(session), gates);
         lower.getStyleClass().add("lower");
         VBox.setVgrow(gates, Priority.ALWAYS);
-        SplitPane middle = new SplitPane(timelineBox, lower);
+        middle = new SplitPane(timelineBox, lower);
         middle.setOrientation(Orientation.VERTICAL);
         middle.setDividerPositions(0.76);
 
-        SplitPane body = new SplitPane(labColumn, middle, stateColumn);
-        body.setDividerPositions(0.15, 0.75);
+        body = new SplitPane(labColumn, middle, stateColumn);
+        body.setDividerPositions(LAB_COLUMN, STATE_COLUMN);
         SplitPane.setResizableWithParent(labColumn, false);
+        lastRuns = new LastRuns(session);
         SplitPane.setResizableWithParent(stateColumn, false);
 
-        setTop(new VBox(menuBar(), controls, new LastRuns(session), new RecordingBar(session, recordings)));
+        setTop(new VBox(menuBar(), controls, walkthroughBar, lastRuns, new RecordingBar(session, recordings)));
         setCenter(body);
         setBottom(statusBar);
         statusBar.textProperty().bind(Bindings.concat(startup.statusProperty(Service.POSTGRES), "   ·   ",
@@ -152,18 +205,44 @@ public final class MainView extends BorderPane {
         servers.setOnAction(e -> askForServer(Service.POSTGRES, null));
         Label saved = new Label();
         saved.getStyleClass().add("save-note");
-        saved.textProperty().bind(Bindings.createStringBinding(() -> recordings.savedProperty().get() == null ? ""
-                : "Saved as " + recordings.savedProperty().get().getFileName(), recordings.savedProperty()));
+        saved.textProperty().bind(Bindings.createStringBinding(() -> exports.exportedProperty().get() != null
+                        ? "Exported as " + exports.exportedProperty().get().getFileName()
+                        : recordings.savedProperty().get() == null ? ""
+                        : "Saved as " + recordings.savedProperty().get().getFileName(),
+                recordings.savedProperty(), exports.exportedProperty()));
         statusBar.getRightItems().addAll(saved, servers);
         acceptDroppedFiles();
+        // What presenter mode puts away: a lesson needs the timeline, the verdict, the lab's state,
+        // and Run, Step, Reset; the delays read as one line under the legend instead of a table.
+        lowerPane = lower;
+        presenterHidden = List.of(toolbar, statusBar);
+        showPresenterLine(false);
 
+        sceneProperty().addListener((o, was, scene) -> {
+            if (scene != null) {
+                scene.heightProperty().addListener((h, before, after) -> {
+                    if (presenter) {
+                        applyTextScale(presenterScale());
+                    }
+                });
+            }
+        });
         session.recordProperty().addListener((o, a, record) -> showRecord(record));
         session.labProperty().addListener((o, a, lab) -> {
             if (lab != null && labList.getSelectionModel().getSelectedItem() != lab) {
                 labList.getSelectionModel().select(lab);
             }
         });
-        session.outcomeProperty().addListener((o, a, outcome) -> showOutcome(outcome));
+        session.outcomeProperty().addListener((o, a, outcome) -> {
+            showOutcome(outcome);
+            showFirstMark();
+        });
+        session.stateProperty().addListener((o, a, phase) -> {
+            if (phase == RunPhase.ENDED && pendingStep != null) {
+                Walkthrough.Step next = pendingStep;
+                javafx.application.Platform.runLater(() -> showStep(next));
+            }
+        });
         session.stateProperty().addListener((o, a, phase) -> noteServers(phase));
         new AnimationTimer() {
             @Override
@@ -180,6 +259,160 @@ public final class MainView extends BorderPane {
         });
     }
 
+    /**
+     * Opens the batch window for the settings shown (a new one each time: it runs what was shown
+     * when it opened); the tests reach it through {@link #batchWindow()}.
+     */
+    public BatchWindow openBatch() {
+        if (session.lab() == null) {
+            return null;
+        }
+        batchWindow = new BatchWindow(getScene().getWindow(), session, backends);
+        batchWindow.show();
+        return batchWindow;
+    }
+
+    /** The batch window opened last, or null. */
+    public BatchWindow batchWindow() {
+        return batchWindow;
+    }
+
+    /** Opens the walkthrough of lab {@code id}, or tells there is none. */
+    public void openWalkthrough(String id) {
+        try {
+            Walkthrough walkthrough = walkthroughs.of(id);
+            if (walkthrough == null) {
+                banner.showIdle("This lab has no walkthrough yet: Help ▸ Open a walkthrough file… opens one of your own.");
+                return;
+            }
+            walkthroughBar.open(walkthrough);
+        } catch (WalkthroughReader.Problem e) {
+            problem("This walkthrough cannot be shown", e.getMessage());
+        }
+    }
+
+    /** Opens a walkthrough from a file; a broken one is named in one message, and nothing changes. */
+    public void openWalkthrough(java.nio.file.Path file) {
+        try {
+            walkthroughBar.open(walkthroughs.read(file));
+        } catch (WalkthroughReader.Problem e) {
+            problem("This walkthrough cannot be opened", e.getMessage());
+        }
+    }
+
+    private void chooseWalkthrough() {
+        javafx.stage.FileChooser chooser = new javafx.stage.FileChooser();
+        chooser.setTitle("Open a walkthrough");
+        chooser.getExtensionFilters().addAll(new javafx.stage.FileChooser.ExtensionFilter(
+                "RaceLab walkthroughs (*.walkthrough)", "*.walkthrough"),
+                new javafx.stage.FileChooser.ExtensionFilter("All files", "*"));
+        java.io.File file = chooser.showOpenDialog(getScene().getWindow());
+        if (file != null) {
+            openWalkthrough(file.toPath());
+        }
+    }
+
+    public WalkthroughBar walkthroughBar() {
+        return walkthroughBar;
+    }
+
+    private void problem(String header, String text) {
+        Alert alert = new Alert(Alert.AlertType.ERROR, text);
+        alert.setHeaderText(header);
+        alert.initOwner(getScene().getWindow());
+        alert.getDialogPane().setId("walkthrough-problem");
+        alert.show();
+    }
+
+    /**
+     * Sets the window up as a walkthrough's step says: the lab, its settings, a fresh run (started if
+     * the step runs one), a batch, and what to look at. A run still going from the step before is
+     * stopped first, and the step shown once it has ended.
+     */
+    private void showStep(Walkthrough.Step step) {
+        Run current = session.run();
+        if (current != null && current.phase().live() && !session.replayingProperty().get()) {
+            pendingStep = step;
+            session.stop();
+            return;
+        }
+        pendingStep = null;
+        point(List.of());
+        if (step.lab() != null && (session.lab() == null || !session.lab().id().equals(step.lab()))) {
+            selectLab(step.lab());
+        }
+        Lab lab = session.lab();
+        if (step.strategy() != null) {
+            session.strategyProperty().set(lab.strategy(step.strategy()).orElseThrow());
+        }
+        if (step.workers() != null) {
+            session.workersProperty().set(step.workers());
+        }
+        if (step.ops() != null) {
+            session.opsProperty().set(step.ops());
+        }
+        if (step.gates() != null) {
+            int workers = session.workersProperty().get();
+            session.gatesProperty().set(GatePlan.parse(step.gates(), name -> lab.workerIndex(name, workers)));
+        }
+        SwitchValues values = session.switchesProperty().get();
+        for (String set : step.switches()) {
+            int eq = set.indexOf('=');
+            values = values.parse(lab.profile().switchNamed(set.substring(0, eq)).orElseThrow(), set.substring(eq + 1));
+        }
+        session.switchesProperty().set(values);
+        session.reset();
+        if (step.run()) {
+            session.start();
+        }
+        if (step.batch() != null) {
+            BatchWindow batch = openBatch();
+            batch.choose(step.batch().runs(), step.batch().strategies(), step.batch().sweep() == null ? null
+                    : Sweep.parse(step.batch().sweep(), lab, session.workersProperty().get()));
+            batch.start();
+        }
+        point(step.pointers());
+    }
+
+    /** Points the class's eyes at {@code pointers} (a thick outline in the highlight colour); none lets go. */
+    private void point(List<Walkthrough.Pointer> pointers) {
+        pointed.forEach(node -> node.getStyleClass().remove("pointed"));
+        pointed.clear();
+        stateColumn.point(null);
+        for (Walkthrough.Pointer pointer : pointers) {
+            switch (pointer.target()) {
+                case BANNER, MARKS -> pointed.add(banner);
+                case PICTURE -> pointed.add(stateColumn.pictureBox());
+                case GATES -> pointed.add(presenter ? gatesLine : lowerPane);
+                case LAST_RUNS -> pointed.add(lastRuns);
+                case PANEL -> stateColumn.point(pointer.name());
+                case LANE -> {
+                    TimelineModel shownModel = timeline.model();
+                    for (int id = 0; shownModel != null && id < shownModel.laneCount(); id++) {
+                        if (pointer.name().equals(shownModel.laneName(id))) {
+                            timeline.selectedActorProperty().set(id);
+                        }
+                    }
+                }
+            }
+        }
+        pointed.forEach(node -> node.getStyleClass().add("pointed"));
+        if (pointers.stream().anyMatch(p -> p.target() == Walkthrough.Target.MARKS)) {
+            // The first ✕, once the run shows one.
+            markWhenEnded = true;
+            showFirstMark();
+        }
+    }
+
+    private boolean markWhenEnded;
+
+    private void showFirstMark() {
+        if (markWhenEnded && session.outcomeProperty().get() != null) {
+            markWhenEnded = false;
+            banner.step(1);
+        }
+    }
+
     /** Selects the lab with {@code id}, or the first. */
     public void selectLab(String id) {
         Lab lab = labList.getItems().stream().filter(l -> l.id().equals(id)).findFirst()
@@ -193,9 +426,33 @@ public final class MainView extends BorderPane {
         accelerators.put(new KeyCodeCombination(KeyCode.F5), () -> fire(controls.run));
         accelerators.put(new KeyCodeCombination(KeyCode.F6), () -> fire(controls.pause));
         accelerators.put(new KeyCodeCombination(KeyCode.F10), () -> fire(controls.step));
-        accelerators.put(new KeyCodeCombination(KeyCode.PAGE_DOWN), () -> fire(controls.step));
+        accelerators.put(new KeyCodeCombination(KeyCode.PAGE_DOWN), () -> {
+            // A clicker's "next": the walkthrough's next step when one is open, else Step.
+            if (walkthroughBar.isOpen()) {
+                walkthroughBar.move(1);
+            } else {
+                fire(controls.step);
+            }
+        });
+        accelerators.put(new KeyCodeCombination(KeyCode.PAGE_UP), () -> walkthroughBar.move(-1));
         accelerators.put(new KeyCodeCombination(KeyCode.F5, KeyCombination.SHIFT_DOWN), () -> fire(controls.stop));
         accelerators.put(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), () -> fire(controls.reset));
+        scene.addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
+            // B blanks the screen in presenter mode, as presentation software does (clickers send it too).
+            boolean typing = e.getTarget() instanceof javafx.scene.control.TextInputControl;
+            if (presenter && e.getCode() == KeyCode.B && !e.isShortcutDown() && !e.isAltDown() && !typing) {
+                blank();
+                e.consume();
+            } else if (walkthroughBar.isOpen() && !typing && !e.isShortcutDown() && !e.isAltDown()
+                    && (e.getCode() == KeyCode.RIGHT || e.getCode() == KeyCode.LEFT)) {
+                walkthroughBar.move(e.getCode() == KeyCode.RIGHT ? 1 : -1);
+                e.consume();
+            } else if (walkthroughBar.isOpen() && e.getCode() == KeyCode.ESCAPE) {
+                walkthroughBar.close();
+                point(List.of());
+                e.consume();
+            }
+        });
         accelerators.put(new KeyCodeCombination(KeyCode.F7), () -> banner.step(-1));
         accelerators.put(new KeyCodeCombination(KeyCode.F8), () -> banner.step(1));
         for (int n = 1; n <= 9; n++) {
@@ -237,6 +494,10 @@ public final class MainView extends BorderPane {
                 KeyCombination.SHIFT_DOWN));
         again.setOnAction(e -> session.runAgain());
         again.disableProperty().bind(session.outcomeProperty().isNull());
+        MenuItem batchOfRuns = new MenuItem("Batch of runs…");
+        batchOfRuns.setAccelerator(new KeyCodeCombination(KeyCode.B, KeyCombination.SHORTCUT_DOWN));
+        batchOfRuns.setOnAction(e -> fire(controls.batch));
+        Menu export = exportMenu();
         MenuItem servers = new MenuItem("PostgreSQL server…");
         servers.setOnAction(e -> askForServer(Service.POSTGRES, null));
         MenuItem redis = new MenuItem("Redis server…");
@@ -244,7 +505,8 @@ public final class MainView extends BorderPane {
         MenuItem quit = new MenuItem("Quit");
         quit.setAccelerator(new KeyCodeCombination(KeyCode.Q, KeyCombination.SHORTCUT_DOWN));
         quit.setOnAction(e -> getScene().getWindow().hide());
-        Menu file = new Menu("File", null, open, save, again, new SeparatorMenuItem(), servers, redis,
+        Menu file = new Menu("File", null, open, save, again, batchOfRuns, new SeparatorMenuItem(), export,
+                new SeparatorMenuItem(), servers, redis,
                 new SeparatorMenuItem(), quit);
 
         MenuItem larger = new MenuItem("Larger text");
@@ -253,25 +515,77 @@ public final class MainView extends BorderPane {
         MenuItem smaller = new MenuItem("Smaller text");
         smaller.setAccelerator(new KeyCodeCombination(KeyCode.MINUS, KeyCombination.SHORTCUT_DOWN));
         smaller.setOnAction(e -> setTextScale(textScale / 1.15));
-        MenuItem presenter = new MenuItem("Presenter size (projector)");
-        presenter.setAccelerator(new KeyCodeCombination(KeyCode.P, KeyCombination.SHORTCUT_DOWN,
+        CheckMenuItem presenterItem = new CheckMenuItem("Presenter mode (projector)");
+        presenterItem.setAccelerator(new KeyCodeCombination(KeyCode.P, KeyCombination.SHORTCUT_DOWN,
                 KeyCombination.SHIFT_DOWN));
-        presenter.setOnAction(e -> setTextScale(textScale < 1.4 ? 1.6 : 1.0));
+        presenterItem.setOnAction(e -> presenterMode(presenterItem.isSelected()));
+        presenterItem.setId("presenter-mode");
+        presenterToggle = presenterItem;
+        CheckMenuItem dark = new CheckMenuItem("Dark theme");
+        dark.setAccelerator(new KeyCodeCombination(KeyCode.D, KeyCombination.SHORTCUT_DOWN,
+                KeyCombination.SHIFT_DOWN));
+        dark.setSelected(Palette.theme().dark());
+        dark.setOnAction(e -> darkTheme(dark.isSelected()));
+        darkToggle = dark;
+        MenuItem blank = new MenuItem("Blank the screen (B in presenter mode)");
+        blank.setOnAction(e -> blank());
         MenuItem fit = new MenuItem("Show the whole run");
         fit.setAccelerator(new KeyCodeCombination(KeyCode.DIGIT0, KeyCombination.SHORTCUT_DOWN));
         fit.setOnAction(e -> timeline.fit());
         MenuItem follow = new MenuItem("Follow live");
         follow.setAccelerator(new KeyCodeCombination(KeyCode.L, KeyCombination.SHORTCUT_DOWN));
         follow.setOnAction(e -> timeline.followLiveProperty().set(true));
-        Menu viewMenu = new Menu("View", null, larger, smaller, presenter, new SeparatorMenuItem(), fit, follow);
+        Menu viewMenu = new Menu("View", null, presenterItem, dark, blank, new SeparatorMenuItem(), larger, smaller,
+                new SeparatorMenuItem(), fit, follow);
 
         MenuItem keys = new MenuItem("Keyboard shortcuts");
         keys.setAccelerator(new KeyCodeCombination(KeyCode.F1));
         keys.setOnAction(e -> showShortcuts());
-        Menu help = new Menu("Help", null, keys);
+        MenuItem guide = new MenuItem("Walkthrough of this lab");
+        guide.setAccelerator(new KeyCodeCombination(KeyCode.F2));
+        guide.setOnAction(e -> openWalkthrough(session.lab() == null ? null : session.lab().id()));
+        MenuItem guideFile = new MenuItem("Open a walkthrough file…");
+        guideFile.setOnAction(e -> chooseWalkthrough());
+        Menu help = new Menu("Help", null, guide, guideFile, new SeparatorMenuItem(), keys);
         MenuBar bar = new MenuBar(file, viewMenu, help);
         bar.setUseSystemMenuBar(true);
         return bar;
+    }
+
+    /**
+     * File ▸ Export: the timeline (as shown, or whole) and the lab's picture as PNG or SVG, the
+     * events as CSV, the run as a Chrome trace; PNG's scale. What the shown run cannot give is
+     * greyed when the menu opens.
+     */
+    private Menu exportMenu() {
+        Menu menu = new Menu("Export");
+        for (ExportFiles.Kind kind : ExportFiles.Kind.values()) {
+            MenuItem item = new MenuItem(kind.words());
+            item.setOnAction(e -> exports.chooseAndExport(kind));
+            item.setUserData(kind);
+            menu.getItems().add(item);
+            if (kind == ExportFiles.Kind.PICTURE_SVG) {
+                menu.getItems().add(new SeparatorMenuItem());
+            }
+        }
+        menu.getItems().add(new SeparatorMenuItem());
+        ToggleGroup scales = new ToggleGroup();
+        Menu scale = new Menu("PNG scale");
+        for (int pixels = 1; pixels <= 4; pixels++) {
+            int chosen = pixels;
+            RadioMenuItem item = new RadioMenuItem(pixels + "×" + (pixels == 2 ? " (sharp on most projectors)" : ""));
+            item.setToggleGroup(scales);
+            item.setSelected(pixels == exports.scale());
+            item.setOnAction(e -> exports.scale(chosen));
+            scale.getItems().add(item);
+        }
+        menu.getItems().add(scale);
+        menu.setOnShowing(e -> menu.getItems().forEach(item -> {
+            if (item.getUserData() instanceof ExportFiles.Kind kind) {
+                item.setDisable(exports.busyProperty().get() || !exports.canExport(kind));
+            }
+        }));
+        return menu;
     }
 
     private Region timelineToolbar() {
@@ -365,7 +679,112 @@ public final class MainView extends BorderPane {
         return label;
     }
 
+    /**
+     * Presenter mode, for a projector at the back of a room: text at least 1.6 times its size, the
+     * theme's high-contrast form, the labs column put away (a lesson is one lab at a time), and B
+     * blanking the screen. Off puts back the size and the column as they were.
+     */
+    public void presenterMode(boolean on) {
+        if (on == presenter) {
+            return;
+        }
+        presenter = on;
+        presenterToggle.setSelected(on);
+        if (on) {
+            scaleBeforePresenter = textScale;
+            applyTextScale(presenterScale());
+            body.getItems().remove(labColumn);
+            middle.getItems().remove(lowerPane);
+            body.setDividerPositions(PRESENTER_STATE_COLUMN);
+            getStyleClass().add("presenter");
+        } else {
+            applyTextScale(scaleBeforePresenter);
+            body.getItems().add(0, labColumn);
+            middle.getItems().add(lowerPane);
+            // Once the items are laid out again: set now, the positions are lost to the new layout.
+            javafx.application.Platform.runLater(() -> {
+                middle.setDividerPositions(0.76);
+                body.setDividerPositions(LAB_COLUMN, STATE_COLUMN);
+            });
+            getStyleClass().remove("presenter");
+        }
+        presenterHidden.forEach(node -> {
+            node.setVisible(!on);
+            node.setManaged(!on);
+        });
+        controls.lessonOnly(on);
+        showPresenterLine(on);
+        applyTheme();
+    }
+
+    public boolean presenterMode() {
+        return presenter;
+    }
+
+    /**
+     * Presenter mode's text size: 1.6 times the system's on a 1080-line screen, and the same share
+     * of the screen's height on any other (what reads from the back of a room is text that is a
+     * share of the projected picture), never smaller than the system's.
+     */
+    private double presenterScale() {
+        double height = getScene() == null ? 1080 : getScene().getHeight();
+        return Math.max(Math.max(1.0, scaleBeforePresenter), 1.6 * height / 1080);
+    }
+
+    /** The gates as one line, in place of their table in presenter mode. */
+    private void showPresenterLine(boolean on) {
+        gatesLine.setVisible(on);
+        gatesLine.setManaged(on);
+        showGatesLine();
+    }
+
+    private void showGatesLine() {
+        Lab lab = session.lab();
+        if (lab == null) {
+            return;
+        }
+        String plan = session.gatesProperty().get().describe(lab::workerName);
+        gatesLine.setText(plan.isEmpty() ? "Delays: none — the race, if any, comes from the timing alone"
+                : "Delays: " + plan.replace(" ", "  ·  "));
+    }
+
+    /** Chooses the dark theme or the light one, kept for the next start. */
+    public void darkTheme(boolean on) {
+        darkToggle.setSelected(on);
+        settings.put(Settings.THEME, on ? "dark" : "light");
+        applyTheme();
+    }
+
+    /** The theme chosen (light or dark), high-contrast in presenter mode, on the scene and every canvas. */
+    private void applyTheme() {
+        Theme theme = Theme.named(settings.get(Settings.THEME).orElse("light"));
+        if (getScene() == null) {
+            return;
+        }
+        Themes.apply(getScene(), presenter ? theme.highContrast() : theme);
+        timeline.themeChanged();
+        stateColumn.refreshNow();
+        showLegend(legendStates, legendMarks);
+    }
+
+    /** Blanks the screen (black), or brings it back: for a teacher who wants the room's eyes elsewhere. */
+    public void blank() {
+        if (getScene() == null) {
+            return;
+        }
+        boolean blanking = isVisible();
+        getScene().setFill(blanking ? Color.BLACK : Color.WHITE);
+        setVisible(!blanking);
+    }
+
     private void setTextScale(double scale) {
+        applyTextScale(scale);
+        if (!presenter) {
+            settings.put(Settings.TEXT_SCALE, String.valueOf(textScale));
+        }
+    }
+
+    private void applyTextScale(double scale) {
         textScale = Math.max(0.8, Math.min(2.5, scale));
         double size = Math.round(baseFont * textScale * 10) / 10.0;
         if (getScene() != null) {
@@ -375,7 +794,6 @@ public final class MainView extends BorderPane {
         }
         timeline.setEm(size);
         stateColumn.setEm(size);
-        settings.put(Settings.TEXT_SCALE, String.valueOf(textScale));
     }
 
     private void showShortcuts() {
@@ -541,6 +959,10 @@ public final class MainView extends BorderPane {
     }
 
     /** Saving and opening recordings: the menu's and a dropped file's way in. */
+    public ExportFiles exports() {
+        return exports;
+    }
+
     public RecordingFiles recordings() {
         return recordings;
     }

@@ -31,6 +31,8 @@ public final class VerdictBanner extends HBox {
     private final Label position = new Label();
     private final Button previous = new Button("◀");
     private final Button next = new Button("▶");
+    /** On the idle banner, the way into the lab's walkthrough: one click from the first screen. */
+    private final Button guide = new Button("▶ Guided walkthrough");
     private final TimelineView timeline;
     private Outcome outcome;
     private int current = -1;
@@ -58,8 +60,13 @@ public final class VerdictBanner extends HBox {
         walk.setMinWidth(Region.USE_PREF_SIZE);
         walk.visibleProperty().bind(next.disableProperty().not().or(previous.disableProperty().not()));
         walk.managedProperty().bind(walk.visibleProperty());
+        guide.setId("walkthrough-button");
+        guide.getStyleClass().add("guide-button");
+        guide.setMinWidth(Region.USE_PREF_SIZE);
+        guide.setTooltip(new Tooltip("A short lesson on this lab: provoke the race, see it, fix it, check the fix (F2)"));
+        guide.managedProperty().bind(guide.visibleProperty());
         setAlignment(Pos.CENTER_LEFT);
-        getChildren().addAll(words, walk);
+        getChildren().addAll(words, guide, walk);
         showIdle("Choose a lab, set a delay at a gate, and press Run (F5).");
     }
 
@@ -68,9 +75,15 @@ public final class VerdictBanner extends HBox {
         return headline.getText();
     }
 
+    /** What the idle banner's walkthrough button does. */
+    public void onGuide(Runnable action) {
+        guide.setOnAction(e -> action.run());
+    }
+
     public void showIdle(String text) {
         outcome = null;
         setState(null);
+        guide.setVisible(true);
         headline.setText("Ready");
         explanation.setText(text);
         enableWalk();
@@ -85,6 +98,7 @@ public final class VerdictBanner extends HBox {
 
     /** How far the run got, as its record says; {@code waitingFor} is null unless a server is still coming up. */
     public void showProgress(RunTracker run, Awaited waitingFor) {
+        guide.setVisible(false);
         if (outcome != null) {
             outcome = null;
             setState(null);
@@ -116,6 +130,7 @@ public final class VerdictBanner extends HBox {
     }
 
     public void showOutcome(Outcome result) {
+        guide.setVisible(false);
         outcome = result;
         current = -1;
         setState(result.verdict());

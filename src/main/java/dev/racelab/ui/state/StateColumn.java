@@ -57,6 +57,8 @@ public final class StateColumn extends VBox {
     private double drawnWidth;
     private double drawnHeight;
     private double em = Font.getDefault().getSize();
+    /** The title of the panel a walkthrough points at, or null. */
+    private String pointed;
 
     public StateColumn() {
         getStyleClass().add(STYLE);
@@ -104,7 +106,13 @@ public final class StateColumn extends VBox {
             view.draw(new FxSketch(picture, em));
         }
         shownPanels = view.panels();
-        panels.getChildren().setAll(shownPanels.stream().map(StateColumn::node).toList());
+        panels.getChildren().setAll(shownPanels.stream().map(panel -> {
+            Region node = node(panel);
+            if (pointed != null && panel.title().toLowerCase().contains(pointed.toLowerCase())) {
+                node.getStyleClass().add("pointed");
+            }
+            return node;
+        }).toList());
     }
 
     /** The panels as last drawn. */
@@ -116,6 +124,15 @@ public final class StateColumn extends VBox {
     public void refreshNow() {
         drawnVersion = -1;
         refresh(System.nanoTime());
+    }
+
+    /**
+     * Points at the panel whose title holds {@code title} (a walkthrough's "look here"), or at
+     * none for null; it stays pointed at as the panels are redrawn.
+     */
+    public void point(String title) {
+        pointed = title;
+        refreshNow();
     }
 
     /** The base font size in pixels, for the picture. */

@@ -1,5 +1,7 @@
 package dev.racelab.ui.timeline;
 
+import dev.racelab.engine.view.timeline.Lane;
+
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Glyph;
 import dev.racelab.engine.Ink;
@@ -97,7 +99,7 @@ final class MarkerSprites {
     private static final Glyph[] GLYPHS = new Glyph[EventKind.values().length];
     private final int[] inks = new int[EventKind.values().length];
     private final int[] pixels;
-    private final int white = Palette.argb(Palette.BACKGROUND);
+    private final int white = Palette.argb(Palette.background());
     private final int[] lastX = new int[EventKind.values().length];
 
     static {

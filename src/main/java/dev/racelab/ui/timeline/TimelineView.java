@@ -1,5 +1,8 @@
 package dev.racelab.ui.timeline;
 
+import dev.racelab.engine.view.timeline.TimelineModel;
+import dev.racelab.engine.view.timeline.Lane;
+
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.EventKind;
@@ -107,6 +110,30 @@ public final class TimelineView extends Region {
     private double em = Font.getDefault().getSize();
     private final java.util.Map<Long, Font> fonts = new java.util.HashMap<>();
 
+    /** The palette's colours as this view caches them for its pixel buffers. */
+    private void colours() {
+        for (ActorState state : ActorState.values()) {
+            Color color = Palette.of(state.ink());
+            stateArgb[state.ordinal()] = Palette.argb(color);
+            stateArgbLight[state.ordinal()] = Palette.argb(Palette.faded(color, 0.55));
+        }
+        for (Ink ink : Ink.values()) {
+            labelArgb[ink.ordinal()] = Palette.argb(switch (ink) {
+                case HOLDING -> Palette.faded(Palette.of(Ink.HOLDING), 0.55);
+                case WAITING -> Palette.faded(Palette.of(Ink.WAITING), 0.45);
+                case OUTLINE -> Palette.faded(Palette.of(Ink.OUTLINE), 0.6);
+                default -> Palette.faded(Palette.laneBand(), 0.3);
+            });
+        }
+    }
+
+    /** Takes up the palette's colours after a change of theme, and redraws. */
+    public void themeChanged() {
+        colours();
+        sprites = null;
+        dirty = true;
+    }
+
     public TimelineView() {
         getStyleClass().add("timeline");
         scroll.setOrientation(Orientation.VERTICAL);
@@ -115,19 +142,7 @@ public final class TimelineView extends Region {
             dirty = true;
         });
         getChildren().addAll(canvas, scroll);
-        for (ActorState state : ActorState.values()) {
-            Color color = Palette.of(state.ink());
-            stateArgb[state.ordinal()] = Palette.argb(color);
-            stateArgbLight[state.ordinal()] = Palette.argb(color.interpolate(Color.WHITE, 0.55));
-        }
-        for (Ink ink : Ink.values()) {
-            labelArgb[ink.ordinal()] = Palette.argb(switch (ink) {
-                case HOLDING -> Palette.of(Ink.HOLDING).interpolate(Color.WHITE, 0.55);
-                case WAITING -> Palette.of(Ink.WAITING).interpolate(Color.WHITE, 0.45);
-                case OUTLINE -> Color.web("#dde3ea");
-                default -> Color.web("#eef2f6");
-            });
-        }
+        colours();
         setFocusTraversable(true);
         canvas.setOnMouseMoved(this::hover);
         canvas.setOnMouseExited(e -> {
@@ -282,8 +297,11 @@ public final class TimelineView extends Region {
             double fit = (canvas.getHeight() - axisHeight()) / Math.max(1, order.length);
             return Math.max(4, Math.min(em() * 1.1, Math.floor(fit)));
         }
+        // Roomy lanes where they fit; where they would not (large text on a small screen), lanes
+        // as thin as their words allow, so that every worker stays in view.
         double fit = (canvas.getHeight() - axisHeight()) / Math.max(1, order.length);
-        return Math.round(Math.max(em() * 2.1, Math.min(em() * 3.4, fit)));
+        double roomy = em() * 2.1;
+        return Math.floor(fit >= roomy ? Math.min(em() * 3.4, fit) : Math.max(em() * 1.4, fit));
     }
 
     /** Lanes top to bottom: server lanes, then workers; the run's own lane is not drawn. */
@@ -320,7 +338,7 @@ public final class TimelineView extends Region {
         GraphicsContext gc = canvas.getGraphicsContext2D();
         double w = canvas.getWidth();
         double h = canvas.getHeight();
-        gc.setFill(Palette.BACKGROUND);
+        gc.setFill(Palette.background());
         gc.fillRect(0, 0, w, h);
         if (model == null || w < 10 || h < 10) {
             return;
@@ -379,7 +397,7 @@ public final class TimelineView extends Region {
         if (width <= 0 || height <= 0) {
             return;
         }
-        if (image == null || image.getWidth() != width || image.getHeight() != height) {
+        if (image == null || sprites == null || image.getWidth() != width || image.getHeight() != height) {
             pixels = new int[width * height];
             pixelBuffer = new PixelBuffer<>(width, height, IntBuffer.wrap(pixels), PixelFormat.getIntArgbPreInstance());
             image = new WritableImage(pixelBuffer);
@@ -388,12 +406,12 @@ public final class TimelineView extends Region {
             rowPattern = new byte[width];
             stripe = new int[width];
             whiteRow = new int[width];
-            Arrays.fill(whiteRow, Palette.argb(Palette.BACKGROUND));
+            Arrays.fill(whiteRow, Palette.argb(Palette.background()));
             sprites = new MarkerSprites(pixels);
         }
-        int band = Palette.argb(Palette.LANE_BAND);
-        int white = Palette.argb(Palette.BACKGROUND);
-        int serverBand = Palette.argb(Color.web("#e8eef5"));
+        int band = Palette.argb(Palette.laneBand());
+        int white = Palette.argb(Palette.background());
+        int serverBand = Palette.argb(Palette.faded(Palette.of(Ink.HOLDING), 0.9));
         for (int i = firstLane; i <= lastLane; i++) {
             Lane lane = model.lanes.get(order[i]);
             int y0 = (int) Math.round(i * laneH - scrollY);
@@ -575,6 +593,14 @@ public final class TimelineView extends Region {
         return any;
     }
 
+    /**
+     * What a server lane with nothing to show says: once the server was read, that nothing was held
+     * or awaited (a lane of values always shows its first read), as the lock panels say it.
+     */
+    static String quiet(Lane lane) {
+        return lane.sampleTime.size() > 0 ? "no lock held or awaited" : "not read yet";
+    }
+
     private void drawServerLabels(GraphicsContext gc, Lane lane, double y, double laneH) {
         int n = lane.labelStart.size();
         if (n == 0) {
@@ -582,7 +608,7 @@ public final class TimelineView extends Region {
             gc.setTextBaseline(VPos.CENTER);
             gc.setTextAlign(TextAlignment.LEFT);
             gc.setFill(Palette.of(Ink.MUTED));
-            gc.fillText("quiet: nothing reported", gutter() + 6, y + laneH / 2 - 1);
+            gc.fillText(quiet(lane), gutter() + 6, y + laneH / 2 - 1);
             return;
         }
         double width = lanesWidth();
@@ -662,7 +688,7 @@ public final class TimelineView extends Region {
                 continue;
             }
             if (state.pattern() == ActorState.Pattern.BARRED) {
-                gc.setFill(Palette.BACKGROUND);
+                gc.setFill(Palette.background());
                 gc.fillRoundRect(x0 + 3, y + laneH * 0.14, fitted.length() * em() * 0.45 + 8, laneH * 0.56, 6, 6);
                 gc.setFill(Palette.of(Ink.TEXT));
             } else {
@@ -724,7 +750,7 @@ public final class TimelineView extends Region {
             } else if (kind == EventKind.READ || kind == EventKind.WRITE) {
                 String text = (kind == EventKind.READ ? "read " : "wrote ") + value;
                 double textW = text.length() * em() * 0.42 + 6;
-                gc.setFill(Color.web("#ffffff", 0.92));
+                gc.setFill(Palette.background().deriveColor(0, 1, 1, 0.92));
                 gc.fillRoundRect(x + 2, y + laneH * 0.62, textW, laneH * 0.36, 5, 5);
                 gc.setFill(Palette.of(Ink.TEXT));
                 gc.setTextAlign(TextAlignment.LEFT);
@@ -824,9 +850,9 @@ public final class TimelineView extends Region {
 
     private void drawGutter(GraphicsContext gc, int firstLane, int lastLane, double laneH, double top) {
         double g = gutter();
-        gc.setFill(Palette.BACKGROUND);
+        gc.setFill(Palette.background());
         gc.fillRect(0, top, g, canvas.getHeight() - top);
-        gc.setStroke(Palette.GRID);
+        gc.setStroke(Palette.grid());
         gc.setLineWidth(1);
         gc.strokeLine(g - 0.5, top, g - 0.5, canvas.getHeight());
         boolean names = laneH >= em() * 0.9;
@@ -839,8 +865,8 @@ public final class TimelineView extends Region {
             boolean selected = lane.actor == selectedActor.get();
             ActorState state = lane.currentState();
             if (lane.kind == Actor.Kind.WORKER && state == ActorState.AT_GATE || selected) {
-                gc.setFill(selected ? Palette.of(Ink.HIGHLIGHT).interpolate(Color.WHITE, 0.7)
-                        : Palette.of(Ink.DELAYED).interpolate(Color.WHITE, 0.3));
+                gc.setFill(selected ? Palette.faded(Palette.of(Ink.HIGHLIGHT), 0.7)
+                        : Palette.faded(Palette.of(Ink.DELAYED), 0.3));
                 gc.fillRect(0, y, g - 1, laneH - 1);
             }
             if (i % every != 0) {
@@ -861,9 +887,9 @@ public final class TimelineView extends Region {
 
     private void drawAxis(GraphicsContext gc, double w) {
         double top = axisHeight();
-        gc.setFill(Palette.BACKGROUND);
+        gc.setFill(Palette.background());
         gc.fillRect(0, 0, w, top);
-        gc.setStroke(Palette.GRID);
+        gc.setStroke(Palette.grid());
         gc.setLineWidth(1);
         gc.strokeLine(0, top - 0.5, w, top - 0.5);
         double step = niceStep(nanosPerPixel * em() * 7);
@@ -876,7 +902,7 @@ public final class TimelineView extends Region {
         for (double t = first; t <= end; t += step) {
             double x = Math.round(xOf(t)) + 0.5;
             gc.strokeLine(x, top - 5, x, top);
-            gc.fillText(formatTime(t, step), x, top / 2);
+            gc.fillText(TimelineModel.formatTime(t, step), x, top / 2);
         }
         gc.setTextAlign(TextAlignment.LEFT);
         gc.setFill(Palette.of(Ink.TEXT));
@@ -893,22 +919,6 @@ public final class TimelineView extends Region {
         return power * 10;
     }
 
-    static String formatTime(double nanos, double step) {
-        if (step >= 1e9) {
-            return String.format("%.0f s", nanos / 1e9);
-        }
-        if (step >= 1e8) {
-            return String.format("%.1f s", nanos / 1e9);
-        }
-        if (step >= 1e6) {
-            return String.format("%.0f ms", nanos / 1e6);
-        }
-        if (step >= 1e5) {
-            return String.format("%.1f ms", nanos / 1e6);
-        }
-        return String.format("%.2f ms", nanos / 1e6);
-    }
-
     private void drawHover(GraphicsContext gc, double laneH, double top) {
         if (mouseX < gutter() || mouseY < top || model == null) {
             return;
@@ -920,7 +930,7 @@ public final class TimelineView extends Region {
         Lane lane = model.lanes.get(order[pos]);
         double t = viewStart + (mouseX - gutter()) * nanosPerPixel;
         List<String> lines = new ArrayList<>();
-        lines.add(lane.name + " · " + formatTime(t, 1e4));
+        lines.add(lane.name + " · " + TimelineModel.formatTime(t, 1e4));
         if (lane.kind == Actor.Kind.SERVER) {
             int s = lane.labelStart.floor((long) t);
             if (s >= 0 && lane.labelText.get(s) != null && t < model.labelStop(lane, s)) {
@@ -929,8 +939,8 @@ public final class TimelineView extends Region {
             long read = lane.sampleAtOrBefore((long) t);
             if (read >= 0) {
                 // The server view is a sample: say which read it is, and how old.
-                lines.add("as of the read at " + formatTime(read, 1e4) + " (read every "
-                        + formatTime(lane.samplePeriod, 1e6) + ")");
+                lines.add("as of the read at " + TimelineModel.formatTime(read, 1e4) + " (read every "
+                        + TimelineModel.formatTime(lane.samplePeriod(), 1e6) + ")");
             }
         } else {
             int s = lane.segStart.floor((long) t);
@@ -940,12 +950,12 @@ public final class TimelineView extends Region {
                 ActorState state = Lane.STATES[lane.segState.get(s)];
                 String subject = lane.segSubject.get(s);
                 lines.add(state.label() + (subject == null ? "" : " (" + subject + ")") + " for "
-                        + formatTime(stop - start, 1e4) + ", from " + formatTime(start, 1e4));
+                        + TimelineModel.formatTime(stop - start, 1e4) + ", from " + TimelineModel.formatTime(start, 1e4));
             }
             int stripeAt = lane.stripeStart.floor((long) t);
             if (stripeAt >= 0 && lane.stripeText.get(stripeAt) != null && t < model.stripeStop(lane, stripeAt)) {
-                long read = lane.stripeSource < 0 ? -1 : model.lanes.get(lane.stripeSource).sampleAtOrBefore((long) t);
-                lines.add(lane.stripeText.get(stripeAt) + (read < 0 ? "" : ", as of the read at " + formatTime(read, 1e4)));
+                long read = lane.stripeSource() < 0 ? -1 : model.lanes.get(lane.stripeSource()).sampleAtOrBefore((long) t);
+                lines.add(lane.stripeText.get(stripeAt) + (read < 0 ? "" : ", as of the read at " + TimelineModel.formatTime(read, 1e4)));
             }
         }
         double reach = 5 * nanosPerPixel;
@@ -970,7 +980,7 @@ public final class TimelineView extends Region {
         double boxH = lines.size() * lineH + em() * 0.5;
         double x = Math.min(mouseX + 14, canvas.getWidth() - boxW - 4);
         double y = Math.min(mouseY + 14, canvas.getHeight() - boxH - 4);
-        gc.setFill(Color.web("#ffffff", 0.96));
+        gc.setFill(Palette.background().deriveColor(0, 1, 1, 0.96));
         gc.fillRoundRect(x, y, boxW, boxH, 8, 8);
         gc.setStroke(Palette.of(Ink.OUTLINE));
         gc.setLineWidth(1);
@@ -1043,6 +1053,11 @@ public final class TimelineView extends Region {
     }
 
     /** For tests and benchmarks: nanoseconds per pixel and the left edge of the view. */
+    /** The time shown now, from and to, in nanoseconds from the timeline's origin. */
+    public long[] shownWindow() {
+        return new long[] {(long) Math.max(0, viewStart), (long) (viewStart + lanesWidth() * nanosPerPixel)};
+    }
+
     public void setView(double nanosPerPixel, double viewStart) {
         this.nanosPerPixel = nanosPerPixel;
         this.viewStart = viewStart;

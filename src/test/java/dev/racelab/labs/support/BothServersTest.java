@@ -33,12 +33,14 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -222,6 +224,32 @@ class BothServersTest {
         Run run = run(Guard.NONE);
         assertEquals(Verdict.RACE, run.record().outcome().verdict(), run.record().outcome().banner());
         assertNothingLeft(run.id());
+    }
+
+    @Test
+    void someoneElsesTableWhereTheLabsWouldGoFailsTheRunAsTheServersRefusalAndIsLeftAlone() throws Exception {
+        try (Connection c = TestServers.connect(); Statement s = c.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS racelab.both_servers_counters");
+            s.execute("DELETE FROM racelab.schema_versions WHERE component = 'both-servers-test'");
+            s.execute("CREATE TABLE racelab.both_servers_counters (theirs text)");
+            s.execute("INSERT INTO racelab.both_servers_counters VALUES ('their row')");
+            try {
+                Run run = run(Guard.NONE);
+
+                assertEquals(Verdict.ERROR, run.record().outcome().verdict(), run.record().outcome().banner());
+                String failure = run.record().serverFailure();
+                assertNotNull(failure, "the server's state failed the run (the command line exits 1), not the lab: "
+                        + run.record().outcome().explanation());
+                assertTrue(failure.startsWith("PostgreSQL at ") && failure.contains(
+                        "racelab.both_servers_counters already exists, and RaceLab did not create it"), failure);
+                try (ResultSet rs = s.executeQuery("SELECT theirs FROM racelab.both_servers_counters")) {
+                    assertTrue(rs.next());
+                    assertEquals("their row", rs.getString(1), "their table is untouched");
+                }
+            } finally {
+                s.execute("DROP TABLE racelab.both_servers_counters");
+            }
+        }
     }
 
     /** Neither server keeps anything of the run: no key, no row. */

@@ -1,5 +1,8 @@
 package dev.racelab.ui.timeline;
 
+import dev.racelab.engine.view.timeline.TimelineModel;
+import dev.racelab.engine.view.timeline.Lane;
+
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Clock;
@@ -97,7 +100,7 @@ class ServerLaneTruthTest {
             }
             long period = 0;
             for (Lane lane : model.lanes) {
-                period = Math.max(period, lane.samplePeriod);
+                period = Math.max(period, lane.samplePeriod());
             }
             assertTrue(period > 0, "the server lanes were read");
             tolerance = TOLERANCE_PERIODS * period;

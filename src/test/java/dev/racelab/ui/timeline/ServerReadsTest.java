@@ -1,5 +1,8 @@
 package dev.racelab.ui.timeline;
 
+import dev.racelab.engine.view.timeline.TimelineModel;
+import dev.racelab.engine.view.timeline.Lane;
+
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;

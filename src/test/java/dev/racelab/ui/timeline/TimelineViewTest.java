@@ -1,5 +1,7 @@
 package dev.racelab.ui.timeline;
 
+import dev.racelab.engine.view.timeline.TimelineModel;
+
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.EventKind;

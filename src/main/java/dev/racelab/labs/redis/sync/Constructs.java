@@ -13,7 +13,8 @@ import java.util.List;
  *
  * <p>A construct {@code name} keeps its counter of free permits at {@code <run>:name}, its wait
  * queue at {@code <run>:name:queue}, and (hardened only) its holders and their leases at
- * {@code <run>:name:holders}. A condition has only a queue.
+ * {@code <run>:name:holders}. A condition has only a queue. A lease lock keeps its holder at
+ * {@code <run>:name}, expiring with the lease, and its fencing token counter at {@code <run>:name:token}.
  */
 public final class Constructs {
 
@@ -91,6 +92,15 @@ public final class Constructs {
                 holdersKey(name)), keeper);
     }
 
+    /**
+     * {@code client}'s handle on lease lock {@code name}, taken for {@code lease} at a time. The
+     * hardened constructs' keeper renews it while its holder's process runs; the article's
+     * constructs have no keeper, so nothing renews it. The lock needs no creating: absent is free.
+     */
+    public LeaseLock leaseLock(SyncClient client, String name, Duration lease) {
+        return new LeaseLock(client, name, List.of(lockKey(name), tokenKey(name)), lease, keeper);
+    }
+
     /** {@code client}'s handle on condition {@code name}. */
     public Condition condition(SyncClient client, String name) {
         return variant == Variant.ARTICLE
@@ -130,6 +140,16 @@ public final class Constructs {
             return List.of();
         }
         return jedis.zrange(holdersKey(name), 0, -1).stream().map(KeySpace::workerOf).toList();
+    }
+
+    /** A lease lock's key: its holder's owner id, expiring with the lease; absent while nobody holds it. */
+    public String lockKey(String name) {
+        return space.key(name);
+    }
+
+    /** A lease lock's fencing token counter: the token of the latest lease granted. */
+    public String tokenKey(String name) {
+        return space.key(name + ":token");
     }
 
     public String counterKey(String name) {

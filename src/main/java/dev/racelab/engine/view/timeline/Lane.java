@@ -1,4 +1,4 @@
-package dev.racelab.ui.timeline;
+package dev.racelab.engine.view.timeline;
 
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
@@ -21,51 +21,61 @@ import java.util.Objects;
  *   <li><b>Markers</b>: tokens, writes accepted and rejected, reads, violations, errors.</li>
  * </ul>
  */
-final class Lane {
+public final class Lane {
 
     /** The enums' values, cached: {@code values()} copies its array on every call. */
-    static final ActorState[] STATES = ActorState.values();
-    static final EventKind[] KINDS = EventKind.values();
-    static final Ink[] INKS = Ink.values();
+    public static final ActorState[] STATES = ActorState.values();
+    public static final EventKind[] KINDS = EventKind.values();
+    public static final Ink[] INKS = Ink.values();
 
-    static final int SERVER_NONE = 0;
-    static final int SERVER_WAITS = 1;
-    static final int SERVER_HOLDS = 2;
+    public static final int SERVER_NONE = 0;
+    public static final int SERVER_WAITS = 1;
+    public static final int SERVER_HOLDS = 2;
 
-    final int actor;
-    final String name;
-    final Actor.Kind kind;
+    public final int actor;
+    public final String name;
+    public final Actor.Kind kind;
 
-    final Growable.Longs segStart = new Growable.Longs();
-    final Growable.Bytes segState = new Growable.Bytes();
-    final Growable.Strings segSubject = new Growable.Strings();
+    public final Growable.Longs segStart = new Growable.Longs();
+    public final Growable.Bytes segState = new Growable.Bytes();
+    public final Growable.Strings segSubject = new Growable.Strings();
 
-    final Growable.Longs stripeStart = new Growable.Longs();
-    final Growable.Bytes stripeState = new Growable.Bytes();
-    final Growable.Strings stripeText = new Growable.Strings();
+    public final Growable.Longs stripeStart = new Growable.Longs();
+    public final Growable.Bytes stripeState = new Growable.Bytes();
+    public final Growable.Strings stripeText = new Growable.Strings();
     private String serverHolds;
     private String serverWaits;
     /** The server lane whose reads the stripe shows (its samples end the stripe's last segment), or -1. */
     int stripeSource = -1;
 
-    final Growable.Longs labelStart = new Growable.Longs();
-    final Growable.Strings labelText = new Growable.Strings();
+    public final Growable.Longs labelStart = new Growable.Longs();
+    public final Growable.Strings labelText = new Growable.Strings();
     /** The same in fewer words ("client-7 holds · 3 wait"), for where the whole text has no room. */
-    final Growable.Strings labelShort = new Growable.Strings();
-    final Growable.Bytes labelInk = new Growable.Bytes();
+    public final Growable.Strings labelShort = new Growable.Strings();
+    public final Growable.Bytes labelInk = new Growable.Bytes();
     /** 1 where the label is an old read's, drawn on while no new read came (hatched): the view lags there. */
-    final Growable.Bytes labelStale = new Growable.Bytes();
+    public final Growable.Bytes labelStale = new Growable.Bytes();
 
     /** Server lanes: when the observer read the server ({@code SERVER_SAMPLE}), in order. */
-    final Growable.Longs sampleTime = new Growable.Longs();
+    public final Growable.Longs sampleTime = new Growable.Longs();
     /** Server lanes: the observer's period, in nanoseconds; 0 in recordings made before samples were recorded. */
     long samplePeriod;
 
-    final Growable.Longs markTime = new Growable.Longs();
-    final Growable.Bytes markKind = new Growable.Bytes();
-    final Growable.Longs markValue = new Growable.Longs();
-    final Growable.Longs markSeq = new Growable.Longs();
-    final Growable.Strings markSubject = new Growable.Strings();
+    public final Growable.Longs markTime = new Growable.Longs();
+    public final Growable.Bytes markKind = new Growable.Bytes();
+    public final Growable.Longs markValue = new Growable.Longs();
+    public final Growable.Longs markSeq = new Growable.Longs();
+    public final Growable.Strings markSubject = new Growable.Strings();
+
+    /** The server lane whose reads the stripe shows, or -1. */
+    public int stripeSource() {
+        return stripeSource;
+    }
+
+    /** The observer's period on a server lane, in nanoseconds; 0 in recordings made before samples were recorded. */
+    public long samplePeriod() {
+        return samplePeriod;
+    }
 
     Lane(Actor actor) {
         this.actor = actor.id();
@@ -80,7 +90,7 @@ final class Lane {
     }
 
     /** The state at the end of the lane so far, or IDLE. */
-    ActorState currentState() {
+    public ActorState currentState() {
         int n = segState.size();
         return n == 0 ? ActorState.IDLE : STATES[segState.get(n - 1)];
     }
@@ -145,7 +155,7 @@ final class Lane {
      * label {@code s}: reads that saw the same again, and the hatched gaps of late reads between
      * them. One text is drawn across them all.
      */
-    int sameLabelUntil(int s, long until) {
+    public int sameLabelUntil(int s, long until) {
         int last = s;
         for (int i = s + 1; i < labelStart.size() && labelStart.get(i) <= until; i++) {
             if (labelStale.get(i) != 0) {
@@ -160,7 +170,7 @@ final class Lane {
     }
 
     /** Whether label {@code s} says something new: not a late read's gap, nor the same words read again after one. */
-    boolean labelSaysNew(int s) {
+    public boolean labelSaysNew(int s) {
         if (labelStale.get(s) != 0) {
             return false;
         }
@@ -172,7 +182,7 @@ final class Lane {
     }
 
     /** The time of the last read at or before {@code time}, or -1. */
-    long sampleAtOrBefore(long time) {
+    public long sampleAtOrBefore(long time) {
         int s = sampleTime.floor(time);
         return s < 0 ? -1 : sampleTime.get(s);
     }

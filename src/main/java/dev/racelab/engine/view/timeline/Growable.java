@@ -1,14 +1,14 @@
-package dev.racelab.ui.timeline;
+package dev.racelab.engine.view.timeline;
 
 import java.util.Arrays;
 
 /** Append-only primitive arrays, so a million segments cost no boxing. Owned by the FX thread. */
-final class Growable {
+public final class Growable {
 
     private Growable() {
     }
 
-    static final class Longs {
+    public static final class Longs {
         private long[] values = new long[16];
         private int size;
 
@@ -19,7 +19,7 @@ final class Growable {
             values[size++] = value;
         }
 
-        long get(int i) {
+        public long get(int i) {
             return values[i];
         }
 
@@ -27,21 +27,21 @@ final class Growable {
             values[i] = value;
         }
 
-        int size() {
+        public int size() {
             return size;
         }
 
-        long last() {
+        public long last() {
             return values[size - 1];
         }
 
         /** The backing array, valid up to {@link #size()}, for tight loops; do not keep it across appends. */
-        long[] raw() {
+        public long[] raw() {
             return values;
         }
 
         /** Index of the last value ≤ {@code key} (values ascending), or -1. */
-        int floor(long key) {
+        public int floor(long key) {
             int low = 0;
             int high = size - 1;
             int found = -1;
@@ -58,7 +58,7 @@ final class Growable {
         }
     }
 
-    static final class Bytes {
+    public static final class Bytes {
         private byte[] values = new byte[16];
         private int size;
 
@@ -69,21 +69,21 @@ final class Growable {
             values[size++] = (byte) value;
         }
 
-        int get(int i) {
+        public int get(int i) {
             return values[i];
         }
 
-        int size() {
+        public int size() {
             return size;
         }
 
         /** The backing array, valid up to {@link #size()}, for tight loops; do not keep it across appends. */
-        byte[] raw() {
+        public byte[] raw() {
             return values;
         }
     }
 
-    static final class Ints {
+    public static final class Ints {
         private int[] values = new int[16];
         private int size;
 
@@ -94,16 +94,16 @@ final class Growable {
             values[size++] = value;
         }
 
-        int get(int i) {
+        public int get(int i) {
             return values[i];
         }
 
-        int size() {
+        public int size() {
             return size;
         }
     }
 
-    static final class Strings {
+    public static final class Strings {
         private String[] values = new String[16];
         private int size;
 
@@ -114,11 +114,11 @@ final class Growable {
             values[size++] = value;
         }
 
-        String get(int i) {
+        public String get(int i) {
             return values[i];
         }
 
-        int size() {
+        public int size() {
             return size;
         }
     }

@@ -1,4 +1,4 @@
-package dev.racelab.ui.timeline;
+package dev.racelab.engine.view.timeline;
 
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
@@ -33,19 +33,19 @@ public final class TimelineModel {
     public static final int MAX_PER_FRAME = 250_000;
 
     private final EventLog events;
-    final List<Lane> lanes = new ArrayList<>();
-    final Growable.Longs arrowFromTime = new Growable.Longs();
-    final Growable.Ints arrowFromLane = new Growable.Ints();
-    final Growable.Longs arrowToTime = new Growable.Longs();
-    final Growable.Ints arrowToLane = new Growable.Ints();
+    public final List<Lane> lanes = new ArrayList<>();
+    public final Growable.Longs arrowFromTime = new Growable.Longs();
+    public final Growable.Ints arrowFromLane = new Growable.Ints();
+    public final Growable.Longs arrowToTime = new Growable.Longs();
+    public final Growable.Ints arrowToLane = new Growable.Ints();
     /** Arrows from an overwriting write back to each write it never saw (a lost update), in the order recorded. */
-    final Growable.Longs overwriteFromTime = new Growable.Longs();
-    final Growable.Ints overwriteFromLane = new Growable.Ints();
-    final Growable.Longs overwriteToTime = new Growable.Longs();
-    final Growable.Ints overwriteToLane = new Growable.Ints();
-    final Growable.Longs violationTime = new Growable.Longs();
-    final Growable.Ints violationLane = new Growable.Ints();
-    final Growable.Longs violationSeq = new Growable.Longs();
+    public final Growable.Longs overwriteFromTime = new Growable.Longs();
+    public final Growable.Ints overwriteFromLane = new Growable.Ints();
+    public final Growable.Longs overwriteToTime = new Growable.Longs();
+    public final Growable.Ints overwriteToLane = new Growable.Ints();
+    public final Growable.Longs violationTime = new Growable.Longs();
+    public final Growable.Ints violationLane = new Growable.Ints();
+    public final Growable.Longs violationSeq = new Growable.Longs();
     /** What the violation marks are, when all of them say the same: "overwriting writes"; else null. */
     private String violationSubject;
     private boolean violationSubjectsDiffer;
@@ -115,6 +115,7 @@ public final class TimelineModel {
                     arrowFromLane.add(cause.actor());
                     arrowToTime.add(t);
                     arrowToLane.add(e.actor());
+                    marksSeen.add(e.kind());
                 }
             }
             case OVERWROTE -> {
@@ -124,6 +125,7 @@ public final class TimelineModel {
                     overwriteFromLane.add(e.actor());
                     overwriteToTime.add(overwritten.nanos() - origin);
                     overwriteToLane.add(overwritten.actor());
+                    marksSeen.add(e.kind());
                 }
             }
             case RUN_ENDED -> {
@@ -177,10 +179,10 @@ public final class TimelineModel {
             long previous = serverLane.sampleTime.last();
             long unread = previous + grace(serverLane);
             if (t > unread) {
-                String why = "not read from " + TimelineView.formatTime(previous, 1e4) + " to "
-                        + TimelineView.formatTime(t, 1e4) + " (the observer was late)";
-                serverLane.label(unread, "as of " + TimelineView.formatTime(previous, 1e4) + ": " + state.text + "; "
-                        + why, "as of " + TimelineView.formatTime(previous, 1e4), state.ink, true);
+                String why = "not read from " + formatTime(previous, 1e4) + " to "
+                        + formatTime(t, 1e4) + " (the observer was late)";
+                serverLane.label(unread, "as of " + formatTime(previous, 1e4) + ": " + state.text + "; "
+                        + why, "as of " + formatTime(previous, 1e4), state.ink, true);
                 state.workers().forEach(worker -> lane(worker).serverUnread(unread, "server: " + why));
                 serverLane.label(t, state.text, state.shorter, state.ink);
                 state.workers().forEach(worker -> lane(worker).serverRead(t));
@@ -232,16 +234,21 @@ public final class TimelineModel {
      * Where label {@code s} of server lane {@code lane} ends as drawn: at the next label, or, for
      * the last one, at the lane's last read and its grace, never after the run ended.
      */
-    long labelStop(Lane lane, int s) {
+    public long labelStop(Lane lane, int s) {
         return s + 1 < lane.labelStart.size() ? lane.labelStart.get(s + 1) : openEnd(lane);
     }
 
     /** Where stripe segment {@code s} of worker lane {@code lane} ends as drawn, as {@link #labelStop}. */
-    long stripeStop(Lane lane, int s) {
+    public long stripeStop(Lane lane, int s) {
         if (s + 1 < lane.stripeStart.size()) {
             return lane.stripeStart.get(s + 1);
         }
         return lane.stripeSource < 0 ? openEnd(null) : openEnd(lane(lane.stripeSource));
+    }
+
+    /** Where the timeline ends: the run's end, or while it goes on its latest event. */
+    public long end() {
+        return ended >= 0 ? ended : latest;
     }
 
     /** The end of what a server lane shows now: its last read and grace, the latest event, the run's end. */
@@ -259,7 +266,7 @@ public final class TimelineModel {
     }
 
     /** The lane of {@code actor}; one the record has not announced is drawn as a nameless server lane. */
-    Lane lane(int actor) {
+    public Lane lane(int actor) {
         while (actor >= lanes.size()) {
             int next = lanes.size();
             lanes.add(new Lane(new Actor(next, "#" + next, Actor.Kind.SERVER)));
@@ -272,7 +279,7 @@ public final class TimelineModel {
         return Collections.unmodifiableSet(statesSeen);
     }
 
-    /** The kinds of mark drawn so far, for the legend. */
+    /** The kinds of mark and of arrow drawn so far, for the legend. */
     public Set<EventKind> marksSeen() {
         return Collections.unmodifiableSet(marksSeen);
     }
@@ -394,5 +401,22 @@ public final class TimelineModel {
             }
             return parts.isEmpty() ? (shorter ? "no locks" : "no lock held or awaited") : String.join(" · ", parts);
         }
+    }
+
+    /** A time on the timeline in words, as precise as {@code step} (the grid's spacing, in ns) asks: "0.4 s", "12.5 ms". */
+    public static String formatTime(double nanos, double step) {
+        if (step >= 1e9) {
+            return String.format("%.0f s", nanos / 1e9);
+        }
+        if (step >= 1e8) {
+            return String.format("%.1f s", nanos / 1e9);
+        }
+        if (step >= 1e6) {
+            return String.format("%.0f ms", nanos / 1e6);
+        }
+        if (step >= 1e5) {
+            return String.format("%.1f ms", nanos / 1e6);
+        }
+        return String.format("%.2f ms", nanos / 1e6);
     }
 }

@@ -1,0 +1,62 @@
+package dev.racelab.export;
+
+import dev.racelab.engine.Event;
+import dev.racelab.engine.RunRecord;
+import dev.racelab.engine.view.LabView;
+import dev.racelab.engine.view.Theme;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/** A lab's own picture (the counter row, the book, the philosophers' table) as it ended, as SVG or PNG. */
+public final class LabPicture {
+
+    /** The picture's size in its own pixels, about as the window's state column shows it. */
+    public static final double WIDTH = 560;
+    public static final double HEIGHT = 380;
+    private static final double EM = 14;
+
+    private LabPicture() {
+    }
+
+    /** Feeds every event of {@code record} to {@code view}, as the window does by the end of a run. */
+    public static LabView fed(LabView view, RunRecord record) {
+        for (Event event : record.events().snapshot()) {
+            view.accept(event);
+        }
+        return view;
+    }
+
+    public static void svg(LabView view, Theme theme, OutputStream out) throws IOException {
+        SvgSketch svg = new SvgSketch(WIDTH, drawnHeight(view, theme), EM, theme);
+        view.draw(svg);
+        out.write(svg.document().getBytes(StandardCharsets.UTF_8));
+    }
+
+    public static void png(LabView view, Theme theme, double scale, OutputStream out) throws IOException {
+        ImageSketch image = new ImageSketch(WIDTH, drawnHeight(view, theme), EM, scale, theme);
+        view.draw(image);
+        javax.imageio.ImageIO.write(image.image(), "png", out);
+    }
+
+    /**
+     * How tall the picture is where it was drawn on: views draw from the top of the room they are
+     * given, and a slide wants no empty band below. One sketch at scale 1 shows where the last
+     * drawn row is.
+     */
+    static double drawnHeight(LabView view, Theme theme) {
+        ImageSketch probe = new ImageSketch(WIDTH, HEIGHT, EM, 1, theme);
+        view.draw(probe);
+        java.awt.image.BufferedImage image = probe.image();
+        int ground = image.getRGB(0, 0);
+        for (int y = image.getHeight() - 1; y > 0; y--) {
+            for (int x = 0; x < image.getWidth(); x++) {
+                if (image.getRGB(x, y) != ground) {
+                    return Math.min(HEIGHT, y + EM);
+                }
+            }
+        }
+        return HEIGHT;
+    }
+}

@@ -1,0 +1,156 @@
+package dev.racelab.export;
+
+import dev.racelab.engine.Ink;
+import dev.racelab.engine.view.Sketch;
+import dev.racelab.engine.view.Theme;
+
+import java.util.Locale;
+
+/**
+ * A {@link Sketch} written as SVG, with its words as real text (selectable, searchable, sharp at
+ * any size on a slide). Coordinates are pixels, as on the window's canvas.
+ */
+public final class SvgSketch extends Drawing {
+
+    static final String FONT = "DejaVu Sans, Helvetica, Arial, sans-serif";
+
+    private final StringBuilder svg = new StringBuilder();
+    private String fill;
+    private int clips;
+
+    public SvgSketch(double width, double height, double em, Theme theme) {
+        super(width, height, em, theme);
+        this.fill = theme.hex(Ink.TEXT);
+    }
+
+    /** The whole document, on the theme's background. */
+    public String document() {
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + n(width) + "\" height=\"" + n(height)
+                + "\" viewBox=\"0 0 " + n(width) + " " + n(height) + "\" font-family=\"" + FONT + "\">\n"
+                + "<rect width=\"100%\" height=\"100%\" fill=\"" + theme.background() + "\"/>\n" + svg + "</svg>\n";
+    }
+
+    @Override
+    public Sketch fill(Ink ink) {
+        fill = theme.hex(ink);
+        return this;
+    }
+
+    @Override
+    public void fillRect(double x, double y, double w, double h) {
+        svg.append("<rect x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" width=\"").append(n(w))
+                .append("\" height=\"").append(n(h)).append("\" fill=\"").append(fill).append("\"/>\n");
+    }
+
+    @Override
+    public void strokeRect(double x, double y, double w, double h) {
+        svg.append("<rect x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" width=\"").append(n(w))
+                .append("\" height=\"").append(n(h)).append("\" fill=\"none\"").append(strokeAttributes()).append("/>\n");
+    }
+
+    @Override
+    public void fillRoundRect(double x, double y, double w, double h, double radius) {
+        svg.append("<rect x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" width=\"").append(n(w))
+                .append("\" height=\"").append(n(h)).append("\" rx=\"").append(n(radius)).append("\" fill=\"")
+                .append(fill).append("\"/>\n");
+    }
+
+    @Override
+    public void strokeRoundRect(double x, double y, double w, double h, double radius) {
+        svg.append("<rect x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" width=\"").append(n(w))
+                .append("\" height=\"").append(n(h)).append("\" rx=\"").append(n(radius)).append("\" fill=\"none\"")
+                .append(strokeAttributes()).append("/>\n");
+    }
+
+    @Override
+    public void fillCircle(double cx, double cy, double r) {
+        svg.append("<circle cx=\"").append(n(cx)).append("\" cy=\"").append(n(cy)).append("\" r=\"").append(n(r))
+                .append("\" fill=\"").append(fill).append("\"/>\n");
+    }
+
+    @Override
+    public void strokeCircle(double cx, double cy, double r) {
+        svg.append("<circle cx=\"").append(n(cx)).append("\" cy=\"").append(n(cy)).append("\" r=\"").append(n(r))
+                .append("\" fill=\"none\"").append(strokeAttributes()).append("/>\n");
+    }
+
+    @Override
+    public void text(String text, double x, double y, double size, boolean bold, Align align) {
+        text(text, x, y, em * size, bold, align, fill);
+    }
+
+    @Override
+    public void rect(double x, double y, double w, double h, String hex, double opacity) {
+        svg.append("<rect x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" width=\"").append(n(w))
+                .append("\" height=\"").append(n(h)).append("\" fill=\"").append(hex).append('"')
+                .append(opacity < 1 ? " fill-opacity=\"" + n(opacity) + "\"" : "").append("/>\n");
+    }
+
+    @Override
+    public void line(double x1, double y1, double x2, double y2, String hex, double lineWidth, double opacity) {
+        svg.append("<line x1=\"").append(n(x1)).append("\" y1=\"").append(n(y1)).append("\" x2=\"").append(n(x2))
+                .append("\" y2=\"").append(n(y2)).append("\" stroke=\"").append(hex).append("\" stroke-width=\"")
+                .append(n(lineWidth)).append('"')
+                .append(opacity < 1 ? " stroke-opacity=\"" + n(opacity) + "\"" : "").append("/>\n");
+    }
+
+    @Override
+    public void text(String text, double x, double y, double px, boolean bold, Align align, String hex) {
+        svg.append("<text x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" font-size=\"")
+                .append(n(px)).append('"').append(bold ? " font-weight=\"bold\"" : "")
+                .append(switch (align) {
+                    case LEFT -> "";
+                    case CENTER -> " text-anchor=\"middle\"";
+                    case RIGHT -> " text-anchor=\"end\"";
+                }).append(" fill=\"").append(hex).append("\">").append(escape(text)).append("</text>\n");
+    }
+
+    @Override
+    public void circle(double cx, double cy, double r, String hex, double lineWidth) {
+        svg.append("<circle cx=\"").append(n(cx)).append("\" cy=\"").append(n(cy)).append("\" r=\"").append(n(r))
+                .append('"').append(lineWidth > 0 ? " fill=\"none\" stroke=\"" + hex + "\" stroke-width=\"" + n(lineWidth)
+                        + "\"" : " fill=\"" + hex + "\"").append("/>\n");
+    }
+
+    @Override
+    public void clipped(double x, double y, double w, double h, Runnable inside) {
+        String id = "c" + (++clips);
+        svg.append("<clipPath id=\"").append(id).append("\"><rect x=\"").append(n(x)).append("\" y=\"").append(n(y))
+                .append("\" width=\"").append(n(w)).append("\" height=\"").append(n(h)).append("\"/></clipPath>\n");
+        svg.append("<g clip-path=\"url(#").append(id).append(")\">\n");
+        inside.run();
+        svg.append("</g>\n");
+    }
+
+    private String strokeAttributes() {
+        return " stroke=\"" + strokeHex + "\" stroke-width=\"" + n(strokeWidth) + "\"";
+    }
+
+    /** A number with at most two decimals, in the form SVG reads whatever the locale. */
+    static String n(double value) {
+        String text = String.format(Locale.ROOT, "%.2f", value);
+        text = text.contains(".") ? text.replaceAll("0+$", "").replaceAll("\\.$", "") : text;
+        return text.equals("-0") ? "0" : text;
+    }
+
+    /** Text as XML character data or an attribute value. */
+    static String escape(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                case '&' -> out.append("&amp;");
+                case '"' -> out.append("&quot;");
+                default -> {
+                    if (c >= 0x20 || c == '\t') {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,277 @@
+package dev.racelab.export;
+
+import com.google.gson.stream.JsonWriter;
+import dev.racelab.engine.Actor;
+import dev.racelab.engine.ActorState;
+import dev.racelab.engine.Event;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.RunRecord;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs as Chrome's Trace Event Format, which Perfetto and {@code chrome://tracing} open: one
+ * process per run, a thread per lane (each worker, each server lane, the run's own), named and in
+ * the timeline's order.
+ *
+ * <ul>
+ *   <li>A worker's states are complete slices ({@code X}), one per state, named as the legend
+ *       names them ("waiting"), with what they concern in {@code args}.</li>
+ *   <li>Marks — tokens, reads, writes, accepted and rejected writes, retries, violations, errors
+ *       — are instant events on their lane, named as the timeline's hover text says them, with
+ *       the event's kind, subject and value in {@code args}.</li>
+ *   <li>What a server lane reports of a worker (holds, waits for) is an async slice on that
+ *       lane's thread from the read that saw it to the first read that no longer did; values it
+ *       reads ("counter = 41") are counter tracks; orphaned locks and the run's start and end
+ *       are instants.</li>
+ *   <li>The timeline's arrows (a release to the waiter it woke, an overwriting write to the
+ *       write it wiped out) are flow events.</li>
+ * </ul>
+ *
+ * <p>Times are microseconds from the run's first event. Reads the records only.
+ */
+public final class TraceExport {
+
+    private TraceExport() {
+    }
+
+    /** Writes {@code runs} (the runs of one recording, in order) to {@code out} as one trace. */
+    public static void write(List<RunRecord> runs, Writer out) throws IOException {
+        JsonWriter json = new JsonWriter(out);
+        json.setIndent("");
+        json.beginObject();
+        json.name("displayTimeUnit").value("ms");
+        json.name("traceEvents").beginArray();
+        for (int i = 0; i < runs.size(); i++) {
+            new RunTrace(runs.get(i), i + 1, runs.size(), json).write();
+        }
+        json.endArray();
+        json.endObject();
+        json.flush();
+    }
+
+    /** One run as one process. */
+    private static final class RunTrace {
+        private final RunRecord record;
+        private final int pid;
+        private final int of;
+        private final JsonWriter json;
+        private final Map<Integer, Actor> actors = new HashMap<>();
+        /** Per worker: its state and when it began, until the next. */
+        private final Map<Integer, Event> openState = new HashMap<>();
+        /** Per server lane and worker and kind: the async slice open now, by its id. */
+        private final Map<String, Long> openServer = new HashMap<>();
+        private final Map<String, String> openServerName = new HashMap<>();
+        private long asyncIds;
+        private long origin = Long.MIN_VALUE;
+
+        RunTrace(RunRecord record, int pid, int of, JsonWriter json) {
+            this.record = record;
+            this.pid = pid;
+            this.of = of;
+            this.json = json;
+        }
+
+        void write() throws IOException {
+            List<Event> events = record.events().snapshot();
+            String name = record.header().lab() + " · " + record.header().spec().strategy()
+                    + (of > 1 ? " · run " + pid + " of " + of : "")
+                    + (record.outcome() == null ? "" : " · " + record.outcome().banner());
+            metadata("process_name", -1, "name", name);
+            metadata("process_sort_index", -1, "sort_index", pid);
+            long last = 0;
+            for (Event e : events) {
+                if (origin == Long.MIN_VALUE && e.kind() != EventKind.ACTOR) {
+                    origin = e.nanos();
+                }
+                last = Math.max(last, e.nanos());
+            }
+            for (Event e : events) {
+                accept(e);
+            }
+            // What is still open ends with the run.
+            for (Event state : new ArrayList<>(openState.values())) {
+                slice(state, last);
+            }
+            for (Map.Entry<String, Long> open : openServer.entrySet()) {
+                int lane = Integer.parseInt(open.getKey().split("/")[0]);
+                async("e", lane, open.getValue(), openServerName.get(open.getKey()), last);
+            }
+        }
+
+        private void accept(Event e) throws IOException {
+            switch (e.kind()) {
+                case ACTOR -> {
+                    Actor actor = new Actor(e.actor(), e.subject(), Actor.Kind.values()[(int) e.value()]);
+                    actors.put(actor.id(), actor);
+                    String label = actor.kind() == Actor.Kind.RUN ? "run" : actor.name();
+                    metadata("thread_name", actor.id(), "name", label);
+                    metadata("thread_sort_index", actor.id(), "sort_index", actor.id());
+                }
+                case STATE -> {
+                    Event before = openState.put(e.actor(), e);
+                    if (before != null) {
+                        slice(before, e.nanos());
+                    }
+                }
+                case SERVER_HOLDS, SERVER_WAITS -> serverFact(e);
+                case SERVER_VALUE -> counter(e);
+                case SERVER_ORPHANS -> instant(e, e.subject() == null ? "no orphaned lock" : e.subject(), "t");
+                case RUN_STARTED, RUN_ENDED, RUN_PAUSED, RUN_STOPPING -> instant(e,
+                        e.kind().name().toLowerCase().replace('_', ' ') + (e.subject() == null ? "" : ": " + e.subject()),
+                        "p");
+                case WOKEN, OVERWROTE -> flow(e);
+                default -> {
+                    if (e.kind().marked() && e.kind() != EventKind.NOTE) {
+                        instant(e, e.kind().describe(e.subject(), e.value()), "t");
+                    }
+                }
+            }
+        }
+
+        private double micros(long nanos) {
+            return Math.max(0, nanos - origin) / 1000.0;
+        }
+
+        private void metadata(String what, int tid, String key, Object value) throws IOException {
+            json.beginObject();
+            json.name("name").value(what);
+            json.name("ph").value("M");
+            json.name("pid").value(pid);
+            if (tid >= 0) {
+                json.name("tid").value(tid);
+            }
+            json.name("args").beginObject();
+            json.name(key);
+            if (value instanceof Number n) {
+                json.value(n);
+            } else {
+                json.value(String.valueOf(value));
+            }
+            json.endObject();
+            json.endObject();
+        }
+
+        /** A state, from its event until {@code endNanos}. */
+        private void slice(Event state, long endNanos) throws IOException {
+            ActorState s = state.state();
+            json.beginObject();
+            json.name("name").value(s.label());
+            json.name("cat").value("state");
+            json.name("ph").value("X");
+            json.name("pid").value(pid);
+            json.name("tid").value(state.actor());
+            json.name("ts").value(micros(state.nanos()));
+            json.name("dur").value(Math.max(0, endNanos - state.nanos()) / 1000.0);
+            json.name("args").beginObject();
+            json.name("state").value(s.name());
+            if (state.subject() != null) {
+                json.name("subject").value(state.subject());
+            }
+            json.endObject();
+            json.endObject();
+        }
+
+        private void instant(Event e, String name, String scope) throws IOException {
+            json.beginObject();
+            json.name("name").value(name);
+            json.name("cat").value(e.kind().name().toLowerCase());
+            json.name("ph").value("i");
+            json.name("s").value(scope);
+            json.name("pid").value(pid);
+            json.name("tid").value(e.actor());
+            json.name("ts").value(micros(e.nanos()));
+            args(e);
+            json.endObject();
+        }
+
+        private void args(Event e) throws IOException {
+            json.name("args").beginObject();
+            json.name("kind").value(e.kind().name());
+            if (e.subject() != null) {
+                json.name("subject").value(e.subject());
+            }
+            json.name("value").value(e.value());
+            json.name("seq").value(e.seq());
+            json.endObject();
+        }
+
+        /** A server lane says worker {@code value} holds or waits for {@code subject} now (null: no more). */
+        private void serverFact(Event e) throws IOException {
+            String key = e.actor() + "/" + e.value() + "/" + e.kind();
+            Long open = openServer.remove(key);
+            if (open != null) {
+                async("e", e.actor(), open, openServerName.remove(key), e.nanos());
+            }
+            if (e.subject() != null) {
+                Actor worker = actors.get((int) e.value());
+                String who = worker == null ? "worker " + e.value() : worker.name();
+                String name = who + (e.kind() == EventKind.SERVER_HOLDS ? " holds " : " waits ") + e.subject();
+                long id = ++asyncIds;
+                openServer.put(key, id);
+                openServerName.put(key, name);
+                async("b", e.actor(), id, name, e.nanos());
+            }
+        }
+
+        private void async(String phase, int lane, long id, String name, long nanos) throws IOException {
+            json.beginObject();
+            json.name("name").value(name);
+            json.name("cat").value("server");
+            json.name("ph").value(phase);
+            json.name("id").value(pid + ":" + id);
+            json.name("pid").value(pid);
+            json.name("tid").value(lane);
+            json.name("ts").value(micros(nanos));
+            json.endObject();
+        }
+
+        private void counter(Event e) throws IOException {
+            Actor lane = actors.get(e.actor());
+            json.beginObject();
+            json.name("name").value((lane == null ? "" : lane.name() + ": ") + e.subject());
+            json.name("ph").value("C");
+            json.name("pid").value(pid);
+            json.name("tid").value(e.actor());
+            json.name("ts").value(micros(e.nanos()));
+            json.name("args").beginObject();
+            json.name("value").value(e.value());
+            json.endObject();
+            json.endObject();
+        }
+
+        /** An arrow between this event and the one it points back to ({@code value}: its sequence number). */
+        private void flow(Event e) throws IOException {
+            Event from = record.events().get(e.value());
+            if (from == null) {
+                return;
+            }
+            // Flows run forward in time: from the release to the waiter it woke, from the write
+            // that should have stood to the one that wiped it out.
+            String id = pid + ":flow:" + e.seq();
+            String name = e.kind() == EventKind.WOKEN ? "woke" : "wiped out by";
+            flowPoint("s", from, id, name);
+            flowPoint("f", e, id, name);
+        }
+
+        private void flowPoint(String phase, Event at, String id, String name) throws IOException {
+            json.beginObject();
+            json.name("name").value(name);
+            json.name("cat").value("arrow");
+            json.name("ph").value(phase);
+            if (phase.equals("f")) {
+                json.name("bp").value("e");
+            }
+            json.name("id").value(id);
+            json.name("pid").value(pid);
+            json.name("tid").value(at.actor());
+            json.name("ts").value(micros(at.nanos()));
+            json.endObject();
+        }
+    }
+}

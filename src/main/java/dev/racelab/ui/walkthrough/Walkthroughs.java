@@ -1,0 +1,38 @@
+package dev.racelab.ui.walkthrough;
+
+import dev.racelab.labs.Labs;
+import dev.racelab.walkthrough.Walkthrough;
+import dev.racelab.walkthrough.WalkthroughReader;
+
+import java.io.InputStream;
+import java.nio.file.Path;
+
+/**
+ * The walkthroughs RaceLab brings, one per lab ({@code dev/racelab/walkthroughs/<lab>.walkthrough}),
+ * and the ones a teacher opens from a file, read against the labs there are.
+ */
+public final class Walkthroughs {
+
+    private final WalkthroughReader reader;
+
+    public Walkthroughs(Labs labs) {
+        this.reader = new WalkthroughReader(labs::find);
+    }
+
+    /** Lab {@code id}'s own walkthrough, or null if it has none. */
+    public Walkthrough of(String id) throws WalkthroughReader.Problem {
+        if (id == null) {
+            return null;
+        }
+        String resource = "/dev/racelab/walkthroughs/" + id + ".walkthrough";
+        try (InputStream in = Walkthroughs.class.getResourceAsStream(resource)) {
+            return in == null ? null : reader.read(id + ".walkthrough", in);
+        } catch (java.io.IOException e) {
+            throw new WalkthroughReader.Problem(resource + ": cannot be read (" + e.getMessage() + ")");
+        }
+    }
+
+    public Walkthrough read(Path file) throws WalkthroughReader.Problem {
+        return reader.read(file);
+    }
+}

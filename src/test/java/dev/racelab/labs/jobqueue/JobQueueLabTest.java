@@ -1,0 +1,306 @@
+package dev.racelab.labs.jobqueue;
+
+import dev.racelab.engine.ActorState;
+import dev.racelab.engine.Clock;
+import dev.racelab.engine.Event;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.GatePlan;
+import dev.racelab.engine.GateRule;
+import dev.racelab.engine.Outcome;
+import dev.racelab.engine.Run;
+import dev.racelab.engine.RunSpec;
+import dev.racelab.engine.Verdict;
+import dev.racelab.engine.view.LabView;
+import dev.racelab.engine.view.Panel;
+import dev.racelab.support.Poll;
+import dev.racelab.support.RecordingSketch;
+import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The job queue against a real PostgreSQL: duplicates from selecting then updating, the request
+ * token's short batches, skip-locked's full ones, and what a crash or a slow consumer does to a
+ * claim with and without a lease and a conditional mark.
+ */
+@Tag("lab")
+class JobQueueLabTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final int RUNS = 10;
+    /** Worker indexes: the producer is worker 0. */
+    private static final int CONSUMER_1 = 1;
+    private static final int CONSUMER_2 = 2;
+
+    private final JobQueueLab lab = new JobQueueLab(TestServers.backends());
+
+    private Run start(RunSpec spec) {
+        Run run = new Run(lab, spec, Clock.system());
+        run.start();
+        return run;
+    }
+
+    /**
+     * Four consumers, one round of a batch of four each (16 jobs), a 1 ms send and a delay of
+     * 5–15 ms after each consumer knows its jobs; no other delay, so the consumers start together.
+     */
+    private RunSpec underLoad(String strategy, long seed) {
+        return RunSpec.defaults(lab).withStrategy(strategy).withWorkers(5).withOps(1).withSeed(seed)
+                .with(JobQueueLab.SEND_MS, 1)
+                .withGates(GatePlan.NONE.with(JobQueueLab.AFTER_SELECT.id(), GateRule.range(5, 15)));
+    }
+
+    /** {@link #RUNS} runs of {@code strategy} under {@link #underLoad}, one after another. */
+    private List<Outcome> tenRuns(String strategy) throws Exception {
+        List<Outcome> outcomes = new ArrayList<>();
+        for (int seed = 1; seed <= RUNS; seed++) {
+            outcomes.add(start(underLoad(strategy, seed)).awaitOutcome(WAIT));
+        }
+        return outcomes;
+    }
+
+    @Test
+    void underTheSameLoadSelectThenUpdateSendsDuplicatesEveryTimeAndTheClaimsSendEachJobOnce() throws Exception {
+        List<CompletableFuture<List<Outcome>>> going = List.of("select-then-update", "request-token", "skip-locked")
+                .stream().map(strategy -> CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return tenRuns(strategy);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                })).toList();
+        List<Outcome> selectThenUpdate = going.get(0).join();
+        List<Outcome> requestToken = going.get(1).join();
+        List<Outcome> skipLocked = going.get(2).join();
+
+        for (Outcome outcome : selectThenUpdate) {
+            assertEquals(Verdict.RACE, outcome.verdict(), outcome.banner());
+            long duplicates = outcome.violations().get(JobQueueScenario.DUPLICATES);
+            assertTrue(duplicates > 0, outcome.banner());
+            assertEquals(16L + duplicates, outcome.metrics().get("emailsSent"), "every job went out, some twice");
+            assertEquals(0L, outcome.metrics().get("lostJobs"));
+        }
+        for (Outcome outcome : requestToken) {
+            exactlyOnce(outcome);
+        }
+        for (Outcome outcome : skipLocked) {
+            exactlyOnce(outcome);
+            assertEquals(0L, outcome.metrics().get("shortBatches"), "skip-locked passes over locked jobs: full batches");
+        }
+        System.out.printf("[job-queue] 4 consumers, after-select=5-15, %d runs each: select-then-update duplicates %s; "
+                        + "request-token short batches %s%n", RUNS,
+                selectThenUpdate.stream().map(o -> o.metrics().get("duplicateEmails")).toList(),
+                requestToken.stream().map(o -> o.metrics().get("shortBatches")).toList());
+    }
+
+    private static void exactlyOnce(Outcome outcome) {
+        assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner() + " " + outcome.explanation());
+        assertEquals("every job sent exactly once: 16 jobs, " + outcome.metrics().get("jobsPerSec") + " jobs/s",
+                outcome.headline());
+        assertEquals(16L, outcome.metrics().get("emailsSent"));
+        assertEquals(0L, outcome.metrics().get("duplicateEmails"));
+        assertEquals(0L, outcome.metrics().get("lostJobs"));
+        assertTrue(outcome.metrics().get("jobsPerSec").longValue() > 0);
+    }
+
+    /**
+     * The source article's caveat, staged: consumer-1's claim holds three of the four oldest jobs
+     * and waits for the fourth (which the test holds); consumer-2's claim, finding the same four
+     * free, waits for consumer-1. When consumer-1 commits, PostgreSQL rechecks {@code
+     * request_token IS NULL} for consumer-2 and none of the four passes: a batch of none, though it
+     * found four free. Nobody sends a job twice.
+     */
+    @Test
+    void aRequestTokenClaimThatWaitsForAnotherComesBackShort() throws Exception {
+        GatePlan hold = GatePlan.NONE.with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_1, GateRule.BREAKPOINT)
+                .with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_2, GateRule.BREAKPOINT);
+        Run run = start(RunSpec.defaults(lab).withStrategy("request-token").withWorkers(3).withOps(1)
+                .with(JobQueueLab.SEND_MS, 0).withGates(hold));
+        assertEquals(JobQueueLab.BEFORE_TAKE, run.gates().awaitSettled(CONSUMER_1, WAIT));
+        assertEquals(JobQueueLab.BEFORE_TAKE, run.gates().awaitSettled(CONSUMER_2, WAIT));
+        Poll.until("the producer added its 8 jobs", () -> count(run, EventKind.JOB_ADDED, 0) == 8);
+
+        try (Connection test = TestServers.connect()) {
+            test.setAutoCommit(false);
+            try (PreparedStatement lock = test.prepareStatement(
+                    "SELECT id FROM racelab.email_jobs WHERE run_id = ? AND id = 4 FOR UPDATE")) {
+                lock.setString(1, run.id());
+                lock.executeQuery().close();
+            }
+            run.step(CONSUMER_1);
+            assertTrue(Poll.eventually(WAIT, () -> waitsForALock(test, "consumer-1")),
+                    "consumer-1's claim waits for job 4");
+            run.step(CONSUMER_2);
+            assertTrue(Poll.eventually(WAIT, () -> waitsForALock(test, "consumer-2")),
+                    "consumer-2's claim waits for consumer-1");
+            test.commit();
+        }
+        Poll.until("consumer-2's claim came back", () -> count(run, EventKind.SHORT_BATCH, CONSUMER_2) == 1);
+        run.gates().setPlan(GatePlan.NONE);
+        Outcome outcome = run.awaitOutcome(WAIT);
+
+        assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
+        assertTrue(outcome.metrics().get("shortBatches").longValue() >= 1, outcome.explanation());
+        Event shortBatch = run.recorder().snapshot().stream()
+                .filter(e -> e.kind() == EventKind.SHORT_BATCH && e.actor() == run.workerActor(CONSUMER_2))
+                .findFirst().orElseThrow();
+        assertEquals("found 4 free, got 0: others claimed the rest first", shortBatch.subject());
+        assertEquals(8L, outcome.metrics().get("emailsSent"));
+        assertEquals(List.of(String.valueOf(outcome.metrics().get("shortBatches"))), panel(run, "short batches"));
+        assertEquals(List.of(String.valueOf(outcome.metrics().get("jobsPerSec"))), panel(run, "jobs/s"));
+    }
+
+    /** The lab's view of a run, fed its record as the window feeds it. */
+    private LabView view(Run run) {
+        LabView view = lab.view(run.record().header());
+        run.recorder().snapshot().forEach(view::accept);
+        return view;
+    }
+
+    /** The texts of the lab's picture of a run. */
+    private List<String> picture(Run run) {
+        RecordingSketch sketch = new RecordingSketch(600, 400);
+        view(run).draw(sketch);
+        return sketch.texts();
+    }
+
+    /** The values of the panel rows called {@code label}. */
+    private List<String> panel(Run run, String label) {
+        return view(run).panels().stream().filter(Panel.Values.class::isInstance)
+                .flatMap(p -> ((Panel.Values) p).rows().stream()).filter(row -> row.label().equals(label))
+                .map(Panel.Value::value).toList();
+    }
+
+    /** Whether the session of worker {@code name} waits for a lock now, as PostgreSQL says. */
+    private static boolean waitsForALock(Connection test, String name) throws Exception {
+        try (PreparedStatement ps = test.prepareStatement("SELECT count(*) FROM pg_stat_activity "
+                + "WHERE application_name = ? AND wait_event_type = 'Lock'")) {
+            ps.setString(1, "racelab:" + name);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) == 1;
+            }
+        }
+    }
+
+    private static long count(Run run, EventKind kind, int worker) {
+        int actor = run.workerActor(worker);
+        return run.recorder().snapshot().stream().filter(e -> e.kind() == kind && e.actor() == actor).count();
+    }
+
+    private static List<Long> taken(Run run, int worker) {
+        int actor = run.workerActor(worker);
+        return run.recorder().snapshot().stream().filter(e -> e.kind() == EventKind.JOB_TAKEN && e.actor() == actor)
+                .map(Event::value).toList();
+    }
+
+    private static boolean failed(Run run, int worker) {
+        int actor = run.workerActor(worker);
+        return run.recorder().snapshot().stream()
+                .anyMatch(e -> e.kind() == EventKind.STATE && e.actor() == actor && e.state() == ActorState.FAILED);
+    }
+
+    /**
+     * Consumer-1 crashes right after its first claim; consumer-2 waits at its first gate until it
+     * has, so consumer-1 surely claims something. Two consumers, one round of four each.
+     */
+    private Run crashAfterClaim(String strategy, int leaseMs) throws Exception {
+        Run run = start(RunSpec.defaults(lab).withStrategy(strategy).withWorkers(3).withOps(1)
+                .with(JobQueueLab.SEND_MS, 0).with(JobQueueLab.LEASE_MS, leaseMs)
+                .withGates(GatePlan.NONE.with(JobQueueLab.CRASH.id(), CONSUMER_1, GateRule.fixed(1))
+                        .with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_2, GateRule.BREAKPOINT)));
+        Poll.until("consumer-1 crashed", () -> failed(run, CONSUMER_1));
+        run.gates().setPlan(GatePlan.NONE);
+        return run;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"request-token", "skip-locked"})
+    void aConsumerThatCrashesAfterClaimingOrphansItsJobsWithoutALeaseAndNoneWithOne(String strategy) throws Exception {
+        Run withoutLease = crashAfterClaim(strategy, 0);
+        Outcome stuck = withoutLease.awaitOutcome(WAIT);
+        long claimed = taken(withoutLease, CONSUMER_1).size();
+        assertTrue(claimed >= 1, "consumer-1 claimed before it crashed");
+        assertEquals(Verdict.STUCK, stuck.verdict(), stuck.banner());
+        assertEquals(claimed, stuck.violations().get(JobQueueScenario.ORPHANED));
+        assertEquals(claimed + (claimed == 1 ? " job orphaned: consumer-1 crashed holding it"
+                : " jobs orphaned: consumer-1 crashed holding them"), stuck.headline());
+        assertEquals(8 - claimed, stuck.metrics().get("emailsSent").longValue(), "everything else went out once");
+
+        List<String> picture = picture(withoutLease);
+        assertTrue(picture.contains("duplicate emails: 0 · orphaned: " + claimed), picture.toString());
+        assertEquals(claimed, picture.stream().filter("c1✕"::equals).count(), "an orphan cell per job consumer-1 held");
+        assertEquals(List.of(String.valueOf(claimed)), panel(withoutLease, "orphaned"));
+
+        Run withLease = crashAfterClaim(strategy, 100);
+        Outcome safe = withLease.awaitOutcome(WAIT);
+        long reclaimed = taken(withLease, CONSUMER_1).size();
+        assertEquals(Verdict.SAFE, safe.verdict(), safe.banner() + " " + safe.explanation());
+        assertEquals(0L, safe.metrics().get("orphanedJobs"));
+        assertEquals(reclaimed, safe.metrics().get("reclaimedJobs").longValue(), "consumer-2 took them over");
+        assertEquals(8L, safe.metrics().get("emailsSent"));
+        assertEquals(8, picture(withLease).stream().filter("✓"::equals).count(), "every cell sent once");
+        assertEquals(List.of(String.valueOf(reclaimed)), panel(withLease, "taken over (lease ran out)"));
+        assertEquals(List.of("0"), panel(withLease, "orphaned"));
+    }
+
+    /**
+     * Consumer-1 claims, sends, and halts before its mark, alive but slow; consumer-2 waits at its
+     * first gate until then. With a 100 ms lease consumer-2 takes the claim over and sends the
+     * jobs; then consumer-1 goes on to its mark.
+     */
+    private Outcome slowConsumer(String strategy, boolean conditionalMark) throws Exception {
+        Run run = start(RunSpec.defaults(lab).withStrategy(strategy).withWorkers(3).withOps(1)
+                .with(JobQueueLab.SEND_MS, 0).with(JobQueueLab.LEASE_MS, 100)
+                .with(JobQueueLab.CONDITIONAL_MARK, conditionalMark)
+                .withGates(GatePlan.NONE.with(JobQueueLab.BEFORE_MARK.id(), CONSUMER_1, GateRule.BREAKPOINT)
+                        .with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_2, GateRule.BREAKPOINT)));
+        assertEquals(JobQueueLab.BEFORE_MARK, run.gates().awaitSettled(CONSUMER_1, WAIT));
+        List<Long> slow = taken(run, CONSUMER_1);
+        run.gates().setPlan(GatePlan.NONE.with(JobQueueLab.BEFORE_MARK.id(), CONSUMER_1, GateRule.BREAKPOINT));
+        Poll.until("consumer-2 took over and sent consumer-1's jobs", () -> {
+            List<Long> sentBy2 = run.recorder().snapshot().stream()
+                    .filter(e -> e.kind() == EventKind.JOB_SENT && e.actor() == run.workerActor(CONSUMER_2))
+                    .map(Event::value).toList();
+            return sentBy2.containsAll(slow);
+        });
+        run.gates().setPlan(GatePlan.NONE);
+        Outcome outcome = run.awaitOutcome(WAIT);
+        assertEquals((long) slow.size(), outcome.metrics().get("reclaimedJobs"), outcome.explanation());
+        assertEquals(0L, outcome.metrics().get("lostJobs"));
+        // The panel counts what the verdict counts.
+        assertEquals(List.of(String.valueOf(outcome.metrics().get("duplicateEmails"))), panel(run, "duplicate emails"));
+        assertEquals(List.of(String.valueOf(outcome.metrics().get("sendsCalledOff"))), panel(run, "sends called off"));
+        return outcome;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"request-token", "skip-locked"})
+    void aSlowConsumerTakenOverSendsTwiceUnlessItsMarkIsConditional(String strategy) throws Exception {
+        Outcome unconditional = slowConsumer(strategy, false);
+        long reclaimed = unconditional.metrics().get("reclaimedJobs").longValue();
+        assertEquals(Verdict.RACE, unconditional.verdict(), unconditional.banner());
+        assertEquals(reclaimed, unconditional.violations().get(JobQueueScenario.DUPLICATES),
+                "each job it had been sending went out a second time");
+        assertEquals(8 + reclaimed, unconditional.metrics().get("emailsSent").longValue());
+
+        Outcome conditional = slowConsumer(strategy, true);
+        assertEquals(Verdict.SAFE, conditional.verdict(), conditional.banner() + " " + conditional.explanation());
+        assertEquals(conditional.metrics().get("reclaimedJobs"), conditional.metrics().get("sendsCalledOff"),
+                "the slow consumer's mark found the claims were no longer its own");
+        assertEquals(8L, conditional.metrics().get("emailsSent"));
+    }
+}

@@ -1,0 +1,134 @@
+package dev.racelab.ui;
+
+import dev.racelab.engine.Batch;
+import dev.racelab.engine.Verdict;
+import dev.racelab.ui.batch.BatchWindow;
+import dev.racelab.ui.walkthrough.WalkthroughBar;
+import javafx.scene.Node;
+import javafx.scene.control.Label;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A walkthrough drives the window: from the first screen one click opens the lab's own; a file a
+ * teacher wrote takes the window through every step with a clicker's keys — settings, runs, a batch,
+ * what to look at — and a broken one is refused naming its line, leaving the window as it was.
+ */
+@Tag("ui")
+@ExtendWith(ApplicationExtension.class)
+class WalkthroughWindowTest {
+
+    @TempDir
+    static Path dir;
+
+    private RaceLabWindow window;
+
+    @Start
+    void start(Stage stage) {
+        window = WindowDriver.showOnTestServers(stage, dir);
+    }
+
+    private WalkthroughBar bar() {
+        return window.view().walkthroughBar();
+    }
+
+    @Test
+    void oneClickOnTheFirstScreenOpensTheLabsWalkthrough(FxRobot robot) throws Exception {
+        robot.clickOn("#walkthrough-button");
+        WindowDriver.await(10, () -> bar().isOpen());
+        assertEquals(0, bar().stepProperty().get());
+        assertEquals("Lost increments", bar().walkthroughProperty().get().title());
+        assertEquals("read-modify-write", window.session().strategyProperty().get().id());
+        assertEquals("before-read=0-100 after-read=10-30",
+                window.session().gatesProperty().get().describe(i -> "client-" + (i + 1)));
+        assertTrue(robot.lookup(".pointed").tryQuery().isPresent(), "the step points at the gates");
+        robot.press(javafx.scene.input.KeyCode.ESCAPE).release(javafx.scene.input.KeyCode.ESCAPE);
+        WindowDriver.await(10, () -> !bar().isOpen());
+        assertTrue(robot.lookup(".pointed").tryQuery().isEmpty(), "closing lets go of what it pointed at");
+    }
+
+    @Test
+    void aTeachersFileTakesTheWindowThroughEveryStepWithTheClickersKeys(FxRobot robot) throws Exception {
+        Path lesson = dir.resolve("lesson.walkthrough");
+        Files.writeString(lesson, """
+                walkthrough: My lesson
+                lab: counter
+                step: Set it up
+                  say: Two clients, a pause after the read.
+                  strategy: read-modify-write
+                  workers: 2
+                  ops: 3
+                  gates: after-read=20
+                  point: gates
+                step: Run it
+                  say: They read the same value.
+                  run
+                  point: marks
+                  point: panel Counter row
+                step: The fix
+                  say: One statement.
+                  strategy: atomic-update
+                  run
+                  point: last-runs
+                step: Twenty runs each
+                  say: Every time, and never.
+                  batch: 5 read-modify-write atomic-update
+                """);
+        WaitForAsyncUtils.asyncFx(() -> window.view().openWalkthrough(lesson)).get(10, TimeUnit.SECONDS);
+        WindowDriver.await(10, () -> bar().isOpen());
+        assertEquals(2, window.session().workersProperty().get());
+
+        robot.press(javafx.scene.input.KeyCode.PAGE_DOWN).release(javafx.scene.input.KeyCode.PAGE_DOWN);
+        WindowDriver.await(60, () -> bar().stepProperty().get() == 1 && window.session().outcomeProperty().get() != null);
+        assertEquals(Verdict.RACE, window.session().outcomeProperty().get().verdict(), "two clients, 20 ms apart");
+        WindowDriver.await(10, () -> robot.lookup(".panel.pointed").tryQuery().isPresent());
+        assertTrue(robot.lookup(".panel.pointed .panel-title").queryAs(Label.class).getText().startsWith("Counter row"));
+
+        robot.press(javafx.scene.input.KeyCode.RIGHT).release(javafx.scene.input.KeyCode.RIGHT);
+        WindowDriver.await(60, () -> bar().stepProperty().get() == 2 && window.session().outcomeProperty().get() != null
+                && "atomic-update".equals(window.session().record().header().spec().strategy()));
+        assertEquals(Verdict.SAFE, window.session().outcomeProperty().get().verdict());
+
+        robot.press(javafx.scene.input.KeyCode.PAGE_DOWN).release(javafx.scene.input.KeyCode.PAGE_DOWN);
+        WindowDriver.await(10, () -> window.view().batchWindow() != null);
+        BatchWindow batch = window.view().batchWindow();
+        WindowDriver.await(120, () -> batch.resultProperty().get() != null);
+        Batch.Result result = batch.resultProperty().get();
+        assertEquals(5, result.points().get("read-modify-write").get(0).failed());
+        assertEquals(0, result.points().get("atomic-update").get(0).failed());
+        WaitForAsyncUtils.asyncFx(() -> batch.stage().close()).get(10, TimeUnit.SECONDS);
+
+        robot.press(javafx.scene.input.KeyCode.PAGE_UP).release(javafx.scene.input.KeyCode.PAGE_UP);
+        WindowDriver.await(60, () -> bar().stepProperty().get() == 2);
+    }
+
+    @Test
+    void aBrokenFileIsRefusedNamingItsLineAndNothingChanges(FxRobot robot) throws Exception {
+        Path broken = dir.resolve("broken.walkthrough");
+        Files.writeString(broken, "walkthrough: Broken\nlab: counter\nstep: S\n  say: x\n  strategy: fastest\n");
+        String before = WaitForAsyncUtils.asyncFx(() -> window.session().strategyProperty().get().id())
+                .get(10, TimeUnit.SECONDS);
+        WaitForAsyncUtils.asyncFx(() -> window.view().openWalkthrough(broken)).get(10, TimeUnit.SECONDS);
+        WindowDriver.await(10, () -> robot.lookup("#walkthrough-problem").tryQuery().isPresent());
+        Node problem = robot.lookup("#walkthrough-problem").query();
+        String text = ((javafx.scene.control.DialogPane) problem).getContentText();
+        assertTrue(text.contains("broken.walkthrough, line 5: lab counter has no strategy 'fastest'"), text);
+        assertTrue(!bar().isOpen());
+        assertEquals(before, window.session().strategyProperty().get().id());
+        robot.clickOn("OK");
+    }
+}
