@@ -27,11 +27,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.PreparedStatement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -103,9 +99,9 @@ class SilentServerTest {
         PgAddress real = TestServers.postgres().address();
         Path file = dir.resolve("frozen.racelab");
         try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port()); PgProbe probe = new PgProbe()) {
-            // Frozen once the run is well under way.
-            Instant start = Instant.now();
-            Thread freezer = freezeWhen(proxy, () -> probe.sessionsNamed("client-") >= 4 && counted(start) >= 40);
+            // Frozen once the run is well under way: its four clients in (through this relay: other
+            // tests may share the server) and a second of work done.
+            Thread freezer = freezeWhen(proxy, underWay(() -> probe.sessionsNamed("client-", proxy.upstreamPorts()) >= 4));
             Result result = cli("run", "counter", "--pg-url", viaProxy(real, proxy), "--workers", "4", "--ops",
                     "100000", "--delay", "after-read=2", "--timeout", String.valueOf(TIMEOUT_SECONDS), "--record",
                     file.toString(), "--json");
@@ -149,10 +145,9 @@ class SilentServerTest {
         try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port());
              Jedis watcher = TestServers.redis().open("test-watcher", 5_000)) {
             String url = "redis://127.0.0.1:" + proxy.port() + "/" + real.database();
-            // Frozen once the run is well under way: every client in, and thousands of commands served.
-            long before = commandsServed(watcher);
-            Thread freezer = freezeWhen(proxy, () -> watcher.clientList().split(":client-").length > 12
-                    && commandsServed(watcher) > before + 2_000);
+            // Frozen once the run is well under way: every client in (through this relay: other
+            // tests may share the server), and a second of work done.
+            Thread freezer = freezeWhen(proxy, underWay(() -> clientsThrough(watcher, proxy) >= 6));
             Result result = cli("run", "readers-writers", "--redis-url", url, "--ops", "100000", "--delay",
                     "between-reads=2", "--timeout", String.valueOf(TIMEOUT_SECONDS), "--json");
             freezer.join();
@@ -175,7 +170,7 @@ class SilentServerTest {
             // Frozen as soon as the first worker's connection is in: the others are still opening
             // theirs (each a login and a subscription), and a server that takes a connection and
             // never answers must not hold that open for ever.
-            Thread freezer = freezeWhen(proxy, () -> watcher.clientList().contains(":client-"));
+            Thread freezer = freezeWhen(proxy, () -> clientsThrough(watcher, proxy) >= 1);
             Result result = cli("run", "readers-writers", "--redis-url", url, "--workers", "60", "--timeout",
                     String.valueOf(TIMEOUT_SECONDS), "--json");
             freezer.join();
@@ -205,23 +200,25 @@ class SilentServerTest {
     }
 
     /** The highest counter row of a run made since {@code start}: how far the run got. */
-    private static long counted(Instant start) throws Exception {
-        try (Connection c = TestServers.connect();
-             PreparedStatement ps = c.prepareStatement("SELECT coalesce(max(value), 0) FROM racelab.counters "
-                     + "WHERE created_at >= ?")) {
-            ps.setObject(1, java.time.OffsetDateTime.ofInstant(start, java.time.ZoneOffset.UTC));
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
+    /** True from a second after {@code in} first held: the run it watches is well under way. */
+    private static Poll.Check underWay(Poll.Check in) {
+        long[] since = {0};
+        return () -> {
+            if (since[0] == 0 && in.holds()) {
+                since[0] = System.nanoTime();
             }
-        }
+            return since[0] != 0 && System.nanoTime() - since[0] >= 1_000_000_000L;
+        };
     }
 
-    /** How many commands the real Redis has served, all clients together. */
-    private static long commandsServed(Jedis jedis) {
-        return jedis.info("stats").lines().filter(line -> line.startsWith("total_commands_processed:"))
-                .mapToLong(line -> Long.parseLong(line.substring(line.indexOf(':') + 1).strip())).findFirst()
-                .orElseThrow();
+    /** How many of a run's clients (named {@code …:client-N}) are connected to Redis through {@code proxy}. */
+    private static long clientsThrough(Jedis watcher, CuttableProxy proxy) {
+        java.util.Set<Integer> ports = proxy.upstreamPorts();
+        return watcher.clientList().lines().filter(line -> line.contains(":client-")).filter(line -> {
+            int at = line.indexOf("addr=");
+            String addr = line.substring(at + 5, line.indexOf(' ', at));
+            return ports.contains(Integer.parseInt(addr.substring(addr.lastIndexOf(':') + 1)));
+        }).count();
     }
 
     private static List<String> lines(String text) {

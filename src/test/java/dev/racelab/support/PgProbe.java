@@ -97,6 +97,12 @@ public final class PgProbe implements AutoCloseable {
                 + prefix.replace("'", "''") + "%'", null).size();
     }
 
+    /** {@link #sessionsNamed}, of the sessions from these client ports only (a relay's: {@code CuttableProxy.upstreamPorts}). */
+    public int sessionsNamed(String prefix, Set<Integer> clientPorts) throws SQLException {
+        return names("SELECT application_name FROM pg_stat_activity WHERE application_name LIKE 'racelab:"
+                + prefix.replace("'", "''") + "%' AND client_port = ANY(?)", clientPorts).size();
+    }
+
     @Override
     public void close() throws SQLException {
         connection.close();
