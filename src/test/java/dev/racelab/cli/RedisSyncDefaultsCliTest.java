@@ -73,19 +73,19 @@ class RedisSyncDefaultsCliTest {
     }
 
     /**
-     * Mesa-if's writer, woken, goes in without looking again. It prefers readers as the article's
-     * monitor does, so it starves the writer too; with nothing but the defaults it failed in 18 of
-     * 20 runs (and 38 to 39 of 40), so the test gives the writer the wait a teacher would, 5 ms
-     * after waking, and asks that the writer, woken late, wrote among readers at least once.
+     * Mesa-if prefers readers as the article's monitor does, so it fails as reader-preference does;
+     * with nothing but the defaults it failed in 18 of 20 runs (and 38 to 39 of 40), so here the
+     * writer gets the wait a teacher would give it, 5 ms after waking. Whether a reader then slips
+     * in before the woken writer (mesa-if's own overlap) is luck on the command line, 0 to 15 of
+     * 20 runs: ReadersWritersLabTest makes it happen on purpose, step by step.
      */
     @Test
-    void mesaIfsWriterWokenLateWritesWhileReadersRead() {
+    void mesaIfWithItsWriterWokenLateFails() {
         JsonObject mesaIf = DefaultsRuns.runs(ENV, "readers-writers", "mesa-if", RUNS, 1,
                 List.of("--delay", "after-wake=5@client-6"));
-        assertFails(mesaIf, "RACE");
-        JsonObject violations = mesaIf.getAsJsonObject("violations");
-        assertTrue(violations.has("exclusion violations") && violations.get("exclusion violations").getAsLong() >= 1,
-                "the writer wrote among readers at least once in " + RUNS + " runs: " + violations);
+        int failed = DefaultsRuns.count(mesaIf, "RACE");
+        assertTrue(failed >= RUNS - 3, "mesa-if failed in " + failed + " of " + RUNS + " (measured: 19 to 20): "
+                + mesaIf.get("verdicts") + " " + mesaIf.get("headline"));
     }
 
     @Test

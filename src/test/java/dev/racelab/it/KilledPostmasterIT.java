@@ -5,6 +5,7 @@ import dev.racelab.support.PgProbe;
 import dev.racelab.support.Poll;
 import dev.racelab.support.ProcFs;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.condition.DisabledIfEnvironmentVariable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * library as it stops a server that is already gone, and exits 1.
  */
 @Tag("it")
+@DisabledIfEnvironmentVariable(named = "RACELAB_PG_URL", matches = ".+", disabledReason = "about RaceLab's own "
+        + "embedded servers, started alike whatever servers the suite uses: the run on embedded servers has it")
 class KilledPostmasterIT {
 
     @TempDir
