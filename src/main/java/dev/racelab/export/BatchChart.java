@@ -124,7 +124,7 @@ public final class BatchChart {
                 Sketch.Align.LEFT, theme.hex(Ink.MUTED));
         double left = 4.2 * EM;
         double right = w - EM;
-        double top = 5.4 * EM;
+        double top = 6.4 * EM; // the axis's label (top - 1.3 em) a line clear of the counts (2.9 em)
         double bottom = h - 4.6 * EM;
         if (bottom - top < 2 * EM || right - left < 4 * EM) {
             return;
