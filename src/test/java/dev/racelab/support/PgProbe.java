@@ -103,6 +103,17 @@ public final class PgProbe implements AutoCloseable {
                 + prefix.replace("'", "''") + "%' AND client_port = ANY(?)", clientPorts).size();
     }
 
+    /**
+     * {@link #sessionsNamed}, through these client ports, whose latest statement began with
+     * {@code statement}: the workers that have done that much work (a session's {@code query}
+     * column keeps its last statement once it is idle).
+     */
+    public int sessionsThatRan(String prefix, String statement, Set<Integer> clientPorts) throws SQLException {
+        return names("SELECT application_name FROM pg_stat_activity WHERE application_name LIKE 'racelab:"
+                + prefix.replace("'", "''") + "%' AND client_port = ANY(?) AND query LIKE '"
+                + statement.replace("'", "''") + "%'", clientPorts).size();
+    }
+
     @Override
     public void close() throws SQLException {
         connection.close();

@@ -116,6 +116,9 @@ final class WindowDriver {
     /** Waits until the banner's headline satisfies {@code condition}; returns it. */
     String awaitVerdict(Predicate<String> condition) throws Exception {
         WaitForAsyncUtils.waitFor(120, TimeUnit.SECONDS, () -> condition.test(verdict()));
+        // The headline is read off the FX thread, which may still be in the middle of the handler
+        // that set it (the strip of last runs, the panels): let that handler finish first.
+        WaitForAsyncUtils.waitForFxEvents();
         return verdict();
     }
 
