@@ -30,8 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The lease-fencing lab against a real Redis and a real PostgreSQL, in runs small enough to
  * repeat: two clients, one write each, a 50 ms lease. Client-1 takes the lock at once and stops
- * for 400 ms at the gate under test; client-2 comes 200 ms later, when client-1's lease has long
- * run out, takes the lock and writes; then client-1 wakes and writes. The margins (some 200 ms
+ * for 600 ms at the gate under test; client-2 comes after 300 ms, when client-1's lease has long
+ * run out, takes the lock and writes; then client-1 wakes and writes. The margins (some 250 ms
  * either side of client-2's write) keep that order on a busy machine.
  */
 @Tag("lab")
@@ -42,9 +42,9 @@ class LeaseFencingLabTest {
 
     private final LeaseFencingLab lab = new LeaseFencingLab(TestServers.backends());
 
-    /** Two clients, one write each, a 50 ms lease; client-1 stops for 400 ms at {@code gate}, client-2 comes at 200 ms. */
+    /** Two clients, one write each, a 50 ms lease; client-1 stops for 600 ms at {@code gate}, client-2 comes at 300 ms. */
     private RunSpec spec(String strategy, String gate) {
-        return spec(strategy, gate, 50, 400, 200);
+        return spec(strategy, gate, 50, 600, 300);
     }
 
     /**
@@ -124,11 +124,13 @@ class LeaseFencingLabTest {
     /**
      * A lease keeper saves a client that is merely slow (its process runs, so the lease is
      * renewed and nobody else gets the lock), but not one that is paused: the keeper pauses too.
-     * A 200 ms lease, renewed every 67 ms: a keeper late by less than 130 ms still keeps it.
+     * A 400 ms lease, renewed every 133 ms: a keeper late by less than 260 ms still keeps it.
+     * Client-1 is slow (or stopped) for 1200 ms; client-2 comes at 700 ms, 300 ms after an
+     * unrenewed lease ran out and 500 ms before client-1 goes on.
      */
     @Test
     void aLeaseKeeperSavesASlowClientButNotAPausedOne() throws Exception {
-        RunSpec slow = spec("lease-only", LeaseFencingLab.SLOW_WRITE.id(), 200, 500, 300);
+        RunSpec slow = spec("lease-only", LeaseFencingLab.SLOW_WRITE.id(), 400, 1200, 700);
         Outcome slowWithKeeper = run(slow.with(LeaseFencingLab.KEEPER, true)).record().outcome();
         assertEquals(Verdict.SAFE, slowWithKeeper.verdict(), slowWithKeeper.banner() + " " + slowWithKeeper.metrics());
         assertEquals(0L, slowWithKeeper.metrics().get("twoHolders"), "client-2 waited for the renewed lease");
@@ -138,7 +140,7 @@ class LeaseFencingLabTest {
         Outcome slowAlone = run(slow).record().outcome();
         assertEquals(Verdict.RACE, slowAlone.verdict(), "without a keeper the slow client's lease runs out");
 
-        Outcome pausedWithKeeper = run(spec("lease-only", LeaseFencingLab.PAUSE_AFTER_ACQUIRE.id(), 200, 500, 300)
+        Outcome pausedWithKeeper = run(spec("lease-only", LeaseFencingLab.PAUSE_AFTER_ACQUIRE.id(), 400, 1200, 700)
                 .with(LeaseFencingLab.KEEPER, true)).record().outcome();
         assertEquals(Verdict.RACE, pausedWithKeeper.verdict(), "a paused process renews nothing");
         assertTrue(pausedWithKeeper.explanation().contains("a paused process renews nothing"),
