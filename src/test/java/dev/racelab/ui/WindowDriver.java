@@ -109,16 +109,27 @@ final class WindowDriver {
         robot.clickOn("#" + button + "-button");
     }
 
-    String verdict() {
-        return robot.lookup(".verdict-banner").queryAs(VerdictBanner.class).headlineText();
+    String verdict() throws Exception {
+        return onFx(() -> robot.lookup(".verdict-banner").queryAs(VerdictBanner.class).headlineText());
+    }
+
+    /**
+     * {@code read} on the FX thread, where the window changes: read from the test's thread, a
+     * lookup can walk a list of children the FX thread is rebuilding (an index out of bounds, or
+     * a node not found that is there a moment later).
+     */
+    static <T> T onFx(java.util.concurrent.Callable<T> read) throws Exception {
+        if (javafx.application.Platform.isFxApplicationThread()) {
+            return read.call();
+        }
+        return WaitForAsyncUtils.asyncFx(read).get(30, TimeUnit.SECONDS);
     }
 
     /** Waits until the banner's headline satisfies {@code condition}; returns it. */
     String awaitVerdict(Predicate<String> condition) throws Exception {
         WaitForAsyncUtils.waitFor(120, TimeUnit.SECONDS, () -> condition.test(verdict()));
-        // The headline is read off the FX thread, which may still be in the middle of the handler
-        // that set it (the strip of last runs, the panels): let that handler finish first.
-        WaitForAsyncUtils.waitForFxEvents();
+        // Read on the FX thread, the headline was set by a handler that has finished by now (and
+        // with it what that handler does after: the strip of last runs, the panels).
         return verdict();
     }
 
@@ -146,8 +157,9 @@ final class WindowDriver {
         }
     }
 
+    /** Waits until {@code condition}, asked on the FX thread ({@link #onFx}), holds; fails after {@code seconds}. */
     static void await(long seconds, java.util.concurrent.Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, condition);
+        WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, () -> onFx(condition));
     }
 
     /** The side panels as shown now (refreshed first, on the FX thread). */
