@@ -50,6 +50,12 @@ final class WindowDriver {
                 .queryAs(dev.racelab.ui.shell.LabList.class);
         robot.interact(() -> list.getItems().stream().filter(lab -> lab.title().equals(title)).findFirst()
                 .ifPresent(list::scrollTo));
+        // The list makes the cell scrolled to at its next layout, a pulse later: wait for it.
+        try {
+            await(10, () -> robot.lookup(title).tryQuery().filter(javafx.scene.Node::isVisible).isPresent());
+        } catch (Exception e) {
+            throw new AssertionError("the labs column never showed " + title, e);
+        }
         robot.clickOn(title);
     }
 

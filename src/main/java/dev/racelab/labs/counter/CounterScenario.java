@@ -103,6 +103,11 @@ final class CounterScenario implements Scenario {
             };
             case SELECT_FOR_UPDATE -> new Worker(context, session) {
                 @Override
+                void rowLockTaken() {
+                    // Held since the SELECT … FOR UPDATE: the lane says so already (critical section).
+                }
+
+                @Override
                 void increment(Connection c) throws Exception {
                     inTransaction(c, () -> {
                         Event request = context.mark(EventKind.LOCK_REQUESTED, ROW_LOCK, 0);
@@ -207,6 +212,8 @@ final class CounterScenario implements Scenario {
         private final PgSessions.Session session;
         /** How many writes the row had taken when this worker last read it. */
         private long writesSeen;
+        /** Whether this worker's transaction holds the row's lock since its UPDATE (its lane says so). */
+        private boolean holdingRow;
 
         Worker(WorkerContext context, PgSessions.Session session) {
             this.context = context;
@@ -242,6 +249,7 @@ final class CounterScenario implements Scenario {
                 ps.setLong(1, value);
                 ps.setString(2, setup.runId());
                 try (ResultSet rs = ps.executeQuery()) {
+                    rowLockTaken();
                     rs.next();
                     long writes = rs.getLong(2);
                     Event written = context.mark(EventKind.WRITE, ROW, value);
@@ -259,10 +267,23 @@ final class CounterScenario implements Scenario {
             try (PreparedStatement ps = c.prepareStatement(SQL.get("increment"))) {
                 ps.setString(1, setup.runId());
                 try (ResultSet rs = ps.executeQuery()) {
+                    rowLockTaken();
                     rs.next();
                     context.mark(EventKind.WRITE, ROW, rs.getLong(1));
                     noteOverwrite(rs.getLong(2));
                 }
+            }
+        }
+
+        /**
+         * The UPDATE just made took the row's lock, which the transaction keeps until it ends: the
+         * worker's lane says it holds the row until then, as PostgreSQL's lock table does. The
+         * moment is short, but a busy machine can stretch it, and the lanes must never disagree.
+         */
+        void rowLockTaken() {
+            if (!holdingRow) {
+                holdingRow = true;
+                context.state(ActorState.HOLDING, ROW_LOCK);
             }
         }
 
@@ -316,6 +337,10 @@ final class CounterScenario implements Scenario {
                 }
                 throw e;
             } finally {
+                if (holdingRow) {
+                    holdingRow = false;
+                    context.state(ActorState.RUNNING);
+                }
                 if (!c.isClosed()) {
                     c.setAutoCommit(true);
                 }
