@@ -65,6 +65,12 @@ public final class PgProbe implements AutoCloseable {
                 + "WHERE NOT l.granted AND a.application_name LIKE 'racelab:%' ORDER BY 1", null);
     }
 
+    /** application_name of each of {@code pids} that waits for a lock not granted. */
+    public List<String> waitingAmong(Set<Integer> pids) throws SQLException {
+        return names("SELECT DISTINCT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+                + "WHERE NOT l.granted AND l.pid = ANY(?) ORDER BY 1", pids);
+    }
+
     /** The pids among {@code pids} that still have a session. */
     public List<String> sessionsAlive(Set<Integer> pids) throws SQLException {
         return names("SELECT pid || ' ' || application_name FROM pg_stat_activity WHERE pid = ANY(?)", pids);

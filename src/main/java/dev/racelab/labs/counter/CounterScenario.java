@@ -103,8 +103,13 @@ final class CounterScenario implements Scenario {
             };
             case SELECT_FOR_UPDATE -> new Worker(context, session) {
                 @Override
-                void rowLockTaken() {
+                void rowLockRequested() {
                     // Held since the SELECT … FOR UPDATE: the lane says so already (critical section).
+                }
+
+                @Override
+                void rowLockTaken() {
+                    // The same.
                 }
 
                 @Override
@@ -212,7 +217,7 @@ final class CounterScenario implements Scenario {
         private final PgSessions.Session session;
         /** How many writes the row had taken when this worker last read it. */
         private long writesSeen;
-        /** Whether this worker's transaction holds the row's lock since its UPDATE (its lane says so). */
+        /** Whether this worker's transaction asked for the row's lock with an UPDATE, and its lane says so. */
         private boolean holdingRow;
 
         Worker(WorkerContext context, PgSessions.Session session) {
@@ -248,6 +253,7 @@ final class CounterScenario implements Scenario {
             try (PreparedStatement ps = c.prepareStatement(SQL.get("write"))) {
                 ps.setLong(1, value);
                 ps.setString(2, setup.runId());
+                rowLockRequested();
                 try (ResultSet rs = ps.executeQuery()) {
                     rowLockTaken();
                     rs.next();
@@ -266,6 +272,7 @@ final class CounterScenario implements Scenario {
         void atomicIncrement(Connection c) throws SQLException {
             try (PreparedStatement ps = c.prepareStatement(SQL.get("increment"))) {
                 ps.setString(1, setup.runId());
+                rowLockRequested();
                 try (ResultSet rs = ps.executeQuery()) {
                     rowLockTaken();
                     rs.next();
@@ -276,15 +283,24 @@ final class CounterScenario implements Scenario {
         }
 
         /**
+         * An UPDATE is about to ask for the row's lock: until its reply comes the worker waits for
+         * it (for another transaction's commit, or only for the reply, in which PostgreSQL may
+         * already have granted it, so the lane never shows nothing while the server shows a hold).
+         */
+        void rowLockRequested() {
+            if (!holdingRow) {
+                holdingRow = true;
+                context.state(ActorState.WAITING, ROW_LOCK);
+            }
+        }
+
+        /**
          * The UPDATE just made took the row's lock, which the transaction keeps until it ends: the
          * worker's lane says it holds the row until then, as PostgreSQL's lock table does. The
          * moment is short, but a busy machine can stretch it, and the lanes must never disagree.
          */
         void rowLockTaken() {
-            if (!holdingRow) {
-                holdingRow = true;
-                context.state(ActorState.HOLDING, ROW_LOCK);
-            }
+            context.state(ActorState.HOLDING, ROW_LOCK);
         }
 
         /**

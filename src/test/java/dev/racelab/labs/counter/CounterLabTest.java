@@ -145,7 +145,7 @@ class CounterLabTest {
             run.step(0);
             assertEquals(CounterLab.AFTER_READ, run.gates().awaitSettled(0, WAIT), "A holds the row lock");
             run.step(1);
-            assertTrue(Poll.eventually(WAIT, () -> probe.waitingSessions().contains("racelab:client-2")),
+            assertTrue(Poll.eventually(WAIT, () -> probe.waitingAmong(PgProbe.pidsOf(run)).contains("racelab:client-2")),
                     "PostgreSQL shows client-2 waiting for the row client-1 locked");
             assertNull(run.gates().haltedAt(1), "B is blocked on the server, not at a gate");
             assertTrue(Poll.eventually(WAIT, () -> serverSays(run, EventKind.SERVER_WAITS, 1,
@@ -154,7 +154,7 @@ class CounterLabTest {
                     "and client-1 holding the counter row");
             run.step(0);
             assertEquals(CounterLab.AFTER_READ, run.gates().awaitSettled(1, WAIT), "B got the lock after A committed");
-            assertTrue(probe.waitingSessions().isEmpty());
+            assertEquals(List.of(), probe.waitingAmong(PgProbe.pidsOf(run)));
             run.step(1);
         }
         Outcome outcome = run.awaitOutcome(WAIT);
@@ -191,8 +191,10 @@ class CounterLabTest {
         run.start();
         try (PgProbe probe = new PgProbe()) {
             assertEquals(CounterLab.AFTER_READ, run.gates().awaitSettled(0, WAIT));
-            assertTrue(Poll.eventually(WAIT, () -> probe.waitingSessions().size() == 3),
-                    "three clients wait for client-1's row lock");
+            // This run's sessions only: other tests may share the server.
+            assertTrue(Poll.eventually(WAIT, () -> PgProbe.pidsOf(run).size() == 4
+                            && probe.waitingAmong(PgProbe.pidsOf(run)).size() == 3),
+                    "three clients wait for client-1's row lock: " + probe.waitingAmong(PgProbe.pidsOf(run)));
             Set<Integer> pids = PgProbe.pidsOf(run);
             assertEquals(4, pids.size());
 
