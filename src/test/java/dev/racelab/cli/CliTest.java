@@ -330,7 +330,8 @@ class CliTest {
                     "@127.0.0.1:" + proxy.port() + "/");
             Thread cutter = new Thread(() -> {
                 try (PgProbe probe = new PgProbe()) {
-                    Poll.eventually(Duration.ofSeconds(30), () -> probe.sessionsNamed("client-") >= 8);
+                    // Its own run's clients, through this relay: other tests may share the server.
+                    Poll.eventually(Duration.ofSeconds(30), () -> probe.sessionsNamed("client-", proxy.upstreamPorts()) >= 8);
                 } catch (Exception e) {
                     // Cut anyway: the assertions below say what went wrong.
                 }
@@ -356,7 +357,8 @@ class CliTest {
                     "@127.0.0.1:" + proxy.port() + "/");
             Thread cutter = new Thread(() -> {
                 try (PgProbe probe = new PgProbe()) {
-                    Poll.eventually(Duration.ofSeconds(30), () -> probe.sessionsNamed("client-") >= 8);
+                    // Its own run's clients, through this relay: other tests may share the server.
+                    Poll.eventually(Duration.ofSeconds(30), () -> probe.sessionsNamed("client-", proxy.upstreamPorts()) >= 8);
                 } catch (Exception e) {
                     // Cut anyway: the assertions below say what went wrong.
                 }

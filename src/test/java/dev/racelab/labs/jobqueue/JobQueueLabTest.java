@@ -141,10 +141,10 @@ class JobQueueLabTest {
                 lock.executeQuery().close();
             }
             run.step(CONSUMER_1);
-            assertTrue(Poll.eventually(WAIT, () -> waitsForALock(test, "consumer-1")),
+            assertTrue(Poll.eventually(WAIT, () -> waitsForALock(test, run, "consumer-1")),
                     "consumer-1's claim waits for job 4");
             run.step(CONSUMER_2);
-            assertTrue(Poll.eventually(WAIT, () -> waitsForALock(test, "consumer-2")),
+            assertTrue(Poll.eventually(WAIT, () -> waitsForALock(test, run, "consumer-2")),
                     "consumer-2's claim waits for consumer-1");
             test.commit();
         }
@@ -184,11 +184,15 @@ class JobQueueLabTest {
                 .map(Panel.Value::value).toList();
     }
 
-    /** Whether the session of worker {@code name} waits for a lock now, as PostgreSQL says. */
-    private static boolean waitsForALock(Connection test, String name) throws Exception {
+    /**
+     * Whether the session of {@code run}'s worker {@code name} waits for a lock now, as PostgreSQL
+     * says (its own sessions only: other tests may share the server).
+     */
+    private static boolean waitsForALock(Connection test, Run run, String name) throws Exception {
         try (PreparedStatement ps = test.prepareStatement("SELECT count(*) FROM pg_stat_activity "
-                + "WHERE application_name = ? AND wait_event_type = 'Lock'")) {
+                + "WHERE application_name = ? AND wait_event_type = 'Lock' AND pid = ANY(?)")) {
             ps.setString(1, "racelab:" + name);
+            ps.setArray(2, test.createArrayOf("int4", dev.racelab.support.PgProbe.pidsOf(run).toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getInt(1) == 1;
