@@ -38,17 +38,30 @@ public final class SpecReader {
     private SpecReader() {
     }
 
-    /** Reads the file at {@code path}; the spec's name is the file's name without {@code .spec}. */
+    /**
+     * Reads the file at {@code path}; the spec's name is the file's name without {@code .spec},
+     * and problems name the path as given.
+     */
     public static Spec read(Path path) throws IOException, SpecException {
         String fileName = path.getFileName().toString();
         String name = fileName.endsWith(".spec") ? fileName.substring(0, fileName.length() - ".spec".length())
                 : fileName;
-        return read(name, fileName, new String(Files.readAllBytes(path), StandardCharsets.UTF_8));
+        return read(name, path.toString(), new String(Files.readAllBytes(path), StandardCharsets.UTF_8));
     }
 
     /** Reads {@code text}, a spec called {@code name} found in {@code fileName} (for messages). */
     public static Spec read(String name, String fileName, String text) throws SpecException {
         return new Parser(fileName, new Scanner(fileName, text)).spec(name);
+    }
+
+    /**
+     * Reads a permutation line's steps, as {@code racelab isolation --permutation} and the
+     * window take one ({@code "s1a s2b(*) s1c"}), against {@code spec}'s steps. Problems name the
+     * column in {@code text}, as found in {@code source}.
+     */
+    public static Permutation permutation(Spec spec, String source, String text) throws SpecException {
+        Parser parser = new Parser(source, new Scanner(source, text));
+        return parser.permutationOf(spec);
     }
 
     private enum Kind {
@@ -339,8 +352,35 @@ public final class SpecReader {
             return new RawSession(name, setup, steps, teardown);
         }
 
+        Permutation permutationOf(Spec spec) throws SpecException {
+            advance();
+            if (token.kind() == Kind.PERMUTATION) {
+                advance();
+            }
+            Token first = token;
+            List<RawEntry> entries = entries();
+            if (entries.isEmpty()) {
+                throw error(first, "a permutation lists at least one step, found " + token.describe());
+            }
+            if (token.kind() != Kind.END) {
+                throw error(token, "expected a step's name, found " + token.describe());
+            }
+            Map<String, Step> steps = new HashMap<>();
+            spec.steps().forEach(step -> steps.put(step.name(), step));
+            return resolve(entries, steps, spec.sessions());
+        }
+
         private List<RawEntry> permutation() throws SpecException {
             Token keyword = advance();
+            List<RawEntry> entries = entries();
+            if (entries.isEmpty()) {
+                throw error(token.kind() == Kind.END ? keyword : token, "a permutation lists at least one step, found "
+                        + token.describe());
+            }
+            return entries;
+        }
+
+        private List<RawEntry> entries() throws SpecException {
             List<RawEntry> entries = new ArrayList<>();
             while (token.kind() == Kind.NAME) {
                 Token step = advance();
@@ -359,10 +399,6 @@ public final class SpecReader {
                     advance();
                 }
                 entries.add(new RawEntry(step, markers));
-            }
-            if (entries.isEmpty()) {
-                throw error(token.kind() == Kind.END ? keyword : token, "a permutation lists at least one step, found "
-                        + token.describe());
             }
             return entries;
         }
@@ -410,27 +446,32 @@ public final class SpecReader {
             }
             List<Permutation> permutations = new ArrayList<>();
             for (List<RawEntry> entries : rawPermutations) {
-                List<Step> named = new ArrayList<>();
-                for (RawEntry entry : entries) {
-                    Step step = steps.get(entry.step().text());
-                    if (step == null) {
-                        throw error(entry.step(), "the permutation names step " + entry.step().text()
-                                + ", which no session defines");
-                    }
-                    named.add(step);
-                }
-                List<PermutationStep> resolved = new ArrayList<>();
-                for (int i = 0; i < entries.size(); i++) {
-                    Step step = named.get(i);
-                    List<Blocker> blockers = new ArrayList<>();
-                    for (RawMarker marker : entries.get(i).markers()) {
-                        blockers.add(blocker(step, marker, named, sessions));
-                    }
-                    resolved.add(new PermutationStep(step, blockers));
-                }
-                permutations.add(new Permutation(resolved));
+                permutations.add(resolve(entries, steps, sessions));
             }
             return new Spec(name, setups, teardown, sessions, permutations);
+        }
+
+        private Permutation resolve(List<RawEntry> entries, Map<String, Step> steps, List<Session> sessions)
+                throws SpecException {
+            List<Step> named = new ArrayList<>();
+            for (RawEntry entry : entries) {
+                Step step = steps.get(entry.step().text());
+                if (step == null) {
+                    throw error(entry.step(), "the permutation names step " + entry.step().text()
+                            + ", which no session defines");
+                }
+                named.add(step);
+            }
+            List<PermutationStep> resolved = new ArrayList<>();
+            for (int i = 0; i < entries.size(); i++) {
+                Step step = named.get(i);
+                List<Blocker> blockers = new ArrayList<>();
+                for (RawMarker marker : entries.get(i).markers()) {
+                    blockers.add(blocker(step, marker, named, sessions));
+                }
+                resolved.add(new PermutationStep(step, blockers));
+            }
+            return new Permutation(resolved);
         }
 
         private Blocker blocker(Step step, RawMarker marker, List<Step> permutation, List<Session> sessions)

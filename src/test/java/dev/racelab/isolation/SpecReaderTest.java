@@ -206,4 +206,16 @@ class SpecReaderTest {
         assertEquals("t.spec:2:17: the quoted name that starts here runs into a new line",
                 refused("session s\nstep a { } step \"x\ny\" { }").getMessage());
     }
+
+    @Test
+    void aPermutationGivenApartIsReadAgainstTheSpecsSteps() throws SpecException {
+        Spec spec = read("session s1\nstep a { }\nsession s2\nstep b { }\n");
+        assertEquals("b a(b)", SpecReader.permutation(spec, "--permutation", "b a(b)").toString());
+        assertEquals("a", SpecReader.permutation(spec, "--permutation", "permutation a").toString());
+        SpecException unknown = assertThrows(SpecException.class,
+                () -> SpecReader.permutation(spec, "--permutation", "a  c"));
+        assertEquals("--permutation:1:4: the permutation names step c, which no session defines", unknown.getMessage());
+        SpecException empty = assertThrows(SpecException.class, () -> SpecReader.permutation(spec, "--permutation", " "));
+        assertEquals("a permutation lists at least one step, found the end of the file", empty.problem());
+    }
 }
