@@ -23,9 +23,14 @@ public final class PermutationReport implements IsolationListener {
      * @param blockedBy the sessions the server said held it up, when the runner asked
      * @param error     the error it ended with (the server's), or null
      * @param lost      libpq's words when the connection ended under it, or null
+     * @param results   everything the server answered it, in order (tables, tags, the error)
      */
     public record StepOutcome(String step, String session, boolean waited, List<String> blockedBy,
-                              ServerMessage error, String lost) {
+                              ServerMessage error, String lost, List<WireResult> results) {
+
+        public StepOutcome {
+            results = List.copyOf(results);
+        }
 
         public boolean failed() {
             return error != null || lost != null;
@@ -99,13 +104,14 @@ public final class PermutationReport implements IsolationListener {
         List<String> blockedBy = List.of();
         ServerMessage error;
         String lost;
+        final List<WireResult> results = new ArrayList<>();
 
         MutableStep(LaunchedStep launched) {
             this.launched = launched;
         }
 
         StepOutcome freeze() {
-            return new StepOutcome(launched.name(), launched.session(), waited, blockedBy, error, lost);
+            return new StepOutcome(launched.name(), launched.session(), waited, blockedBy, error, lost, results);
         }
     }
 
@@ -145,10 +151,11 @@ public final class PermutationReport implements IsolationListener {
 
     @Override
     public void stepResult(LaunchedStep step, WireResult result) {
+        MutableStep s = find(step);
+        s.results.add(result);
         if (!result.failed()) {
             return;
         }
-        MutableStep s = find(step);
         if (s.error == null && s.lost == null) {
             s.error = result.error();
             s.lost = result.error() == null ? result.text() : null;
