@@ -208,7 +208,8 @@ final class Commands {
         private final Cli cli;
 
         @Parameters(paramLabel = "SPEC", arity = "1..*", description = "spec files in PostgreSQL's isolation test "
-                + "format; each runs in a scratch database RaceLab creates and drops")
+                + "format, or names of RaceLab's teaching specs (p4-lost-update, …); each runs in a scratch database "
+                + "RaceLab creates and drops")
         List<Path> specs;
 
         @Option(names = "--permutation", paramLabel = "STEPS", order = 1, description = "run only this order of "

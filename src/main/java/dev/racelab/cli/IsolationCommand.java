@@ -12,6 +12,7 @@ import dev.racelab.isolation.Permutation;
 import dev.racelab.isolation.Spec;
 import dev.racelab.isolation.SpecException;
 import dev.racelab.isolation.SpecReader;
+import dev.racelab.isolation.TeachingSpec;
 import dev.racelab.isolation.run.IsolationFailure;
 import dev.racelab.isolation.run.IsolationListener;
 import dev.racelab.isolation.run.IsolationRun;
@@ -143,11 +144,17 @@ final class IsolationCommand {
         }
     }
 
+    /** A spec file, or, when there is no such file, one of RaceLab's teaching specs by name. */
     private static Spec read(Path file) throws UsageException {
         try {
             return SpecReader.read(file);
         } catch (NoSuchFileException e) {
-            throw new UsageException("cannot read " + file + ": no such file");
+            Optional<TeachingSpec> bundled = TeachingSpec.find(file.toString());
+            if (bundled.isPresent()) {
+                return bundled.get().spec();
+            }
+            throw new UsageException("cannot read " + file + ": no such file, nor a teaching spec of that name ("
+                    + String.join(", ", TeachingSpec.all().stream().map(TeachingSpec::id).toList()) + ")");
         } catch (IOException e) {
             throw new UsageException("cannot read " + file + ": "
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));

@@ -112,8 +112,10 @@ class IsolationCliTest {
         Path good = spec("good", LOST_UPDATE);
         refusedNaming(cli(nowhere(), "isolation", good.toString(), "--permutation", "a_read zz"),
                 "--permutation:1:8: the permutation names step zz, which no session defines (in " + good + ")");
-        refusedNaming(cli(nowhere(), "isolation", dir.resolve("absent.spec").toString()),
-                "cannot read " + dir.resolve("absent.spec") + ": no such file");
+        Result absent = cli(nowhere(), "isolation", dir.resolve("absent.spec").toString());
+        assertEquals(2, absent.code());
+        assertTrue(absent.err().startsWith("racelab: cannot read " + dir.resolve("absent.spec")
+                + ": no such file, nor a teaching spec of that name (g0-dirty-write, "), absent.err());
         refusedNaming(cli(nowhere(), "isolation", good.toString(), "--pg-url", ""),
                 "--pg-url is empty: give an address like postgresql://user@localhost:5432/mydb, or leave the option out");
     }
@@ -176,6 +178,26 @@ class IsolationCliTest {
         assertEquals(List.of("a_write 40001"), failed);
         assertTrue(spec.get("completed").getAsBoolean());
         assertFalse(scratchDatabaseLeft());
+    }
+
+    @Test
+    @Tag("lab")
+    void aTeachingSpecRunsByItsName() {
+        Result result = cli(testServer(), "isolation", "p4-lost-update", "--permutation",
+                "a_rc b_rc a_read b_read a_deposit b_deposit a_commit b_commit check");
+        assertEquals(0, result.code(), result.err());
+        assertTrue(result.out().endsWith("""
+                step check:\s
+                  SELECT balance, 100 + (SELECT coalesce(sum(deposit), 0) FROM ledger) AS should_be,
+                         balance <> 100 + (SELECT coalesce(sum(deposit), 0) FROM ledger) AS anomaly
+                  FROM account WHERE id = 1;
+
+                balance|should_be|anomaly
+                -------+---------+-------
+                    120|      130|t     \s
+                (1 row)
+
+                """), result.out());
     }
 
     @Test
