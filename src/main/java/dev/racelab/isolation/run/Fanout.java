@@ -3,7 +3,6 @@ package dev.racelab.isolation.run;
 import dev.racelab.backend.wire.Notification;
 import dev.racelab.backend.wire.ServerMessage;
 import dev.racelab.backend.wire.WireResult;
-import dev.racelab.isolation.Permutation;
 import dev.racelab.isolation.Session;
 
 import java.util.List;
@@ -28,8 +27,8 @@ final class Fanout implements IsolationListener {
     }
 
     @Override
-    public void permutationStarted(Permutation permutation) {
-        listeners.forEach(l -> l.permutationStarted(permutation));
+    public void permutationStarted(String names) {
+        listeners.forEach(l -> l.permutationStarted(names));
     }
 
     @Override
@@ -73,7 +72,12 @@ final class Fanout implements IsolationListener {
     }
 
     @Override
-    public void permutationFinished(Permutation permutation) {
-        listeners.forEach(l -> l.permutationFinished(permutation));
+    public void stepFinished(LaunchedStep step, char transaction) {
+        listeners.forEach(l -> l.stepFinished(step, transaction));
+    }
+
+    @Override
+    public void permutationFinished(String names) {
+        listeners.forEach(l -> l.permutationFinished(names));
     }
 }

@@ -3,7 +3,6 @@ package dev.racelab.isolation.run;
 import dev.racelab.backend.wire.Notification;
 import dev.racelab.backend.wire.ServerMessage;
 import dev.racelab.backend.wire.WireResult;
-import dev.racelab.isolation.Permutation;
 import dev.racelab.isolation.Session;
 
 import java.util.List;
@@ -28,7 +27,8 @@ public interface IsolationListener {
     default void parsed(int sessions) {
     }
 
-    default void permutationStarted(Permutation permutation) {
+    /** A permutation starts; {@code names} are its steps as its line lists them ("s1a s2a s1b"), or a label for one made by hand. */
+    default void permutationStarted(String names) {
     }
 
     /** A result table of a setup or teardown block (of the spec, or of a session). */
@@ -71,6 +71,14 @@ public interface IsolationListener {
     default void problem(String text) {
     }
 
-    default void permutationFinished(Permutation permutation) {
+    /**
+     * A step's results and notifications are all told, and its session is free: {@code
+     * transaction} is the session's transaction status now (I idle, T in a transaction, E in a
+     * failed one).
+     */
+    default void stepFinished(LaunchedStep step, char transaction) {
+    }
+
+    default void permutationFinished(String names) {
     }
 }

@@ -2,7 +2,6 @@ package dev.racelab.isolation.run;
 
 import dev.racelab.backend.wire.ServerMessage;
 import dev.racelab.backend.wire.WireResult;
-import dev.racelab.isolation.Permutation;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -126,8 +125,8 @@ public final class PermutationReport implements IsolationListener {
     }
 
     @Override
-    public void permutationStarted(Permutation permutation) {
-        current = permutation.names();
+    public void permutationStarted(String names) {
+        current = names;
         steps = new ArrayList<>();
         problems = new ArrayList<>();
     }
@@ -168,7 +167,7 @@ public final class PermutationReport implements IsolationListener {
     }
 
     @Override
-    public void permutationFinished(Permutation permutation) {
+    public void permutationFinished(String names) {
         done.add(new Outcome(current, steps.stream().map(MutableStep::freeze).toList(), List.copyOf(problems), true));
         current = null;
     }

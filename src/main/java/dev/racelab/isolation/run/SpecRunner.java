@@ -202,7 +202,15 @@ public final class SpecRunner implements AutoCloseable {
      * a user picks them) and {@linkplain PermutationRun#finish finishes} it.
      */
     public PermutationRun begin(Permutation permutation) throws IsolationFailure {
-        PermutationRun run = new PermutationRun(permutation);
+        return begin(permutation.names());
+    }
+
+    /**
+     * Starts a permutation whose steps are not known beforehand (a user picks them one at a time);
+     * {@code names} stands for its line in the "starting permutation" report.
+     */
+    public PermutationRun begin(String names) throws IsolationFailure {
+        PermutationRun run = new PermutationRun(names);
         run.setUp();
         return run;
     }
@@ -210,16 +218,16 @@ public final class SpecRunner implements AutoCloseable {
     /** One run of a permutation, step by step. */
     public final class PermutationRun {
 
-        private final Permutation permutation;
+        private final String names;
         private final List<Running> waiting = new ArrayList<>();
         private int launched;
 
-        private PermutationRun(Permutation permutation) {
-            this.permutation = permutation;
+        private PermutationRun(String names) {
+            this.names = names;
         }
 
         private void setUp() throws IsolationFailure {
-            listener.permutationStarted(permutation);
+            listener.permutationStarted(names);
             for (String setup : spec.setups()) {
                 WireResult r = exec(control, setup, "setup");
                 if (r != null && r.status() == WireResult.Status.TUPLES_OK) {
@@ -309,7 +317,22 @@ public final class SpecRunner implements AutoCloseable {
                     listener.problem("teardown failed: " + errorMessage(r));
                 }
             }
-            listener.permutationFinished(permutation);
+            listener.permutationFinished(names);
+        }
+
+        /** Whether session {@code index} has a step out (sent, not yet reported complete). */
+        public boolean busy(int index) {
+            return links.get(index).active != null;
+        }
+
+        /**
+         * Looks at every waiting step again, without blocking, and reports those that are done:
+         * for a caller that waits for a user between steps, so a step the server has finished
+         * does not look blocked meanwhile. isolationtester does this only after each step it sends.
+         */
+        public void poll() throws IsolationFailure {
+            checkOpen();
+            tryCompleteWaiting(true);
         }
 
         /** The session must finish its earlier step first: wait for it, looking at the others meanwhile. */
@@ -425,13 +448,14 @@ public final class SpecRunner implements AutoCloseable {
                     listener.notification(link.session, n, sender(n.senderPid()));
                     c.consumeInput();
                 }
+                link.active = null;
+                listener.stepFinished(running.launched, c.transactionStatus());
             } catch (WireException.Timeout e) {
                 throw new IsolationFailure("step " + entry.name() + " did not answer within "
                         + resultBound().toSeconds() + " s", e);
             } catch (WireException e) {
                 throw new IsolationFailure("step " + entry.name() + " failed: " + e.getMessage(), e);
             }
-            link.active = null;
             return false;
         }
 

@@ -3,7 +3,6 @@ package dev.racelab.isolation.run;
 import dev.racelab.backend.wire.Notification;
 import dev.racelab.backend.wire.ServerMessage;
 import dev.racelab.backend.wire.WireResult;
-import dev.racelab.isolation.Permutation;
 import dev.racelab.isolation.Session;
 
 import java.util.List;
@@ -67,8 +66,8 @@ public final class Transcript implements IsolationListener {
     }
 
     @Override
-    public void permutationStarted(Permutation permutation) {
-        write("\nstarting permutation: " + permutation.names() + "\n");
+    public void permutationStarted(String names) {
+        write("\nstarting permutation: " + names + "\n");
     }
 
     @Override
