@@ -134,6 +134,11 @@ final class Conductor implements IsolationListener {
         return report;
     }
 
+    /** Whether every session's worker went through its whole script (else the run was stopped, or one failed). */
+    boolean allScriptsDone() {
+        return scriptsDone.get() == spec.sessions().size();
+    }
+
     /** Whether the conductor got to the end (every step done, the teardowns run). */
     boolean finished() {
         return finished;

@@ -70,10 +70,14 @@ public final class IsolationLab extends ProfiledLab<IsolationStrategy> {
         return source;
     }
 
-    /** A worker is a session of the spec, named as the spec names it. */
+    /**
+     * A worker is a session of the spec, named as the spec names it. (A window switching specs may
+     * ask for a worker of the spec before, past this one's sessions: {@code session-N}.)
+     */
     @Override
     public String workerName(int index) {
-        return source.spec().sessions().get(index).name();
+        List<dev.racelab.isolation.Session> sessions = source.spec().sessions();
+        return index < sessions.size() ? sessions.get(index).name() : "session-" + (index + 1);
     }
 
     @Override

@@ -90,15 +90,16 @@ final class IsolationScenario implements Scenario {
     public LabWorker worker(WorkerContext context) {
         List<String> notes = new ArrayList<>();
         if (context.index() == 0) {
-            notes.add("spec " + source.name() + ": " + source.title());
+            notes.add("spec " + source.name() + (source.title().equals(source.name()) ? "" : ": " + source.title()));
             Permutation p = source.permutations().get(number - 1);
+            String label = source.label(number).equals("permutation " + number) ? "" : " (" + source.label(number) + ")";
             if (!byHand) {
-                notes.add("permutation " + number + " (" + source.label(number) + "): " + p);
+                notes.add("permutation " + number + label + ": " + p);
                 source.expectation(number).ifPresent(e -> notes.add("stated: " + e.outcome() + " — "
                         + e.explanation()));
             } else {
-                notes.add("by hand: the steps of permutation " + number + " (" + source.label(number)
-                        + "), each session's in its own order, as you release them");
+                notes.add("by hand: the steps of permutation " + number + label
+                        + ", each session's in its own order, as you release them");
             }
         }
         return new IsolationWorker(context, conductor, notes);
@@ -106,6 +107,11 @@ final class IsolationScenario implements Scenario {
 
     @Override
     public Outcome judge(RunSummary summary) throws Exception {
+        if (!conductor.allScriptsDone()) {
+            // Stopped part-way (by the user, or a worker failed): nothing more will be sent, and a
+            // step still waiting would only wait out its timeout.
+            conductor.stop();
+        }
         conductorThread.join(CONDUCTOR_END_SECONDS * 1000);
         if (conductorThread.isAlive()) {
             return Outcome.error("the conductor did not finish", "The spec's steps did not finish within "
@@ -156,9 +162,11 @@ final class IsolationScenario implements Scenario {
                     Map.of(), metrics, List.of());
         }
         String headline = run.steps().size() + " steps, " + metrics.get("waited") + " waited, "
-                + (failed.isEmpty() ? "none failed" : failed.size() + " failed (first " + firstFailure + ")");
-        return new Outcome(Verdict.SAFE, headline, "Every step ran as the server answered it: errors are part of "
-                + "the spec's story, as in PostgreSQL's expected output." + problems, Map.of(), metrics, List.of());
+                + (first == null ? "none refused" : failed.size() + " refused (first " + first.session() + " · "
+                + first.step() + ", " + (first.error() == null ? "connection lost" : first.error().sqlState()) + ")");
+        String why = first == null ? "" : first.session() + " · " + first.step() + ": " + first.errorText() + ". ";
+        return new Outcome(Verdict.SAFE, headline, why + "Every step ran as the server answered it: errors are part "
+                + "of the spec's story, as in PostgreSQL's expected output." + problems, Map.of(), metrics, List.of());
     }
 
     /** What the check step saw, in words: "The check saw balance 120, should_be 130." */

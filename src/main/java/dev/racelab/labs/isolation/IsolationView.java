@@ -40,6 +40,8 @@ final class IsolationView implements LabView {
     private static final class StepLine {
         final String who;
         boolean waited;
+        boolean waitingNow;
+        boolean done;
         int rows = -1;
         String error;
 
@@ -49,7 +51,8 @@ final class IsolationView implements LabView {
 
         Panel.Item item() {
             String fate = error != null ? "⊘ " + error
-                    : rows >= 0 ? rows + (rows == 1 ? " row" : " rows") : waited ? "waiting" : "sent";
+                    : rows >= 0 ? rows + (rows == 1 ? " row" : " rows")
+                    : done ? "done" : waitingNow ? "waiting" : "running";
             return new Panel.Item(who + (waited ? " (waited)" : "") + ": " + fate,
                     error != null ? Ink.RACE : waited ? Ink.WAITING : Ink.TEXT);
         }
@@ -79,14 +82,20 @@ final class IsolationView implements LabView {
             }
             case STATE -> {
                 if (names.containsKey(e.actor())) {
+                    StepLine line = current.get(e.actor());
                     if (e.state() == ActorState.WAITING) {
                         waiting.put(e.actor(), e.subject());
-                        StepLine line = current.get(e.actor());
                         if (line != null) {
                             line.waited = true;
+                            line.waitingNow = true;
                         }
                     } else {
                         waiting.remove(e.actor());
+                        if (line != null) {
+                            line.waitingNow = false;
+                            // Idle, or holding its transaction open: the session is free, its step over.
+                            line.done |= e.state() == ActorState.IDLE || e.state() == ActorState.HOLDING;
+                        }
                     }
                     version++;
                 }
