@@ -103,6 +103,7 @@ final class IsolationCommand {
             long started = System.nanoTime();
             List<Object> reports = new ArrayList<>();
             boolean allRan = true;
+            boolean noted = false;
             for (Spec spec : specs) {
                 if (interruption.signalled()) {
                     allRan = false;
@@ -124,6 +125,10 @@ final class IsolationCommand {
                     failure = e.getMessage();
                 }
                 interruption.stopping(() -> { });
+                if (!noted && !run.notes().isEmpty()) {
+                    noted = true;
+                    run.notes().forEach(note -> err.println("racelab: note: " + note));
+                }
                 if (outDir != null) {
                     write(outDir.resolve(spec.name() + ".out"), transcript.text());
                 }

@@ -73,6 +73,25 @@ public record Spec(String name, List<String> setups, String teardown, List<Sessi
                 .sorted(Comparator.comparing(Spec::bytes, Spec::compareBytes)).toList();
     }
 
+    /** Every piece of SQL the spec holds, one after another. */
+    public String allSql() {
+        StringBuilder text = new StringBuilder();
+        setups.forEach(sql -> text.append(sql).append('\n'));
+        if (teardown != null) {
+            text.append(teardown).append('\n');
+        }
+        for (Session session : sessions) {
+            if (session.setup() != null) {
+                text.append(session.setup()).append('\n');
+            }
+            session.steps().forEach(step -> text.append(step.sql()).append('\n'));
+            if (session.teardown() != null) {
+                text.append(session.teardown()).append('\n');
+            }
+        }
+        return text.toString();
+    }
+
     /** isolationtester sorts names with {@code strcmp}: by their bytes, unsigned. */
     private static byte[] bytes(String text) {
         return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);

@@ -24,6 +24,7 @@ public final class IsolationRun {
     private final SpecRunner.Options options;
     private volatile SpecRunner runner;
     private volatile boolean stopped;
+    private volatile List<String> notes = List.of();
 
     public IsolationRun(Postgres server, Spec spec, IsolationListener listener, SpecRunner.Options options) {
         this.server = server;
@@ -47,6 +48,7 @@ public final class IsolationRun {
     /** Runs the spec's permutations, or only {@code only} when it is not empty. */
     public void run(List<Permutation> only) throws BackendException, IsolationFailure {
         ScratchDatabase scratch = ScratchDatabase.create(server);
+        notes = scratch.notes();
         try {
             try (SpecRunner connected = SpecRunner.connect(scratch.address(), scratch.name(), spec, listener, options)) {
                 runner = connected;
@@ -71,7 +73,22 @@ public final class IsolationRun {
             scratch.drop();
         } finally {
             scratch.close();
+            List<String> kept = scratch.dropRolesLeftBy(spec.allSql());
+            if (!kept.isEmpty()) {
+                List<String> all = new java.util.ArrayList<>(notes);
+                all.addAll(kept);
+                notes = List.copyOf(all);
+            }
         }
+    }
+
+
+    /**
+     * How the scratch database differs from PostgreSQL's own test environment, in sentences (a
+     * login that is no superuser cannot set {@code lc_messages}); empty before {@link #run} made it.
+     */
+    public List<String> notes() {
+        return notes;
     }
 
     /** Ends the run from another thread: its connections close, and it drops its database and returns. */

@@ -213,6 +213,10 @@ final class IsolationScenario implements Scenario {
         conductor.stop();
         conductorThread.join(CONDUCTOR_END_SECONDS * 1000);
         runner.close();
-        scratch.drop();
+        try {
+            scratch.drop();
+        } finally {
+            scratch.dropRolesLeftBy(source.spec().allSql());
+        }
     }
 }

@@ -171,4 +171,23 @@ class IsolationCleanupTest {
         }
         assertEquals(before, scratchDatabases());
     }
+
+    @Test
+    void aRoleTheSpecCreatedAndItsFailingTeardownLeftIsDroppedToo() throws Exception {
+        // Roles belong to the whole server: the scratch database does not take them with it.
+        Spec leaky = spec("cleanup-role", """
+                setup { CREATE ROLE racelab_isolation_cleanup_role; }
+                teardown { SELECT 1/0; DROP ROLE racelab_isolation_cleanup_role; }
+                session s1
+                step s1a { SELECT 1; }
+                """);
+        Transcript transcript = new Transcript();
+        IsolationRun.run(TestServers.postgres(), leaky, List.of(), transcript, QUICK);
+        assertTrue(transcript.text().endsWith("teardown failed: ERROR:  division by zero\n"), transcript.text());
+        try (Connection c = TestServers.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_roles WHERE rolname = 'racelab_isolation_cleanup_role'")) {
+            rs.next();
+            assertEquals(0, rs.getInt(1), "the spec's role is gone");
+        }
+    }
 }

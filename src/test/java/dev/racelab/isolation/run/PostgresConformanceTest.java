@@ -8,6 +8,7 @@ import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -36,6 +37,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("lab")
 @Tag("isolation")
+// It keeps both cores busy for a while: nothing else of the build (SilentServerTest, which runs
+// beside the others and counts on its timing) runs beside it.
+@Isolated
 class PostgresConformanceTest {
 
     /** Known not to match these expected files, whatever the client (see ../shared/isolation/README.md). */
@@ -47,6 +51,14 @@ class PostgresConformanceTest {
 
     private record Outcome(String spec, boolean identical, String difference, long millis) {
     }
+
+    /**
+     * Specs that touch what the whole server shares (roles, databases) run one at a time: two of
+     * PostgreSQL's create the same role. The others run in parallel, each in its own database.
+     */
+    private static final java.util.concurrent.locks.ReentrantLock SERVER_WIDE = new java.util.concurrent.locks.ReentrantLock();
+    private static final java.util.regex.Pattern SHARED = java.util.regex.Pattern.compile(
+            "\\b(ROLE|USER|DATABASE)\\b", java.util.regex.Pattern.CASE_INSENSITIVE);
 
     @Test
     void everyScheduledSpecPrintsWhatIsolationtesterPrints() throws Exception {
@@ -102,10 +114,18 @@ class PostgresConformanceTest {
         Spec spec = SpecReader.read(specs.spec(name));
         Transcript transcript = new Transcript();
         String failure = null;
+        boolean serverWide = SHARED.matcher(spec.allSql()).find();
+        if (serverWide) {
+            SERVER_WIDE.lock();
+        }
         try {
             IsolationRun.run(server, spec, List.of(), transcript, OPTIONS);
         } catch (IsolationFailure e) {
             failure = e.getMessage();
+        } finally {
+            if (serverWide) {
+                SERVER_WIDE.unlock();
+            }
         }
         long millis = (System.nanoTime() - started) / 1_000_000;
         String actual = transcript.text();

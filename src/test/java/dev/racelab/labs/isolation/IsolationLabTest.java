@@ -108,6 +108,9 @@ class IsolationLabTest {
         for (int worker : order) {
             assertNotNull(run.gates().awaitSettled(worker, WAIT), "worker " + worker + " halted at its gate");
             assertTrue(run.step(worker));
+            // As a user does: the next session is released once this one's step is over (it halts
+            // at its next gate, or has none left).
+            run.gates().awaitSettled(worker, WAIT);
         }
         Outcome outcome = run.awaitOutcome(WAIT);
         assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
