@@ -8,6 +8,7 @@ import dev.racelab.backend.DataHome;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
@@ -32,6 +33,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * exit codes: 2 for a malformed spec (line and column named) before any server is reached, 1 for
  * a server that may not create databases, with nothing left on the server either way.
  */
+// Each spec makes and drops a database: nothing else of the build (SilentServerTest counts on its
+// timing beside the others) runs beside these.
+@Isolated
 class IsolationCliTest {
 
     private static final String LOST_UPDATE = """

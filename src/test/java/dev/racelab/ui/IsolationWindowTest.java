@@ -13,6 +13,7 @@ import javafx.scene.control.DialogPane;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
@@ -34,6 +35,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("ui")
 @ExtendWith(ApplicationExtension.class)
+// Each spec makes and drops a database: nothing else of the build (SilentServerTest counts on its
+// timing beside the others) runs beside these.
+@Isolated
 class IsolationWindowTest {
 
     @TempDir

@@ -9,6 +9,7 @@ import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -30,6 +31,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * no session. And a login that may not create databases is told so before anything runs.
  */
 @Tag("lab")
+// Each spec makes and drops a database: nothing else of the build (SilentServerTest counts on its
+// timing beside the others) runs beside these.
+@Isolated
 class IsolationCleanupTest {
 
     private static final SpecRunner.Options QUICK = SpecRunner.Options.DEFAULTS.withStepTimeout(Duration.ofSeconds(1));

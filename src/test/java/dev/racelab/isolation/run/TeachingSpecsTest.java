@@ -4,6 +4,7 @@ import dev.racelab.isolation.TeachingSpec;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -21,6 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the error stated — judged by the spec's check step and the errors the steps got.
  */
 @Tag("lab")
+// Each spec makes and drops a database: nothing else of the build (SilentServerTest counts on its
+// timing beside the others) runs beside these.
+@Isolated
 class TeachingSpecsTest {
 
     static Stream<String> specs() {

@@ -12,6 +12,7 @@ import dev.racelab.isolation.SpecReader;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -33,6 +34,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * on the server.
  */
 @Tag("lab")
+// Each spec makes and drops a database: nothing else of the build (SilentServerTest counts on its
+// timing beside the others) runs beside these.
+@Isolated
 class IsolationLabTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
