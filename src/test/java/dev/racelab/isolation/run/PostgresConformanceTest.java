@@ -53,12 +53,13 @@ class PostgresConformanceTest {
     }
 
     /**
-     * Specs that touch what the whole server shares (roles, databases) run one at a time: two of
-     * PostgreSQL's create the same role. The others run in parallel, each in its own database.
+     * Specs that touch what the whole server shares (roles, rights on a database) run one at a
+     * time: roles have one namespace for the whole server. The others run in parallel, each in its
+     * own database.
      */
     private static final java.util.concurrent.locks.ReentrantLock SERVER_WIDE = new java.util.concurrent.locks.ReentrantLock();
     private static final java.util.regex.Pattern SHARED = java.util.regex.Pattern.compile(
-            "\\b(ROLE|USER|DATABASE)\\b", java.util.regex.Pattern.CASE_INSENSITIVE);
+            "CREATE\\s+(ROLE|USER)|DROP\\s+(ROLE|USER)|ON\\s+DATABASE", java.util.regex.Pattern.CASE_INSENSITIVE);
 
     @Test
     void everyScheduledSpecPrintsWhatIsolationtesterPrints() throws Exception {
