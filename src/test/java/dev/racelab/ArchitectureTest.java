@@ -19,7 +19,8 @@ class ArchitectureTest {
     @Test
     void onlyTheWindowUsesJavaFx() {
         noClasses().that().resideInAnyPackage("dev.racelab.engine..", "dev.racelab.labs..",
-                        "dev.racelab.backend..", "dev.racelab.cli..", "dev.racelab.export..")
+                        "dev.racelab.backend..", "dev.racelab.cli..", "dev.racelab.export..",
+                        "dev.racelab.isolation..")
                 .should().dependOnClassesThat().resideInAnyPackage("javafx..", "org.controlsfx..")
                 .check(classes);
     }
@@ -34,8 +35,17 @@ class ArchitectureTest {
 
     @Test
     void labsDoNotReachIntoTheShells() {
-        noClasses().that().resideInAnyPackage("dev.racelab.labs..", "dev.racelab.backend..")
+        noClasses().that().resideInAnyPackage("dev.racelab.labs..", "dev.racelab.backend..",
+                        "dev.racelab.isolation..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.racelab.cli..", "dev.racelab.ui..")
+                .check(classes);
+    }
+
+    @Test
+    void theSpecReaderKnowsNoServer() {
+        noClasses().that().resideInAPackage("dev.racelab.isolation")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.racelab.backend..", "dev.racelab.labs..",
+                        "dev.racelab.isolation.run..", "java.sql..")
                 .check(classes);
     }
 

@@ -156,6 +156,11 @@ public final class PgAddress {
         return url.toString();
     }
 
+    /** The same server and login, another database on it. */
+    public PgAddress withDatabase(String other) {
+        return new PgAddress(host, port, other, user, password, parameters);
+    }
+
     /** A copy without the password. */
     public PgAddress withoutPassword() {
         return new PgAddress(host, port, database, user, null, parameters);

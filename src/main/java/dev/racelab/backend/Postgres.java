@@ -51,13 +51,30 @@ public final class Postgres implements AutoCloseable {
         return open(address, null, "PostgreSQL %s at " + address.host() + ":" + address.port());
     }
 
+    /**
+     * Connects to an existing server and checks only that it answers and accepts the login: for
+     * work that creates nothing in the server's database (isolation specs run in a scratch
+     * database of their own), so a login without rights in schema {@value #SCHEMA} may do it.
+     */
+    public static Postgres reach(PgAddress address) throws BackendException {
+        return open(address, null, "PostgreSQL %s at " + address.host() + ":" + address.port(), false);
+    }
+
     static Postgres open(PgAddress address, AutoCloseable server, String descriptionFormat) throws BackendException {
+        return open(address, server, descriptionFormat, true);
+    }
+
+    private static Postgres open(PgAddress address, AutoCloseable server, String descriptionFormat,
+                                 boolean withSchema) throws BackendException {
         try (Connection c = connect(address, APP_PREFIX + "setup", CONTROL_TIMEOUT_SECONDS);
              Statement s = c.createStatement()) {
             String version;
             try (ResultSet rs = s.executeQuery("SHOW server_version")) {
                 rs.next();
                 version = rs.getString(1).split(" ")[0];
+            }
+            if (!withSchema) {
+                return new Postgres(address, String.format(descriptionFormat, version), server);
             }
             try {
                 s.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);

@@ -104,6 +104,7 @@ public final class Cli {
         root.addSubcommand(new Commands.ReplayCommand(this));
         root.addSubcommand(new Commands.RerunCommand(this));
         root.addSubcommand(new Commands.ExportCommand(this));
+        root.addSubcommand(new Commands.IsolationSpecsCommand(this));
         root.addSubcommand(new Commands.VersionCommand());
         root.addSubcommand(new CommandLine.HelpCommand());
         root.setExpandAtFiles(false);
@@ -311,6 +312,12 @@ public final class Cli {
             throw new UsageException(e.getMessage());
         }
         return OK;
+    }
+
+    /** {@code isolation SPEC… [--permutation STEPS] [--out DIR] [--pg-url URL] [--json]}: see {@link IsolationCommand}. */
+    int isolation(List<Path> specs, String permutation, Path outDir, String pgUrl, boolean json)
+            throws UsageException, BackendException {
+        return new IsolationCommand(env, home, out, err).run(specs, permutation, outDir, pgUrl, json);
     }
 
     /**

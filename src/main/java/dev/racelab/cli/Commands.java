@@ -8,6 +8,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -192,6 +193,52 @@ final class Commands {
         @Override
         public Integer call() throws Exception {
             return cli.export(file, format, out, new Cli.ExportChoice(run, picture, from, to, scale));
+        }
+    }
+
+    @Command(name = "isolation", description = "PostgreSQL isolation specs: each one's transcript, as "
+            + "isolationtester prints it", sortOptions = false, optionListHeading = "%noptions:%n",
+            exitCodeListHeading = "%nexit codes:%n",
+            exitCodeList = {
+                "0:the specs ran (a step's SQL error is part of the transcript)",
+                "1:a server problem: it cannot be reached or may not create databases, or a spec stopped part-way",
+                "2:a malformed spec (its line and column named), a bad permutation, file or option"})
+    static final class IsolationSpecsCommand implements Callable<Integer> {
+
+        private final Cli cli;
+
+        @Parameters(paramLabel = "SPEC", arity = "1..*", description = "spec files in PostgreSQL's isolation test "
+                + "format, or names of RaceLab's teaching specs (p4-lost-update, …); each runs in a scratch database "
+                + "RaceLab creates and drops")
+        List<Path> specs;
+
+        @Option(names = "--permutation", paramLabel = "STEPS", order = 1, description = "run only this order of "
+                + "steps, as a permutation line writes it: \"s1a s2a(*) s1b\"")
+        String permutation;
+
+        @Option(names = "--out", paramLabel = "DIR", order = 2, description = "write DIR/<spec name>.out for each "
+                + "spec instead of printing the transcripts")
+        Path out;
+
+        @Option(names = "--pg-url", paramLabel = "URL", order = 3,
+                description = "an existing PostgreSQL whose login may create databases (else RACELAB_PG_URL, else "
+                        + "embedded)")
+        String pgUrl;
+
+        @Option(names = "--json", order = 4, description = "one JSON object: per spec and permutation, the steps, "
+                + "which waited, which failed with what error")
+        boolean json;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+        boolean help;
+
+        IsolationSpecsCommand(Cli cli) {
+            this.cli = cli;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            return cli.isolation(specs, permutation, out, pgUrl, json);
         }
     }
 

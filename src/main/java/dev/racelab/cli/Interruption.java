@@ -25,7 +25,8 @@ final class Interruption implements AutoCloseable {
     private final Thread hook;
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean signalled;
-    private volatile Run current;
+    /** Stops what runs now: a lab's run, or a spec's. */
+    private volatile Runnable current;
 
     Interruption(Backends backends) {
         this.backends = backends;
@@ -40,17 +41,22 @@ final class Interruption implements AutoCloseable {
 
     /** The run in progress now; a signal stops it (also one that came just before). */
     void running(Run run) {
-        current = run;
+        stopping(run::stop);
+    }
+
+    /** What stops the work in progress now (an isolation spec's run); a signal calls it. */
+    void stopping(Runnable stop) {
+        current = stop;
         if (signalled) {
-            run.stop();
+            stop.run();
         }
     }
 
     private void signal() {
         signalled = true;
-        Run run = current;
-        if (run != null) {
-            run.stop();
+        Runnable stop = current;
+        if (stop != null) {
+            stop.run();
         }
         try {
             finished.await(GRACE_SECONDS, TimeUnit.SECONDS);

@@ -182,6 +182,31 @@ public enum EventKind {
             return subject + " = " + value;
         }
     },
+    /** A session sent an isolation spec's step: {@code subject} is the step's name, a colon, and its SQL. */
+    STEP_SENT(false, Glyph.STROKE, Ink.TEXT, null) {
+        @Override
+        public String describe(String subject, long value) {
+            return "sent " + subject;
+        }
+    },
+    /**
+     * A step's statement answered with rows: {@code subject} is the step's name, a newline, and
+     * the table as PostgreSQL's test driver prints it; {@code value} counts the rows.
+     */
+    STEP_RESULT(false, Glyph.TICK, Ink.SAFE, "✓ rows") {
+        @Override
+        public String describe(String subject, long value) {
+            int newline = subject == null ? -1 : subject.indexOf('\n');
+            return (newline < 0 ? subject : subject.substring(0, newline)) + ": " + value + (value == 1 ? " row" : " rows");
+        }
+    },
+    /** A step's statement failed: {@code subject} is the step's name, a colon, SQLSTATE and message. */
+    STEP_FAILED(false, Glyph.RING, Ink.RACE, "⊘ SQL error") {
+        @Override
+        public String describe(String subject, long value) {
+            return "failed " + subject;
+        }
+    },
     /** A note for the timeline's hover text. */
     NOTE(false, Glyph.NONE, Ink.TEXT, null) {
         @Override

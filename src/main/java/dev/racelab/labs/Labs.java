@@ -4,6 +4,7 @@ import dev.racelab.backend.Backends;
 import dev.racelab.engine.Lab;
 import dev.racelab.labs.counter.CounterLab;
 import dev.racelab.labs.fencing.FencingLab;
+import dev.racelab.labs.isolation.IsolationLab;
 import dev.racelab.labs.jobqueue.JobQueueLab;
 import dev.racelab.labs.leasefencing.LeaseFencingLab;
 import dev.racelab.labs.philosophers.PhilosophersLab;
@@ -26,7 +27,8 @@ public final class Labs {
                 new JobQueueLab(backends),
                 new PrimitivesLab(backends),
                 new PhilosophersLab(backends),
-                new ReadersWritersLab(backends));
+                new ReadersWritersLab(backends),
+                new IsolationLab(backends));
     }
 
     public List<Lab> all() {

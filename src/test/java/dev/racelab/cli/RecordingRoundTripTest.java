@@ -62,7 +62,8 @@ class RecordingRoundTripTest {
         "redis-primitives|--delay holder-crashes=1@client-1 --timeout 2",
         "dining-philosophers|--ops 3 --delay between-forks=150 --set think-ms=10",
         "readers-writers|--ops 6 --delay between-reads=1-3",
-        "lease-fencing|--ops 1"})
+        "lease-fencing|--ops 1",
+        "isolation|--set permutation=1"})
     void aRecordedRunOpensWithNoServerExactlyAsItRan(String labId, String options) throws Exception {
         Path file = dir.resolve(labId + ".racelab");
         List<String> args = new ArrayList<>(List.of("run", labId, "--json", "--record", file.toString()));

@@ -69,8 +69,10 @@ class ServerSafetyTest {
         Labs labs = new Labs(TestServers.backends());
         for (Lab lab : labs.all()) {
             for (Strategy strategy : lab.strategies()) {
-                Run run = new Run(lab, RunSpec.defaults(lab).withStrategy(strategy.id()).withWorkers(2).withOps(2),
-                        Clock.system());
+                // Two workers, or as many as the lab must have (an isolation spec: its sessions).
+                int workers = Math.min(Math.max(2, lab.minWorkers()), lab.maxWorkers());
+                Run run = new Run(lab, RunSpec.defaults(lab).withStrategy(strategy.id()).withWorkers(workers)
+                        .withOps(2).withStepMode(false), Clock.system());
                 run.start();
                 Outcome outcome = run.awaitOutcome(Duration.ofSeconds(60));
                 assertNotEquals(Verdict.ERROR, outcome.verdict(), lab.id() + "/" + strategy.id() + ": "
@@ -105,6 +107,10 @@ class ServerSafetyTest {
                      JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname <> 'racelab'
                      UNION ALL
                      SELECT 'schema ' || nspname FROM pg_namespace
+                     UNION ALL
+                     SELECT 'database ' || datname FROM pg_database
+                     UNION ALL
+                     SELECT 'role ' || rolname FROM pg_roles
                      """)) {
             while (rs.next()) {
                 objects.add(rs.getString(1));

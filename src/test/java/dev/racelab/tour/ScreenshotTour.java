@@ -320,6 +320,50 @@ public final class ScreenshotTour extends Application {
             shoot("dark");
             fx(s -> window.view().darkTheme(false));
         }
+        if (wanted("isolation-waiting")) {
+            // By hand, in step mode: each clerk reads 100, Alice deposits, then Bob's deposit waits for her row lock.
+            fx(s -> window.view().selectLab("isolation"));
+            pause(300);
+            fx(s -> window.view().isolationBench().startByHand());
+            for (int worker : new int[] {0, 1, 0, 1, 0, 1}) {
+                awaitCondition(run -> run.gates().haltedAt(worker) != null);
+                fx(s -> window.session().step(worker));
+            }
+            awaitFx(() -> window.view().stateColumn().shownPanels().stream()
+                    .anyMatch(p -> p.title().equals("Waiting now") && !((dev.racelab.engine.view.Panel.Items) p)
+                            .items().isEmpty()));
+            fx(s -> window.view().timeline().fit());
+            pause(600);
+            shoot("isolation-waiting");
+            fx(s -> window.session().stop());
+            awaitOutcome();
+        }
+        if (wanted("isolation-lost-update")) {
+            fx(s -> window.view().selectLab("isolation"));
+            pause(300);
+            fx(s -> window.view().isolationBench().runEveryPermutation());
+            awaitFx(() -> window.view().isolationBench().grid().shown(3) != dev.racelab.ui.isolation.PermutationGrid.Shown.NOT_RUN);
+            fx(s -> window.view().isolationBench().play(1));
+            awaitOutcome();
+            fx(s -> window.view().timeline().fit());
+            pause(600);
+            shoot("isolation-lost-update");
+        }
+        if (wanted("isolation-grid")) {
+            Path spec = Files.createTempDirectory("racelab-tour").resolve("on-call-serializable.spec");
+            try (var in = ScreenshotTour.class.getResourceAsStream("on-call-serializable.spec")) {
+                Files.copy(in, spec);
+            }
+            fx(s -> window.view().openDropped(spec));
+            pause(300);
+            fx(s -> window.view().isolationBench().runEveryPermutation());
+            awaitFx(() -> window.view().isolationBench().grid().shown(20) != dev.racelab.ui.isolation.PermutationGrid.Shown.NOT_RUN);
+            fx(s -> window.view().isolationBench().play(10));
+            awaitOutcome();
+            fx(s -> window.view().timeline().fit());
+            pause(600);
+            shoot("isolation-grid");
+        }
         if (wanted("batch-histogram")) {
             setUpDefaults("counter");
             batch("batch-histogram", 20, List.of("read-modify-write", "atomic-update", "select-for-update"), null);

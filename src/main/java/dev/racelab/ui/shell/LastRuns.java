@@ -48,6 +48,8 @@ public final class LastRuns extends HBox {
             String strategy = lab.strategy(record.header().spec().strategy()).map(Strategy::title)
                     .orElse(record.header().spec().strategy());
             Button show = new Button(strategy + ":  " + record.outcome().banner());
+            // A banner may name a step like a_off: its underscore is text, not a keyboard mnemonic.
+            show.setMnemonicParsing(false);
             show.setId("last-run-" + record.header().spec().strategy());
             show.setUserData(record);
             show.getStyleClass().add("last-run");

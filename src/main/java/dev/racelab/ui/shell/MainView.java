@@ -20,6 +20,8 @@ import dev.racelab.engine.Service;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.RunTracker;
 import dev.racelab.labs.Labs;
+import dev.racelab.labs.isolation.IsolationLab;
+import dev.racelab.ui.isolation.IsolationBench;
 import dev.racelab.ui.Palette;
 import dev.racelab.ui.Session;
 import dev.racelab.ui.Settings;
@@ -96,6 +98,8 @@ public final class MainView extends BorderPane {
     public static final double STATE_COLUMN = 0.75;
     /** In presenter mode, without the labs column: the lab's state takes the right third. */
     private static final double PRESENTER_STATE_COLUMN = 0.66;
+    /** Where the timeline ends for the isolation lab, whose bench needs room under it. */
+    private static final double ISOLATION_DIVIDER = 0.56;
 
     private final Session session;
     private final Backends backends;
@@ -113,7 +117,8 @@ public final class MainView extends BorderPane {
     private final VBox labColumn;
     private final SplitPane body;
     private final SplitPane middle;
-    private final VBox lowerPane;
+    private final Region lowerPane;
+    private final IsolationBench isolationBench;
     private final List<Node> presenterHidden;
     private final Label gatesLine = new Label();
     private final LastRuns lastRuns;
@@ -159,7 +164,8 @@ public final class MainView extends BorderPane {
         exports = new ExportFiles(() -> shown, timeline::shownWindow, labs, settings, this);
         labList = new LabList(labs.all());
         labList.getSelectionModel().selectedItemProperty().addListener((o, a, lab) -> {
-            if (lab != null && lab != session.lab()) {
+            // By id: the isolation lab shown may be bound to another spec than the list's.
+            if (lab != null && (session.lab() == null || !lab.id().equals(session.lab().id()))) {
                 session.select(lab);
                 settings.put(Settings.LAB, lab.id());
             }
@@ -181,9 +187,18 @@ public final class MainView extends BorderPane {
         timelineBox.getStyleClass().add("timeline-box");
         VBox.setVgrow(timeline, Priority.ALWAYS);
         timeline.setMinHeight(0);
-        VBox lower = new VBox(new GatesHeader(session), gates);
-        lower.getStyleClass().add("lower");
+        VBox gatesPane = new VBox(new GatesHeader(session), gates);
         VBox.setVgrow(gates, Priority.ALWAYS);
+        // The isolation lab's spec, permutations and grid sit beside its gates (shown for that lab only).
+        isolationBench = new IsolationBench(session, labs.find(IsolationLab.ID).map(IsolationLab.class::cast)
+                .orElseThrow(), backends);
+        HBox lower = new HBox(gatesPane, isolationBench);
+        HBox.setHgrow(gatesPane, Priority.ALWAYS);
+        HBox.setHgrow(isolationBench, Priority.ALWAYS);
+        // The isolation lab has one gate: its gates take a third, the bench the rest.
+        gatesPane.maxWidthProperty().bind(Bindings.when(isolationBench.visibleProperty())
+                .then(lower.widthProperty().multiply(0.34)).otherwise(Double.MAX_VALUE));
+        lower.getStyleClass().add("lower");
         middle = new SplitPane(timelineBox, lower);
         middle.setOrientation(Orientation.VERTICAL);
         middle.setDividerPositions(0.76);
@@ -229,8 +244,14 @@ public final class MainView extends BorderPane {
         });
         session.recordProperty().addListener((o, a, record) -> showRecord(record));
         session.labProperty().addListener((o, a, lab) -> {
-            if (lab != null && labList.getSelectionModel().getSelectedItem() != lab) {
-                labList.getSelectionModel().select(lab);
+            if (IsolationBench.shows(lab) != IsolationBench.shows(a) && !presenter) {
+                // A spec has a few lanes and a bench of its own to show: the lower pane gets more room.
+                middle.setDividerPositions(IsolationBench.shows(lab) ? ISOLATION_DIVIDER : 0.76);
+            }
+            Lab listed = labList.getSelectionModel().getSelectedItem();
+            if (lab != null && (listed == null || !listed.id().equals(lab.id()))) {
+                labList.getItems().stream().filter(l -> l.id().equals(lab.id())).findFirst()
+                        .ifPresent(l -> labList.getSelectionModel().select(l));
             }
         });
         session.outcomeProperty().addListener((o, a, outcome) -> {
@@ -949,9 +970,23 @@ public final class MainView extends BorderPane {
             if (taken) {
                 // After the drop completes, so the file manager is not kept waiting by a message.
                 Path file = e.getDragboard().getFiles().get(0).toPath();
-                Platform.runLater(() -> recordings.open(file));
+                Platform.runLater(() -> openDropped(file));
             }
         });
+    }
+
+    /** A dropped file: an isolation spec opens in the isolation lab, anything else as a recording. */
+    public void openDropped(Path file) {
+        if (file.getFileName().toString().endsWith(".spec")) {
+            selectLab(IsolationLab.ID);
+            isolationBench.open(file);
+        } else {
+            recordings.open(file);
+        }
+    }
+
+    public IsolationBench isolationBench() {
+        return isolationBench;
     }
 
     public TimelineView timeline() {

@@ -1,0 +1,199 @@
+package dev.racelab.cli;
+
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import dev.racelab.backend.BackendException;
+import dev.racelab.backend.BackendSettings;
+import dev.racelab.backend.Backends;
+import dev.racelab.backend.PgAddress;
+import dev.racelab.backend.Postgres;
+import dev.racelab.export.ExportFile;
+import dev.racelab.isolation.Permutation;
+import dev.racelab.isolation.Spec;
+import dev.racelab.isolation.SpecException;
+import dev.racelab.isolation.SpecReader;
+import dev.racelab.isolation.TeachingSpec;
+import dev.racelab.isolation.run.IsolationFailure;
+import dev.racelab.isolation.run.IsolationListener;
+import dev.racelab.isolation.run.IsolationRun;
+import dev.racelab.isolation.run.PermutationReport;
+import dev.racelab.isolation.run.SpecRunner;
+import dev.racelab.isolation.run.Transcript;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code racelab isolation SPEC… [--permutation "s1a s2b …"] [--out DIR] [--pg-url URL] [--json]}:
+ * runs PostgreSQL isolation specs and prints each one's transcript as isolationtester prints it.
+ *
+ * <p>Everything the user gave is checked before a server starts: every spec is read (a malformed
+ * one is refused with its line and column), the permutation is read against each, the output
+ * folder is made. Then each spec runs in a scratch database of its own ({@link IsolationRun}).
+ * A step's SQL error is part of the transcript, not a failure. Exit codes: 0 the specs ran; 2 a
+ * bad spec, permutation, file or option; 1 a server problem (it cannot be reached, may not create
+ * databases, or a spec stopped part-way: a setup failed, a step outlived every bound). A spec that
+ * stops does not stop the others; its transcript up to there is printed (or written) all the same.
+ */
+final class IsolationCommand {
+
+    private static final Gson JSON = new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().serializeNulls()
+            .create();
+
+    private final Map<String, String> env;
+    private final Path home;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    IsolationCommand(Map<String, String> env, Path home, PrintStream out, PrintStream err) {
+        this.env = env;
+        this.home = home;
+        this.out = out;
+        this.err = err;
+    }
+
+    int run(List<Path> files, String permutationText, Path outDir, String pgUrl, boolean json)
+            throws UsageException, BackendException {
+        if (pgUrl != null && pgUrl.isBlank()) {
+            throw new UsageException("--pg-url is empty: give an address like postgresql://user@localhost:5432/mydb, "
+                    + "or leave the option out");
+        }
+        BackendSettings settings;
+        try {
+            settings = BackendSettings.resolve(pgUrl, null, env);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        List<Spec> specs = new ArrayList<>();
+        Map<Spec, List<Permutation>> chosen = new LinkedHashMap<>();
+        for (Path file : files) {
+            Spec spec = read(file);
+            specs.add(spec);
+            List<Permutation> only = new ArrayList<>();
+            if (permutationText != null) {
+                try {
+                    only.add(SpecReader.permutation(spec, "--permutation", permutationText));
+                } catch (SpecException e) {
+                    throw new UsageException(e.getMessage() + " (in " + file + ")");
+                }
+            }
+            chosen.put(spec, only);
+        }
+        if (outDir != null) {
+            try {
+                Files.createDirectories(outDir);
+            } catch (IOException e) {
+                throw new UsageException("--out " + outDir + ": cannot make that folder ("
+                        + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")");
+            }
+        }
+
+        Backends backends = new Backends(BackendSettings.embedded(), home, new StartupProgress(err));
+        try (backends; Interruption interruption = new Interruption(backends)) {
+            Postgres server = server(settings, backends);
+            long started = System.nanoTime();
+            List<Object> reports = new ArrayList<>();
+            boolean allRan = true;
+            boolean noted = false;
+            for (Spec spec : specs) {
+                if (interruption.signalled()) {
+                    allRan = false;
+                    break;
+                }
+                boolean printing = outDir == null && !json;
+                Transcript transcript = new Transcript(printing ? piece -> {
+                    out.print(piece);
+                    out.flush();
+                } : piece -> { });
+                PermutationReport report = new PermutationReport();
+                IsolationRun run = new IsolationRun(server, spec, IsolationListener.all(transcript, report),
+                        SpecRunner.Options.DEFAULTS);
+                interruption.stopping(run::stop);
+                String failure = null;
+                try {
+                    run.run(chosen.get(spec));
+                } catch (IsolationFailure e) {
+                    failure = e.getMessage();
+                }
+                interruption.stopping(() -> { });
+                if (!noted && !run.notes().isEmpty()) {
+                    noted = true;
+                    run.notes().forEach(note -> err.println("racelab: note: " + note));
+                }
+                if (outDir != null) {
+                    write(outDir.resolve(spec.name() + ".out"), transcript.text());
+                }
+                if (failure != null) {
+                    allRan = false;
+                    err.println("racelab: " + spec.name() + ": " + failure);
+                }
+                reports.add(json(spec, report, failure));
+            }
+            if (json) {
+                Map<String, Object> all = new LinkedHashMap<>();
+                all.put("server", server.describe());
+                all.put("specs", reports);
+                all.put("elapsedMs", (System.nanoTime() - started) / 1_000_000);
+                out.println(JSON.toJson(all));
+            }
+            return allRan ? Cli.OK : Cli.BACKEND_FAILURE;
+        }
+    }
+
+    /** A spec file, or, when there is no such file, one of RaceLab's teaching specs by name. */
+    private static Spec read(Path file) throws UsageException {
+        try {
+            return SpecReader.read(file);
+        } catch (NoSuchFileException e) {
+            Optional<TeachingSpec> bundled = TeachingSpec.find(file.toString());
+            if (bundled.isPresent()) {
+                return bundled.get().spec();
+            }
+            throw new UsageException("cannot read " + file + ": no such file, nor a teaching spec of that name ("
+                    + String.join(", ", TeachingSpec.all().stream().map(TeachingSpec::id).toList()) + ")");
+        } catch (IOException e) {
+            throw new UsageException("cannot read " + file + ": "
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+        } catch (SpecException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    /**
+     * The server to run on: a named one is only reached, since a spec needs nothing in its
+     * database (only the right to create one of its own); else the embedded one, started now.
+     */
+    private static Postgres server(BackendSettings settings, Backends backends) throws BackendException {
+        Optional<PgAddress> named = settings.postgres();
+        return named.isPresent() ? Postgres.reach(named.get()) : backends.postgres();
+    }
+
+    private static void write(Path target, String text) throws UsageException {
+        try {
+            ExportFile.write(target, stream -> stream.write(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (ExportFile.Failed e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    private static Map<String, Object> json(Spec spec, PermutationReport report, String failure) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("spec", spec.name());
+        map.put("sessions", spec.sessions().stream().map(s -> s.name()).toList());
+        map.put("permutations", report.outcomes().stream().map(PermutationReport.Outcome::toJson).toList());
+        map.put("completed", failure == null);
+        if (failure != null) {
+            map.put("failure", failure);
+        }
+        return map;
+    }
+}

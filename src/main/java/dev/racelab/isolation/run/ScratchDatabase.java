@@ -1,0 +1,285 @@
+package dev.racelab.isolation.run;
+
+import dev.racelab.backend.BackendException;
+import dev.racelab.backend.PgAddress;
+import dev.racelab.backend.Postgres;
+import dev.racelab.backend.SqlFile;
+import dev.racelab.engine.Service;
+
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.Set;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The database one spec runs in: created for it with the settings PostgreSQL's test driver gives
+ * its own ({@link IsolationSettings}), and dropped after it, whatever happened. A spec never runs
+ * in a database RaceLab did not create for it: its setup creates tables, functions and roles as
+ * it likes.
+ *
+ * <p>Created from {@code template0}, UTF-8, C collation, named {@code racelab_isolation_} and 16
+ * random hex digits, and marked with a comment saying when it would be a leftover. A RaceLab killed
+ * while a spec runs leaves its scratch database behind; the next scratch database made on that
+ * server drops every leftover one: marked so, past its time, and with no session in it. (A spec's
+ * sessions stay connected while it runs, so a running spec's database is never taken for one.)
+ *
+ * <p>Needs a login that may create databases (CREATEDB, or a superuser); without it, {@link
+ * #create} says so and nothing is run. {@code lc_messages} can be set only by a superuser: another
+ * login's messages come in the server's language ({@link #notes()} says so).
+ */
+public final class ScratchDatabase implements AutoCloseable {
+
+    private static final SqlFile SQL = SqlFile.load(ScratchDatabase.class, "isolation.sql");
+    private static final String MARK = "RaceLab isolation scratch database; a leftover after ";
+    private static final Pattern MARKED = Pattern.compile(Pattern.quote(MARK) + "(\\S+)");
+    /** Long enough for the sessions to connect; a running spec keeps them connected. */
+    private static final Duration LEFTOVER_AFTER = Duration.ofMinutes(10);
+    private static final Duration DROP_WITHIN = Duration.ofSeconds(15);
+    private static final String IN_USE = "55006";
+    private static final String DUPLICATE_DATABASE = "42P04";
+
+    private final Postgres server;
+    private final String name;
+    private final int serverVersion;
+    private final List<String> notes;
+    private final Set<String> rolesBefore;
+    private boolean dropped;
+
+    private ScratchDatabase(Postgres server, String name, int serverVersion, List<String> notes,
+                            Set<String> rolesBefore) {
+        this.server = server;
+        this.name = name;
+        this.serverVersion = serverVersion;
+        this.notes = List.copyOf(notes);
+        this.rolesBefore = Set.copyOf(rolesBefore);
+    }
+
+    /**
+     * Creates a scratch database on {@code server}.
+     *
+     * @throws BackendException if the login may not create databases (saying so), or the server fails
+     */
+    public static ScratchDatabase create(Postgres server) throws BackendException {
+        try (Connection admin = server.control("isolation"); Statement s = admin.createStatement()) {
+            int version;
+            boolean superuser;
+            try (ResultSet rs = s.executeQuery(SQL.get("rights"))) {
+                rs.next();
+                superuser = rs.getBoolean(1);
+                if (!superuser && !rs.getBoolean(2)) {
+                    throw new BackendException(Service.POSTGRES, where(server) + " does not let user '"
+                            + rs.getString(3) + "' create databases, and an isolation spec runs only in a scratch "
+                            + "database RaceLab creates and drops: grant it CREATEDB (ALTER ROLE " + rs.getString(3)
+                            + " CREATEDB), or use a login that has it");
+                }
+                version = rs.getInt(4);
+            }
+            dropLeftovers(admin, version);
+            Set<String> roles = roles(admin);
+            String name = createUnique(admin);
+            ScratchDatabase scratch = new ScratchDatabase(server, name, version, List.of(), roles);
+            try {
+                run(admin, "mark-database", name, MARK + Instant.now().plus(LEFTOVER_AFTER));
+                List<String> notes = new ArrayList<>();
+                for (IsolationSettings.DatabaseSetting setting : IsolationSettings.database()) {
+                    if (setting.superuserOnly() && !superuser) {
+                        notes.add(setting.name() + " stays the server's: only a superuser may set it, so messages "
+                                + "may not be in English as PostgreSQL's expected outputs are");
+                        continue;
+                    }
+                    run(admin, "set-database", name, setting.name(), setting.value());
+                }
+                return new ScratchDatabase(server, name, version, notes, roles);
+            } catch (SQLException | RuntimeException e) {
+                scratch.close();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new BackendException(Service.POSTGRES, where(server) + " could not make a scratch database: "
+                    + e.getMessage().lines().findFirst().orElse(""), e);
+        }
+    }
+
+    private static String where(Postgres server) {
+        return "PostgreSQL at " + server.address().host() + ":" + server.address().port();
+    }
+
+    private static String createUnique(Connection admin) throws SQLException {
+        SecureRandom random = new SecureRandom();
+        for (int attempt = 0; ; attempt++) {
+            byte[] bytes = new byte[8];
+            random.nextBytes(bytes);
+            String name = "racelab_isolation_" + HexFormat.of().formatHex(bytes);
+            try {
+                run(admin, "create-database", name);
+                return name;
+            } catch (SQLException e) {
+                if (!DUPLICATE_DATABASE.equals(e.getSQLState()) || attempt >= 3) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Runs the statement that {@code format()} makes from the named template and the values. */
+    private static void run(Connection admin, String template, String... values) throws SQLException {
+        String statement;
+        try (PreparedStatement p = admin.prepareStatement(SQL.get(template))) {
+            for (int i = 0; i < values.length; i++) {
+                p.setString(i + 1, values[i]);
+            }
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                statement = rs.getString(1);
+            }
+        }
+        try (Statement s = admin.createStatement()) {
+            s.execute(statement);
+        }
+    }
+
+    private static void dropLeftovers(Connection admin, int version) throws SQLException {
+        List<String> stale = new ArrayList<>();
+        try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery(SQL.get("leftovers"))) {
+            while (rs.next()) {
+                Matcher m = MARKED.matcher(rs.getString(2));
+                try {
+                    if (m.find() && Instant.parse(m.group(1)).isBefore(Instant.now())) {
+                        stale.add(rs.getString(1));
+                    }
+                } catch (DateTimeParseException e) {
+                    // Not a mark RaceLab wrote: not RaceLab's to drop.
+                }
+            }
+        }
+        for (String leftover : stale) {
+            try {
+                drop(admin, leftover, version);
+            } catch (SQLException e) {
+                // Another RaceLab may be dropping it at the same moment, or it is someone else's.
+            }
+        }
+    }
+
+    /** The database's name on the server. */
+    public String name() {
+        return name;
+    }
+
+    /** The same server and login, in the scratch database. */
+    public PgAddress address() {
+        return server.address().withDatabase(name);
+    }
+
+    /** What differs from PostgreSQL's own test environment, in sentences; usually none. */
+    public List<String> notes() {
+        return notes;
+    }
+
+    /**
+     * Drops the database: its sessions are terminated first (a spec may leave one busy), then it
+     * is dropped, within {@link #DROP_WITHIN}.
+     *
+     * @throws BackendException if it could not be dropped (the message names it)
+     */
+    public void drop() throws BackendException {
+        if (dropped) {
+            return;
+        }
+        try (Connection admin = server.control("isolation")) {
+            drop(admin, name, serverVersion);
+            dropped = true;
+        } catch (SQLException e) {
+            throw new BackendException(Service.POSTGRES, where(server) + " did not drop scratch database " + name
+                    + ": " + e.getMessage().lines().findFirst().orElse(""), e);
+        }
+    }
+
+    private static void drop(Connection admin, String name, int version) throws SQLException {
+        long deadline = System.nanoTime() + DROP_WITHIN.toNanos();
+        while (true) {
+            try (PreparedStatement terminate = admin.prepareStatement(SQL.get("terminate-sessions"))) {
+                terminate.setString(1, name);
+                terminate.executeQuery().close();
+            }
+            try {
+                run(admin, version >= 130_000 ? "drop-database-force" : "drop-database", name);
+                return;
+            } catch (SQLException e) {
+                if (!IN_USE.equals(e.getSQLState()) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+            // Terminated sessions take a moment to leave: ask again shortly, within the bound.
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("interrupted while dropping " + name, e);
+            }
+        }
+    }
+
+    private static Set<String> roles(Connection admin) throws SQLException {
+        Set<String> roles = new HashSet<>();
+        try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery(SQL.get("roles"))) {
+            while (rs.next()) {
+                roles.add(rs.getString(1));
+            }
+        }
+        return roles;
+    }
+
+    /**
+     * Drops the roles {@code spec} created and left behind (a teardown that failed before its DROP
+     * ROLE, or a setup that failed after its CREATE ROLE): roles belong to the whole server, so the
+     * scratch database does not take them with it. Only roles that did not exist when the database
+     * was made, and whose names the spec's SQL mentions, are dropped: never anyone else's.
+     *
+     * @return the roles that could not be dropped (something outside the scratch database depends
+     *         on them), as sentences; empty when none was left or all were dropped
+     */
+    public List<String> dropRolesLeftBy(String specSql) {
+        String sql = specSql.toLowerCase(java.util.Locale.ROOT);
+        List<String> kept = new ArrayList<>();
+        try (Connection admin = server.control("isolation")) {
+            for (String role : roles(admin)) {
+                if (rolesBefore.contains(role) || !sql.contains(role.toLowerCase(java.util.Locale.ROOT))) {
+                    continue;
+                }
+                try {
+                    run(admin, "drop-role", role);
+                } catch (SQLException e) {
+                    kept.add("role " + role + ", which the spec created, stays: "
+                            + e.getMessage().lines().findFirst().orElse(""));
+                }
+            }
+        } catch (SQLException e) {
+            kept.add("the roles the spec created could not be checked: " + e.getMessage().lines().findFirst()
+                    .orElse(""));
+        }
+        return kept;
+    }
+
+    /** Drops the database if it is still there, swallowing a failure (for a {@code finally}). */
+    @Override
+    public void close() {
+        try {
+            drop();
+        } catch (BackendException e) {
+            // The caller that needs to know calls drop(); a leftover is dropped by the next spec run.
+        }
+    }
+}

@@ -1,0 +1,59 @@
+-- RaceLab's own statements for running isolation specs. The specs' SQL runs only in a scratch
+-- database RaceLab creates for the spec and drops after it.
+
+-- name: is-blocked
+-- isolationtester's question, asked on the control connection every 10 ms while a step runs:
+-- is this session waiting for a lock (or a safe snapshot) held by one of the spec's sessions?
+SELECT pg_catalog.pg_isolation_test_session_is_blocked($1::int, $2::int[])
+
+-- name: blocked-by
+-- Who holds a waiting session up: the server processes whose locks it waits for (the lock table
+-- pg_locks shows), and those whose snapshots a serializable read-only transaction waits out.
+SELECT pg_catalog.array_cat(pg_catalog.pg_blocking_pids($1::int), pg_catalog.pg_safe_snapshot_blocking_pids($1::int))
+
+-- The scratch database, on a connection of RaceLab's own to the server's configured database.
+-- Names of databases cannot be parameters: format() quotes RaceLab's generated name (%I) and the
+-- values (%L) on the server, and the statement it returns is run as it is.
+
+-- name: rights
+SELECT rolsuper, rolcreatedb, current_user, pg_catalog.current_setting('server_version_num')::int
+FROM pg_catalog.pg_roles WHERE rolname = current_user
+
+-- name: create-database
+SELECT pg_catalog.format('CREATE DATABASE %I TEMPLATE template0 ENCODING %L LC_COLLATE %L LC_CTYPE %L', ?, 'UTF8', 'C', 'C')
+
+-- name: mark-database
+SELECT pg_catalog.format('COMMENT ON DATABASE %I IS %L', ?, ?)
+
+-- name: set-database
+SELECT pg_catalog.format('ALTER DATABASE %I SET %I TO %L', ?, ?, ?)
+
+-- name: terminate-sessions
+SELECT pg_catalog.pg_terminate_backend(pid) FROM pg_catalog.pg_stat_activity
+WHERE datname = ? AND pid <> pg_catalog.pg_backend_pid()
+
+-- name: drop-database
+SELECT pg_catalog.format('DROP DATABASE IF EXISTS %I', ?)
+
+-- name: drop-database-force
+SELECT pg_catalog.format('DROP DATABASE IF EXISTS %I WITH (FORCE)', ?)
+
+-- name: database-exists
+SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_database WHERE datname = ?)
+
+-- name: leftovers
+-- Scratch databases a RaceLab that was killed left behind: named as RaceLab names them, marked
+-- by RaceLab with a time after which they are leftovers, and with no session in them.
+SELECT d.datname, pg_catalog.shobj_description(d.oid, 'pg_database')
+FROM pg_catalog.pg_database d
+WHERE d.datname LIKE 'racelab\_isolation\_%'
+  AND pg_catalog.shobj_description(d.oid, 'pg_database') LIKE 'RaceLab isolation scratch database; a leftover after %'
+  AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a WHERE a.datid = d.oid)
+
+-- name: roles
+-- The roles there are, to tell afterwards which ones a spec created (roles belong to the whole
+-- server, so dropping the scratch database does not take them).
+SELECT rolname FROM pg_catalog.pg_roles
+
+-- name: drop-role
+SELECT pg_catalog.format('DROP ROLE IF EXISTS %I', ?)

@@ -1,0 +1,197 @@
+package dev.racelab.isolation.run;
+
+import dev.racelab.backend.BackendException;
+import dev.racelab.backend.PgAddress;
+import dev.racelab.backend.Postgres;
+import dev.racelab.isolation.Spec;
+import dev.racelab.isolation.SpecReader;
+import dev.racelab.support.Poll;
+import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Whatever a spec run does, good or bad, nothing of it stays on the server: no scratch database,
+ * no session. And a login that may not create databases is told so before anything runs.
+ */
+@Tag("lab")
+// Each spec makes and drops a database: nothing else of the build (SilentServerTest counts on its
+// timing beside the others) runs beside these.
+@Isolated
+class IsolationCleanupTest {
+
+    private static final SpecRunner.Options QUICK = SpecRunner.Options.DEFAULTS.withStepTimeout(Duration.ofSeconds(1));
+
+    private static final String TWO_SESSIONS = """
+            setup { CREATE TABLE t (id int PRIMARY KEY, x int); INSERT INTO t VALUES (1, 0); }
+            teardown { DROP TABLE t; }
+            session s1
+            setup { BEGIN; }
+            step s1u { UPDATE t SET x = 1 WHERE id = 1; }
+            step s1c { COMMIT; }
+            teardown { ROLLBACK; }
+            session s2
+            setup { BEGIN; }
+            step s2u { UPDATE t SET x = 2 WHERE id = 1; }
+            step s2c { COMMIT; }
+            teardown { ROLLBACK; }
+            """;
+
+    private static Spec spec(String name, String text) throws Exception {
+        return SpecReader.read(name, name + ".spec", text);
+    }
+
+    /** RaceLab's scratch databases on the server now. */
+    private static List<String> scratchDatabases() throws Exception {
+        List<String> names = new ArrayList<>();
+        try (Connection c = TestServers.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT datname FROM pg_database WHERE datname LIKE 'racelab\\_isolation\\_%'")) {
+            while (rs.next()) {
+                names.add(rs.getString(1));
+            }
+        }
+        return names;
+    }
+
+    /** Sessions of the spec called {@code test}, as isolationtester names them. */
+    private static int sessionsOf(String test) throws Exception {
+        try (Connection c = TestServers.connect();
+             PreparedStatement p = c.prepareStatement(
+                     "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE ?")) {
+            p.setString(1, "isolation/" + test + "/%");
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+
+    @Test
+    void aRunThatBlocksAndCompletesLeavesNothing() throws Exception {
+        List<String> before = scratchDatabases();
+        Transcript transcript = new Transcript();
+        IsolationRun.run(TestServers.postgres(), spec("cleanup-good", TWO_SESSIONS + "permutation s1u s2u s1c s2c"),
+                List.of(), transcript, QUICK);
+        assertTrue(transcript.text().contains("step s2u: UPDATE t SET x = 2 WHERE id = 1; <waiting ...>\n"
+                + "step s1c: COMMIT;\nstep s2u: <... completed>\nstep s2c: COMMIT;\n"), transcript.text());
+        assertEquals(before, scratchDatabases());
+        assertEquals(0, sessionsOf("cleanup-good"));
+    }
+
+    @Test
+    void aFailingSetupStopsTheSpecAndLeavesNothing() throws Exception {
+        List<String> before = scratchDatabases();
+        Transcript transcript = new Transcript();
+        IsolationFailure failure = assertThrows(IsolationFailure.class, () -> IsolationRun.run(TestServers.postgres(),
+                spec("cleanup-setup", "setup { SELECT 1/0; }\n" + TWO_SESSIONS), List.of(), transcript, QUICK));
+        assertEquals("the setup failed: division by zero", failure.getMessage());
+        assertTrue(transcript.text().endsWith("\nsetup failed: ERROR:  division by zero\n"), transcript.text());
+        assertEquals(before, scratchDatabases());
+        assertEquals(0, sessionsOf("cleanup-setup"));
+    }
+
+    @Test
+    void aStepLeftWaitingIsCancelledAfterTheStepTimeoutAndLeavesNothing() throws Exception {
+        List<String> before = scratchDatabases();
+        Transcript transcript = new Transcript();
+        IsolationRun.run(TestServers.postgres(), spec("cleanup-cancel", TWO_SESSIONS + "permutation s1u s2u"),
+                List.of(), transcript, QUICK);
+        assertTrue(transcript.text().contains("step s2u: UPDATE t SET x = 2 WHERE id = 1; <waiting ...>\n"
+                + "isolationtester: canceling step s2u after 1 seconds\n"
+                + "step s2u: <... completed>\nERROR:  canceling statement due to user request\n"), transcript.text());
+        assertEquals(before, scratchDatabases());
+        assertEquals(0, sessionsOf("cleanup-cancel"));
+    }
+
+    @Test
+    void aRunStoppedFromAnotherThreadInTheMiddleOfAStepLeavesNothing() throws Exception {
+        List<String> before = scratchDatabases();
+        Spec sleeping = spec("cleanup-stop", "session s1\nstep sleep { SELECT pg_sleep(60); }\n");
+        IsolationRun run = new IsolationRun(TestServers.postgres(), sleeping, new Transcript(),
+                SpecRunner.Options.DEFAULTS);
+        CompletableFuture<Throwable> ended = CompletableFuture.supplyAsync(() -> {
+            try {
+                run.run(List.of());
+                return null;
+            } catch (Exception e) {
+                return e;
+            }
+        });
+        assertTrue(Poll.eventually(Duration.ofSeconds(20), () -> sessionsOf("cleanup-stop") == 2), "the spec's sessions "
+                + "connected");
+        run.stop();
+        Throwable failure = ended.get(30, TimeUnit.SECONDS);
+        assertTrue(failure instanceof IsolationFailure && failure.getMessage().equals("stopped"), String.valueOf(failure));
+        assertEquals(before, scratchDatabases());
+        assertEquals(0, sessionsOf("cleanup-stop"));
+    }
+
+    @Test
+    void theScratchDatabaseOfARaceLabThatWasKilledGoesWithTheNextOne() throws Exception {
+        Postgres server = TestServers.postgres();
+        ScratchDatabase orphan = ScratchDatabase.create(server);
+        try (Connection c = TestServers.connect(); Statement s = c.createStatement()) {
+            // As a killed RaceLab leaves it: marked, its time past, nobody connected.
+            s.execute("COMMENT ON DATABASE " + orphan.name()
+                    + " IS 'RaceLab isolation scratch database; a leftover after 2000-01-01T00:00:00Z'");
+        }
+        ScratchDatabase next = ScratchDatabase.create(server);
+        try {
+            assertFalse(scratchDatabases().contains(orphan.name()), "the leftover was dropped");
+            assertTrue(scratchDatabases().contains(next.name()));
+        } finally {
+            next.drop();
+        }
+        assertFalse(scratchDatabases().contains(next.name()));
+    }
+
+    @Test
+    void aLoginThatMayNotCreateDatabasesIsToldSoAndNothingRuns() throws Exception {
+        // The test server's login acting as pg_monitor, a role of PostgreSQL's own that may not
+        // create databases: nothing is created to try this.
+        PgAddress base = TestServers.postgres().address();
+        PgAddress monitor = PgAddress.parse(base.secretUrl() + "?options=-c%20role%3Dpg_monitor");
+        List<String> before = scratchDatabases();
+        try (Postgres limited = Postgres.reach(monitor)) {
+            BackendException refused = assertThrows(BackendException.class, () -> ScratchDatabase.create(limited));
+            assertTrue(refused.getMessage().contains("does not let user 'pg_monitor' create databases, and an "
+                    + "isolation spec runs only in a scratch database RaceLab creates and drops"), refused.getMessage());
+        }
+        assertEquals(before, scratchDatabases());
+    }
+
+    @Test
+    void aRoleTheSpecCreatedAndItsFailingTeardownLeftIsDroppedToo() throws Exception {
+        // Roles belong to the whole server: the scratch database does not take them with it.
+        Spec leaky = spec("cleanup-role", """
+                setup { CREATE ROLE racelab_isolation_cleanup_role; }
+                teardown { SELECT 1/0; DROP ROLE racelab_isolation_cleanup_role; }
+                session s1
+                step s1a { SELECT 1; }
+                """);
+        Transcript transcript = new Transcript();
+        IsolationRun.run(TestServers.postgres(), leaky, List.of(), transcript, QUICK);
+        assertTrue(transcript.text().endsWith("teardown failed: ERROR:  division by zero\n"), transcript.text());
+        try (Connection c = TestServers.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_roles WHERE rolname = 'racelab_isolation_cleanup_role'")) {
+            rs.next();
+            assertEquals(0, rs.getInt(1), "the spec's role is gone");
+        }
+    }
+}
