@@ -89,9 +89,9 @@ class WindowTest {
         // The banner follows the record a frame behind the run: on a busy machine, more than one.
         assertEquals("Paused — step mode", ui.awaitVerdict(v -> v.startsWith("Paused")));
 
-        // So does the gates table's halted mark (the name marked ⏸, the cell of the gate outlined).
-        WindowDriver.await(30, () -> robot.lookup("client-1 ⏸").tryQuery().isPresent());
-        robot.clickOn("client-1 ⏸");
+        // So does the gates table's halted mark (the name marked ‖, the cell of the gate outlined).
+        WindowDriver.await(30, () -> robot.lookup("client-1 ‖").tryQuery().isPresent());
+        robot.clickOn("client-1 ‖");
         ui.press("step");
         WindowDriver.await(30, () -> gate(0).equals("after-read"));
         robot.press(KeyCode.ALT, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.ALT);

@@ -131,7 +131,7 @@ public final class GatesTable extends TableView<GatesTable.Row> {
                 }
                 Gate gate = row.index() >= 0 && row.index() < haltedAt.length ? haltedAt[row.index()] : null;
                 // Where it halted is the outlined cell; the name only says that it did.
-                setText(gate == null ? name : name + " ⏸");
+                setText(gate == null ? name : name + " ‖");
                 setTooltip(gate == null ? null : new Tooltip(name + " is halted at " + gate.id()));
             }
         });
