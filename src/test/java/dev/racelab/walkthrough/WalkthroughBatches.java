@@ -65,8 +65,13 @@ public final class WalkthroughBatches {
                 Sweep sweep = order.sweep() == null ? null : Sweep.parse(order.sweep(), lab, spec.workers());
                 for (String strategy : strategies) {
                     long start = System.nanoTime();
+                    String[] firstError = {null};
                     Batch.Result result = new Batch(lab, spec, List.of(strategy), order.runs(), sweep, Clock.system(),
-                            run -> { }).run((done, total, record) -> { });
+                            run -> { }).run((done, total, record) -> {
+                                if (firstError[0] == null && record.outcome().verdict() == Verdict.ERROR) {
+                                    firstError[0] = record.outcome().explanation();
+                                }
+                            });
                     double seconds = (System.nanoTime() - start) / 1e9;
                     List<Batch.Point> points = result.points().getOrDefault(strategy, List.of());
                     int runs = points.stream().mapToInt(Batch.Point::runs).sum();
@@ -79,6 +84,9 @@ public final class WalkthroughBatches {
                             .collect(Collectors.joining(", "));
                     System.out.printf(Locale.ROOT, "%-20s %-20s %-7s %4d/%-4d  %-28s %8.1f%n", id, strategy,
                             broken ? "broken" : "fix", failed, runs, verdicts, seconds);
+                    if (firstError[0] != null) {
+                        System.out.println("  the first ERROR: " + firstError[0]);
+                    }
                     if (result.serverFailure() != null) {
                         System.out.println("  a server failed: " + result.serverFailure());
                     }
