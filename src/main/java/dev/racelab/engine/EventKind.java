@@ -136,6 +136,37 @@ public enum EventKind {
             return "retry: " + subject;
         }
     },
+    /**
+     * A try for lock {@code subject} was refused and the worker gave its request up: another
+     * session holds the lock ("still locked"); {@code value} is the backend pid of the session the
+     * last try ran on. (A refused try the worker repeats is a {@link #RETRY}.)
+     */
+    LOCK_REFUSED(false, Glyph.RING, Ink.WAITING, "⊘ gave up: still locked") {
+        @Override
+        public String describe(String subject, long value) {
+            return "gave up, still locked: " + subject;
+        }
+    },
+    /**
+     * An unlock of lock {@code subject} came back false: the session it ran on held no such lock
+     * (PostgreSQL warns and releases nothing); {@code value} is that session's backend pid.
+     */
+    UNLOCK_FALSE(false, Glyph.RING, Ink.TEXT, "⊘ unlock returned false") {
+        @Override
+        public String describe(String subject, long value) {
+            return "unlock returned false: " + subject;
+        }
+    },
+    /**
+     * A lock call met another resource's lock: their names give the same lock key {@code value},
+     * so unrelated work contends; {@code subject} says whose.
+     */
+    KEY_COLLISION(false, Glyph.CIRCLE, Ink.HIGHLIGHT, "○ key collision") {
+        @Override
+        public String describe(String subject, long value) {
+            return "key collision: " + subject;
+        }
+    },
     /** A connection was opened for the worker; {@code value} is the server's backend pid. */
     CONNECTED(false),
     /** An invariant was broken here; {@code subject} names it, {@code value} says how much. */
