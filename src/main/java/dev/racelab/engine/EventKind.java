@@ -103,6 +103,11 @@ public enum EventKind {
             return "short batch: " + subject;
         }
     },
+    /**
+     * The lock called {@code subject} (a resource of the lab) is, on the server, the advisory lock
+     * with key {@code value}: one bigint key, or two int keys as its high and low halves.
+     */
+    LOCK_KEY(false),
     /** A worker requested lock {@code subject}. */
     LOCK_REQUESTED(false),
     /** A worker was granted lock {@code subject}. */
@@ -161,7 +166,7 @@ public enum EventKind {
      * A lock call met another resource's lock: their names give the same lock key {@code value},
      * so unrelated work contends; {@code subject} says whose.
      */
-    KEY_COLLISION(false, Glyph.CIRCLE, Ink.HIGHLIGHT, "○ key collision") {
+    KEY_COLLISION(false, Glyph.BAR, Ink.HIGHLIGHT, "┃ key collision") {
         @Override
         public String describe(String subject, long value) {
             return "key collision: " + subject;

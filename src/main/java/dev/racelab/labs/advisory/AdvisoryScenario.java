@@ -75,6 +75,8 @@ final class AdvisoryScenario implements Scenario {
     private final AdvisoryLockLab.Acquire acquire;
     private final LockKeys keys;
     private final LockKeys.Resources resources;
+    /** Each resource's lock key in this run. */
+    private final Map<String, AdvisoryKey> keyOf = new LinkedHashMap<>();
     private final int depth;
     private final boolean extraUnlock;
     private final int workMillis;
@@ -115,12 +117,15 @@ final class AdvisoryScenario implements Scenario {
         this.workMillis = setup.get(AdvisoryLockLab.WORK_MS);
         this.patienceNanos = TimeUnit.MILLISECONDS.toNanos(setup.get(AdvisoryLockLab.PATIENCE_MS));
         this.survivors = new Survivors(setup.workers());
+        for (String name : resources.names()) {
+            keyOf.put(name, keys.of(setup.runId(), name));
+        }
         this.pg = new PgFixture(postgres, setup, TABLES, PgSessions.Mode.pooled(setup.get(AdvisoryLockLab.POOL_SIZE)));
         try (PreparedStatement ps = pg.admin().prepareStatement(SQL.get("add-resource"))) {
             for (String name : resources.names()) {
                 ps.setString(1, setup.runId());
                 ps.setString(2, name);
-                ps.setString(3, keys.of(name).toString());
+                ps.setString(3, keyOf.get(name).toString());
                 ps.executeUpdate();
             }
         } catch (SQLException | RuntimeException e) {
@@ -329,8 +334,8 @@ final class AdvisoryScenario implements Scenario {
         metrics.put("deaths", deaths.sum());
         metrics.put("workDone", workDone());
         metrics.put("poolSize", setup.get(AdvisoryLockLab.POOL_SIZE));
-        if (resources == LockKeys.Resources.COLLIDING && keys.of(LockKeys.FIRST).equals(keys.of(LockKeys.SECOND))) {
-            metrics.put("collidingKey", keys.of(LockKeys.FIRST).key());
+        if (resources == LockKeys.Resources.COLLIDING && keyOf.get(LockKeys.FIRST).equals(keyOf.get(LockKeys.SECOND))) {
+            metrics.put("collidingKey", keyOf.get(LockKeys.FIRST).key());
         }
         return metrics;
     }
@@ -387,13 +392,16 @@ final class AdvisoryScenario implements Scenario {
             this.context = context;
             this.session = session;
             this.resource = resource;
-            this.key = keys.of(resource);
+            this.key = keyOf.get(resource);
         }
 
         @Override
         public void operation(int n) throws Exception {
             if (out) {
                 return;
+            }
+            if (n == 0) {
+                context.mark(EventKind.LOCK_KEY, resource, LockKeys.encode(key));
             }
             context.gate(AdvisoryLockLab.BEFORE_LOCK);
             switch (strategy) {
@@ -584,7 +592,7 @@ final class AdvisoryScenario implements Scenario {
 
         /** The workers that believe they hold this worker's key now (any invoice), by name. */
         private String holders() {
-            return holding.entrySet().stream().filter(e -> keys.of(e.getValue().resource).equals(key))
+            return holding.entrySet().stream().filter(e -> keyOf.get(e.getValue().resource).equals(key))
                     .map(Map.Entry::getKey).sorted().collect(Collectors.joining(", "));
         }
 
@@ -595,7 +603,7 @@ final class AdvisoryScenario implements Scenario {
             }
             for (Map.Entry<String, Hold> other : holding.entrySet()) {
                 Hold hold = other.getValue();
-                if (!hold.resource.equals(resource) && keys.of(hold.resource).equals(key)) {
+                if (!hold.resource.equals(resource) && keyOf.get(hold.resource).equals(key)) {
                     collided = true;
                     collisions.increment();
                     String words = context.name() + " " + what + " on " + resource + " because " + other.getKey()

@@ -107,12 +107,12 @@ final class AdvisoryView implements LabView {
                         ""));
         panels.add(workersPanel());
         if (resources == LockKeys.Resources.COLLIDING) {
-            AdvisoryKey first = table.keys().of(LockKeys.FIRST);
-            AdvisoryKey second = table.keys().of(LockKeys.SECOND);
-            Ink ink = first.equals(second) ? Ink.RACE : Ink.SAFE;
+            AdvisoryKey first = table.announcedKey(LockKeys.FIRST);
+            AdvisoryKey second = table.announcedKey(LockKeys.SECOND);
+            Ink ink = first == null || second == null ? Ink.TEXT : first.equals(second) ? Ink.RACE : Ink.SAFE;
             panels.add(new Panel.Values("The invoices' keys (" + table.keys().title() + ")", List.of(
-                    new Panel.Value(LockKeys.FIRST, first.toString(), ink),
-                    new Panel.Value(LockKeys.SECOND, second.toString(), ink))));
+                    new Panel.Value(LockKeys.FIRST, first == null ? "—" : first.toString(), ink),
+                    new Panel.Value(LockKeys.SECOND, second == null ? "—" : second.toString(), ink))));
         }
         return panels;
     }
@@ -193,9 +193,9 @@ final class AdvisoryView implements LabView {
         }
         y += ((lanes.size() + chipColumns - 1) / chipColumns) * (chipH + em * 0.5) + em * 0.9;
 
-        if (resources == LockKeys.Resources.COLLIDING) {
-            AdvisoryKey first = table.keys().of(LockKeys.FIRST);
-            AdvisoryKey second = table.keys().of(LockKeys.SECOND);
+        AdvisoryKey first = table.announcedKey(LockKeys.FIRST);
+        AdvisoryKey second = table.announcedKey(LockKeys.SECOND);
+        if (resources == LockKeys.Resources.COLLIDING && first != null && second != null) {
             boolean same = first.equals(second);
             s.fill(same ? Ink.RACE : Ink.SAFE).text(same ? "both invoices → key " + first + " (one lock)"
                     : "two invoices → two keys", pad, y, 0.85, true, Sketch.Align.LEFT);

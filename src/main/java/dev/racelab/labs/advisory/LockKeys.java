@@ -16,31 +16,38 @@ import java.util.List;
  * although they work on unrelated things. A 64-bit hash makes that as good as impossible for any
  * number of names a run uses; the two-key form ({@code pg_advisory_lock(int, int)}) keeps the
  * name's kind and number apart, which cannot collide for names of one kind.
+ *
+ * <p>Advisory locks belong to the whole database, not to a schema: two runs on one server that
+ * locked "invoice-16741209" would lock each other out. So a run qualifies its names with its id
+ * ({@code 3f9a…/invoice-16741209}), as an application serving many tenants qualifies them with the
+ * tenant, and runs sharing a server never meet. The colliding pair still collides: the article's
+ * hash of a common prefix and two names of equal length with equal hashes gives equal hashes.
  */
 enum LockKeys implements Switch.Choice {
 
     /** The source article's: the name's 32-bit string hash, as one (bigint) key. */
     HASH32("hash32", "32-bit hash (the article's)") {
         @Override
-        AdvisoryKey of(String resource) {
-            return AdvisoryKey.of(articleHash(resource));
+        AdvisoryKey of(String run, String resource) {
+            return AdvisoryKey.of(articleHash(run + "/" + resource));
         }
     },
     /** The kind's 32-bit hash and the number, as the two keys of {@code pg_advisory_lock(int, int)}. */
     TWO_KEYS("two-keys", "Two keys: kind, number") {
         @Override
-        AdvisoryKey of(String resource) {
+        AdvisoryKey of(String run, String resource) {
             int dash = resource.lastIndexOf('-');
-            return AdvisoryKey.of(articleHash(resource.substring(0, dash)),
+            return AdvisoryKey.of(articleHash(run + "/" + resource.substring(0, dash)),
                     Integer.parseInt(resource.substring(dash + 1)));
         }
     },
     /** The first eight bytes of the name's SHA-256, as one (bigint) key. */
     HASH64("hash64", "64-bit hash") {
         @Override
-        AdvisoryKey of(String resource) {
+        AdvisoryKey of(String run, String resource) {
             try {
-                byte[] digest = MessageDigest.getInstance("SHA-256").digest(resource.getBytes(StandardCharsets.UTF_8));
+                byte[] digest = MessageDigest.getInstance("SHA-256")
+                        .digest((run + "/" + resource).getBytes(StandardCharsets.UTF_8));
                 return AdvisoryKey.of(ByteBuffer.wrap(digest).getLong());
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException("every Java has SHA-256", e);
@@ -76,8 +83,21 @@ enum LockKeys implements Switch.Choice {
         return title;
     }
 
-    /** The key of {@code resource}'s lock. Names are {@code kind-number}, as {@code invoice-16741209}. */
-    abstract AdvisoryKey of(String resource);
+    /**
+     * The key of {@code resource}'s lock in run {@code run}. Names are {@code kind-number}, as
+     * {@code invoice-16741209}.
+     */
+    abstract AdvisoryKey of(String run, String resource);
+
+    /** A key as one number, for an event's value: the bigint key, or the two keys as its high and low halves. */
+    static long encode(AdvisoryKey key) {
+        return key.twoKeys() ? (long) key.key1() << 32 | (key.key2() & 0xffff_ffffL) : key.key();
+    }
+
+    /** The key {@link #encode} made {@code value} of, in this derivation's form. */
+    AdvisoryKey decode(long value) {
+        return this == TWO_KEYS ? AdvisoryKey.of((int) (value >>> 32), (int) value) : AdvisoryKey.of(value);
+    }
 
     /**
      * The source article's {@code hashStringToInt}, line for line: for each UTF-16 unit, {@code

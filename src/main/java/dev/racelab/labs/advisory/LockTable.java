@@ -42,6 +42,8 @@ final class LockTable {
     private final Map<Integer, String> sessions = new LinkedHashMap<>();
     /** Per backend pid: how many times it holds each key. */
     private final Map<Integer, Map<AdvisoryKey, Integer>> held = new HashMap<>();
+    /** Each resource's lock key, as the workers announced it. */
+    private final Map<String, AdvisoryKey> keyOf = new HashMap<>();
     /** Per worker actor: its invoice, how often it believes it holds its lock, how often it was refused. */
     private final Map<Integer, String> resources = new TreeMap<>();
     private final Map<Integer, Integer> believed = new HashMap<>();
@@ -64,19 +66,22 @@ final class LockTable {
     /** Takes a worker's event; returns whether anything here changed. */
     boolean accept(Event e) {
         switch (e.kind()) {
+            case LOCK_KEY -> {
+                return !keys.decode(e.value()).equals(keyOf.put(e.subject(), keys.decode(e.value())));
+            }
             case CONNECTED -> {
                 return sessions.putIfAbsent((int) e.value(), e.subject()) == null;
             }
             case LOCK_ACQUIRED -> {
                 acquisitions++;
                 resources.put(e.actor(), e.subject());
-                held((int) e.value()).merge(keys.of(e.subject()), 1, Integer::sum);
+                held((int) e.value()).merge(keyOf(e.subject()), 1, Integer::sum);
                 if (believed.merge(e.actor(), 1, Integer::sum) == 1) {
                     answers.put(e.actor(), new ArrayList<>());
                 }
             }
             case LOCK_RELEASED -> {
-                held((int) e.value()).merge(keys.of(e.subject()), -1, Integer::sum);
+                held((int) e.value()).merge(keyOf(e.subject()), -1, Integer::sum);
                 if (!transactionLevel) {
                     trueUnlocks++;
                     answers.computeIfAbsent(e.actor(), a -> new ArrayList<>()).add(true);
@@ -118,6 +123,19 @@ final class LockTable {
         return true;
     }
 
+    /**
+     * The lock key of {@code resource}, as its workers announced it; for a record without the
+     * announcement, the article's hash of the bare name, which tells resources apart as well.
+     */
+    AdvisoryKey keyOf(String resource) {
+        return keyOf.computeIfAbsent(resource, r -> AdvisoryKey.of(LockKeys.articleHash(r)));
+    }
+
+    /** The lock key of {@code resource} if a worker announced it, else null. */
+    AdvisoryKey announcedKey(String resource) {
+        return keyOf.get(resource);
+    }
+
     private Map<AdvisoryKey, Integer> held(int pid) {
         return held.computeIfAbsent(pid, p -> new HashMap<>());
     }
@@ -143,7 +161,7 @@ final class LockTable {
                 List<Integer> believers = new ArrayList<>();
                 int times = 0;
                 for (Map.Entry<Integer, Integer> belief : believed.entrySet()) {
-                    if (belief.getValue() > 0 && keys.of(resources.get(belief.getKey())).equals(lock.getKey())) {
+                    if (belief.getValue() > 0 && keyOf(resources.get(belief.getKey())).equals(lock.getKey())) {
                         believers.add(belief.getKey());
                         times += belief.getValue();
                     }

@@ -72,11 +72,11 @@ class AdvisoryLockLabTest {
      */
     @Test
     void sessionPooledLeavesItsLockInAPoolConnectionNoWorkerOwnsEveryTime() throws Exception {
-        String key = String.valueOf(LockKeys.articleHash(LockKeys.FIRST));
         List<String> seen = new ArrayList<>();
         for (int seed = 1; seed <= RUNS; seed++) {
             RunSpec spec = underLoad("session-pooled", seed);
             Run run = start(spec);
+            String key = key(run, LockKeys.FIRST);
             Poll.until("an unlock went astray", () -> leftBehind(run) > 0 || run.outcome().isDone());
             assertTrue(leftBehind(run) > 0, "a lock was left behind with requests still to come: "
                     + (run.outcome().isDone() ? run.outcome().get().banner() : ""));
@@ -187,7 +187,7 @@ class AdvisoryLockLabTest {
             assertEquals(0L, outcome.metrics().get("orphanedLocks"));
             assertEquals(5L, outcome.metrics().get("acquisitions"), "the others all got the lock after it");
         } else {
-            String key = String.valueOf(LockKeys.articleHash(LockKeys.FIRST));
+            String key = key(run, LockKeys.FIRST);
             assertEquals(1, locks.size(), locks.toString());
             assertTrue(locks.get(0).matches("racelab:pool-[0-9]+ idle " + key + " granted"), locks.toString());
             assertEquals(Verdict.STUCK, outcome.verdict(), outcome.banner());
@@ -210,7 +210,7 @@ class AdvisoryLockLabTest {
                 .withGates(GatePlan.NONE.with(AdvisoryLockLab.DIES_HOLDING.id(), WORKER_1, GateRule.fixed(1))
                         .with(AdvisoryLockLab.BEFORE_LOCK.id(), WORKER_1, GateRule.PASS)
                         .with(AdvisoryLockLab.BEFORE_LOCK.id(), GateRule.fixed(100))));
-        String key = String.valueOf(LockKeys.articleHash(LockKeys.FIRST));
+        String key = key(run, LockKeys.FIRST);
         List<String> seen;
         try (PgProbe probe = new PgProbe()) {
             List<List<String>> reads = new ArrayList<>();
@@ -247,7 +247,7 @@ class AdvisoryLockLabTest {
         Run run = start(RunSpec.defaults(lab).withStrategy("session-pinned").withWorkers(1).withOps(1)
                 .with(AdvisoryLockLab.DEPTH, 3).with(AdvisoryLockLab.EXTRA_UNLOCK, true)
                 .withGates(GatePlan.NONE.with(AdvisoryLockLab.BEFORE_UNLOCK.id(), GateRule.BREAKPOINT)));
-        String key = String.valueOf(LockKeys.articleHash(LockKeys.FIRST));
+        String key = key(run, LockKeys.FIRST);
         List<List<String>> before = new ArrayList<>();
         try (PgProbe probe = new PgProbe()) {
             for (int unlock = 1; unlock <= 4; unlock++) {
@@ -273,14 +273,24 @@ class AdvisoryLockLabTest {
         assertEquals(0L, outcome.metrics().get("locksLeftBehind"));
     }
 
+    /**
+     * The pair collides under the article's hash, bare and in any run (a run qualifies its names
+     * with its id), and the run's keys differ from another run's; the fixes keep the pair apart.
+     */
     @Test
     void theCollidingInvoicesAreARealPairUnderTheArticlesHashAndApartUnderTheFixes() {
         assertNotEquals(LockKeys.FIRST, LockKeys.SECOND);
         assertEquals(LockKeys.FIRST.hashCode(), LockKeys.articleHash(LockKeys.FIRST), "the article's hash is Java's");
         assertEquals(LockKeys.articleHash(LockKeys.FIRST), LockKeys.articleHash(LockKeys.SECOND));
-        assertEquals(LockKeys.HASH32.of(LockKeys.FIRST), LockKeys.HASH32.of(LockKeys.SECOND));
-        assertNotEquals(LockKeys.HASH64.of(LockKeys.FIRST), LockKeys.HASH64.of(LockKeys.SECOND));
-        assertNotEquals(LockKeys.TWO_KEYS.of(LockKeys.FIRST), LockKeys.TWO_KEYS.of(LockKeys.SECOND));
+        for (String run : List.of("3f9a0c1e", "a", "run-with-a-long-id-0123456789")) {
+            assertEquals(LockKeys.HASH32.of(run, LockKeys.FIRST), LockKeys.HASH32.of(run, LockKeys.SECOND));
+            assertNotEquals(LockKeys.HASH64.of(run, LockKeys.FIRST), LockKeys.HASH64.of(run, LockKeys.SECOND));
+            assertNotEquals(LockKeys.TWO_KEYS.of(run, LockKeys.FIRST), LockKeys.TWO_KEYS.of(run, LockKeys.SECOND));
+            for (LockKeys keys : LockKeys.values()) {
+                assertNotEquals(keys.of("another", LockKeys.FIRST), keys.of(run, LockKeys.FIRST), "runs never meet");
+                assertEquals(keys.of(run, LockKeys.FIRST), keys.decode(LockKeys.encode(keys.of(run, LockKeys.FIRST))));
+            }
+        }
     }
 
     /**
@@ -306,7 +316,7 @@ class AdvisoryLockLabTest {
                 assertTrue(Poll.eventually(WAIT, () -> probe.advisoryLocksOf(PgProbe.pidsOf(run)).stream()
                         .anyMatch(l -> l.endsWith(" waiting"))), "worker-2 waits in PostgreSQL");
                 List<String> locks = probe.advisoryLocksOf(PgProbe.pidsOf(run));
-                String key = String.valueOf(LockKeys.articleHash(LockKeys.FIRST));
+                String key = key(run, LockKeys.FIRST);
                 assertEquals(2, locks.size(), locks.toString());
                 assertTrue(locks.stream().allMatch(l -> l.contains(" " + key + " ")), "one key for both: " + locks);
                 assertEquals(0, opsDone(run, WORKER_2), "worker-2 has not got far");
@@ -322,7 +332,7 @@ class AdvisoryLockLabTest {
         assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
         assertEquals(contended ? 1L : 0L, outcome.metrics().get("collisions"));
         if (contended) {
-            assertEquals((long) LockKeys.articleHash(LockKeys.FIRST), outcome.metrics().get("collidingKey"));
+            assertEquals(LockKeys.HASH32.of(run.id(), LockKeys.FIRST).key(), outcome.metrics().get("collidingKey"));
             assertTrue(outcome.headline().endsWith("1 time another invoice's lock stood in the way"),
                     outcome.headline());
             assertTrue(outcome.explanation().startsWith("worker-2 waits on " + LockKeys.SECOND + " because worker-1 "
@@ -330,6 +340,11 @@ class AdvisoryLockLabTest {
         } else {
             assertNull(outcome.metrics().get("collidingKey"));
         }
+    }
+
+    /** The key of {@code resource}'s lock in {@code run}, under the article's hash, as pg_locks shows it. */
+    private static String key(Run run, String resource) {
+        return LockKeys.HASH32.of(run.id(), resource).toString();
     }
 
     /** The lab's view of a run, fed its record as the window feeds it. */
