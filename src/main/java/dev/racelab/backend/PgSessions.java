@@ -285,6 +285,16 @@ public final class PgSessions implements AutoCloseable {
             }
         }
 
+        /**
+         * Whether the pool has no session to lend right now, so that {@link #borrow} would wait for
+         * one to come back; false for a dedicated session. A moment's answer, for showing a wait on
+         * the worker's lane, never for deciding anything.
+         */
+        public boolean poolExhausted() {
+            return own == null && pool.getHikariPoolMXBean() != null
+                    && pool.getHikariPoolMXBean().getIdleConnections() == 0;
+        }
+
         /** Cuts the connections in use, from any thread, so a worker blocked on the server returns. */
         public void abort() {
             if (own != null) {

@@ -59,16 +59,14 @@ public final class AdvisoryLockLab extends ProfiledLab<AdvisoryStrategy> {
             "try: how long a refused worker keeps trying (every few ms) before its request fails, \"still "
                     + "locked\"; 0: at once, as the article's withLock", "ms", 500, 0, 60_000);
     static final Switch<Integer> POOL_SIZE = Switch.integer("pool-size", "Pool size",
-            "connections in the HikariCP pool every worker borrows from", "connections", 2, 1, 32);
+            "connections in the HikariCP pool every worker borrows from", "", 2, 1, 32);
     static final Switch<Integer> WORK_MS = Switch.integer("work-ms", "Work",
             "how long the work under the lock takes, in the database, on a pooled connection", "ms", 20, 0, 10_000);
-    static final Switch<Integer> DEPTH = Switch.integer("depth", "Lock depth",
-            "re-entrant locking: each worker takes its lock this many times over, then unlocks as many times "
-                    + "(a session lock taken n times needs n unlocks)", "times", 1, 1, 5);
-    static final Switch<Boolean> EXTRA_UNLOCK = Switch.flag("extra-unlock", "One unlock too many",
-            "session locks: after its unlocks, one more; PostgreSQL answers false, as nothing is left to unlock",
-            false);
-    static final Switch<LockKeys> KEYS = Switch.choice("keys", "Lock key",
+    static final Switch<Reentrancy> REENTRANCY = Switch.choice("reentrancy", "Re-entrancy",
+            "how many times each worker takes its lock and unlocks it: a session lock taken three times needs three "
+                    + "unlocks, and a fourth returns false (transaction locks: taken so often, released by the commit)",
+            Reentrancy.ONCE);
+    static final Switch<LockKeys> KEYS = Switch.choice("keys", "Key",
             "how an invoice's name becomes the lock's key: the article's 32-bit hash, the two-key form "
                     + "(kind, number), or a 64-bit hash", LockKeys.HASH32);
     static final Switch<LockKeys.Resources> RESOURCES = Switch.choice("resources", "Invoices",
@@ -87,7 +85,7 @@ public final class AdvisoryLockLab extends ProfiledLab<AdvisoryStrategy> {
                 Set.of(Service.POSTGRES), List.of(AdvisoryStrategy.values()),
                 List.of(BEFORE_LOCK, AFTER_LOCK, DIES_HOLDING, BEFORE_UNLOCK),
                 new LabProfile.Crew(WORKER, 4, 1, 64), 3,
-                List.of(ACQUIRE, PATIENCE_MS, POOL_SIZE, WORK_MS, DEPTH, EXTRA_UNLOCK, KEYS, RESOURCES)));
+                List.of(ACQUIRE, PATIENCE_MS, POOL_SIZE, WORK_MS, REENTRANCY, KEYS, RESOURCES)));
         this.backends = backends;
     }
 
@@ -115,8 +113,8 @@ public final class AdvisoryLockLab extends ProfiledLab<AdvisoryStrategy> {
 
     /** How a worker asks for the lock. */
     enum Acquire implements Switch.Choice {
-        TRY("try", "Try (pg_try_advisory_lock)"),
-        BLOCKING("blocking", "Wait (pg_advisory_lock)");
+        TRY("try", "Try"),
+        BLOCKING("blocking", "Wait");
 
         private final String id;
         private final String title;
@@ -134,6 +132,45 @@ public final class AdvisoryLockLab extends ProfiledLab<AdvisoryStrategy> {
         @Override
         public String title() {
             return title;
+        }
+    }
+
+    /** How many times a worker takes its lock, and how many times it unlocks it. */
+    enum Reentrancy implements Switch.Choice {
+        ONCE("once", "1 lock, 1 unlock", 1, 1),
+        THREE("three", "3 locks, 3 unlocks", 3, 3),
+        ONE_TOO_MANY("one-too-many", "3 locks, 4 unlocks", 3, 4);
+
+        private final String id;
+        private final String title;
+        private final int locks;
+        private final int unlocks;
+
+        Reentrancy(String id, String title, int locks, int unlocks) {
+            this.id = id;
+            this.title = title;
+            this.locks = locks;
+            this.unlocks = unlocks;
+        }
+
+        @Override
+        public String id() {
+            return id;
+        }
+
+        @Override
+        public String title() {
+            return title;
+        }
+
+        /** Lock calls per request. */
+        int locks() {
+            return locks;
+        }
+
+        /** Unlocks per request (session locks only: a transaction's are released by its end). */
+        int unlocks() {
+            return unlocks;
         }
     }
 }

@@ -78,7 +78,7 @@ final class AdvisoryScenario implements Scenario {
     /** Each resource's lock key in this run. */
     private final Map<String, AdvisoryKey> keyOf = new LinkedHashMap<>();
     private final int depth;
-    private final boolean extraUnlock;
+    private final int unlocks;
     private final int workMillis;
     private final long patienceNanos;
     private final Survivors survivors;
@@ -112,8 +112,8 @@ final class AdvisoryScenario implements Scenario {
         this.acquire = setup.get(AdvisoryLockLab.ACQUIRE);
         this.keys = setup.get(AdvisoryLockLab.KEYS);
         this.resources = setup.get(AdvisoryLockLab.RESOURCES);
-        this.depth = setup.get(AdvisoryLockLab.DEPTH);
-        this.extraUnlock = setup.get(AdvisoryLockLab.EXTRA_UNLOCK) && !strategy.transactionLevel();
+        this.depth = setup.get(AdvisoryLockLab.REENTRANCY).locks();
+        this.unlocks = setup.get(AdvisoryLockLab.REENTRANCY).unlocks();
         this.workMillis = setup.get(AdvisoryLockLab.WORK_MS);
         this.patienceNanos = TimeUnit.MILLISECONDS.toNanos(setup.get(AdvisoryLockLab.PATIENCE_MS));
         this.survivors = new Survivors(setup.workers());
@@ -379,6 +379,8 @@ final class AdvisoryScenario implements Scenario {
         private final PgSessions.Session session;
         private final String resource;
         private final AdvisoryKey key;
+        /** Whether the lane says this worker waits to try again (a refused try); its own thread's. */
+        private boolean retrying;
         /** Whether this request already met another invoice's lock: a collision counts once a request. */
         private boolean collided;
         /** How many times this worker believes it holds its lock now; its own thread's. */
@@ -424,7 +426,7 @@ final class AdvisoryScenario implements Scenario {
             for (int i = 0; i < depth; i++) {
                 if (!take(null, false)) {
                     for (int taken = believed; taken > 0; taken--) {
-                        try (PgSessions.Lease lease = session.borrow()) {
+                        try (PgSessions.Lease lease = borrow()) {
                             unlock(lease);
                         }
                     }
@@ -434,9 +436,9 @@ final class AdvisoryScenario implements Scenario {
             if (!holdAndWork(null)) {
                 return;
             }
-            for (int i = 0; i < unlocks(); i++) {
+            for (int i = 0; i < unlocks; i++) {
                 context.gate(AdvisoryLockLab.BEFORE_UNLOCK);
-                try (PgSessions.Lease lease = session.borrow()) {
+                try (PgSessions.Lease lease = borrow()) {
                     unlock(lease);
                 }
             }
@@ -444,7 +446,7 @@ final class AdvisoryScenario implements Scenario {
 
         /** Lock, work and unlock on one connection, kept from the first lock to the last unlock. */
         private void pinned() throws Exception {
-            try (PgSessions.Lease lease = session.borrow()) {
+            try (PgSessions.Lease lease = borrow()) {
                 for (int i = 0; i < depth; i++) {
                     if (!take(lease, false)) {
                         while (believed > 0) {
@@ -456,7 +458,7 @@ final class AdvisoryScenario implements Scenario {
                 if (!holdAndWork(lease)) {
                     return;
                 }
-                for (int i = 0; i < unlocks(); i++) {
+                for (int i = 0; i < unlocks; i++) {
                     context.gate(AdvisoryLockLab.BEFORE_UNLOCK);
                     unlock(lease);
                 }
@@ -466,7 +468,7 @@ final class AdvisoryScenario implements Scenario {
         /** BEGIN; the transaction-level lock; the work; COMMIT, which releases it. */
         private void transaction() throws Exception {
             int heldBefore;
-            try (PgSessions.Lease lease = session.borrow()) {
+            try (PgSessions.Lease lease = borrow()) {
                 Connection c = lease.connection();
                 c.setAutoCommit(false);
                 for (int i = 0; i < depth; i++) {
@@ -507,11 +509,6 @@ final class AdvisoryScenario implements Scenario {
             }
         }
 
-        /** The unlocks a worker sends: one per lock, and one more if it is told to. */
-        private int unlocks() {
-            return depth + (extraUnlock ? 1 : 0);
-        }
-
         /**
          * Takes the lock once more, on {@code held} (or, pooled, on whichever connection is free,
          * each try anew). A blocking call waits in PostgreSQL until it is granted; a try refused
@@ -522,6 +519,7 @@ final class AdvisoryScenario implements Scenario {
             long deadline = System.nanoTime() + patienceNanos;
             int tries = 0;
             collided = false;
+            retrying = false;
             while (true) {
                 tries++;
                 boolean last = System.nanoTime() >= deadline || context.stopping();
@@ -529,7 +527,7 @@ final class AdvisoryScenario implements Scenario {
                 if (held != null) {
                     granted = lock(held, transactionLevel, last);
                 } else {
-                    try (PgSessions.Lease lease = session.borrow()) {
+                    try (PgSessions.Lease lease = borrow()) {
                         granted = lock(lease, transactionLevel, last);
                     }
                 }
@@ -542,8 +540,9 @@ final class AdvisoryScenario implements Scenario {
                             + count(tries, "try", "tries") + ": still locked", tries);
                     return false;
                 }
-                if (context.currentState() != ActorState.WAITING) {
+                if (!retrying) {
                     context.state(ActorState.WAITING, "lock on " + resource + ", trying again");
+                    retrying = true;
                 }
                 TimeUnit.MILLISECONDS.sleep(context.random().nextInt(RETRY_MIN_MILLIS, RETRY_MAX_MILLIS + 1));
             }
@@ -562,7 +561,7 @@ final class AdvisoryScenario implements Scenario {
                 noteCollision("waits");
                 context.mark(EventKind.LOCK_REQUESTED, resource, lease.pid());
                 context.state(ActorState.WAITING, "lock on " + resource + " (" + on + ")");
-            } else if (believed == 0 && context.currentState() != ActorState.WAITING) {
+            } else if (believed == 0 && !retrying) {
                 context.state(ActorState.RUNNING, "trying the lock on " + resource + " (" + on + ")");
             }
             boolean granted = lockCall(lease.connection(), blocking ? call : "try-" + call, key);
@@ -666,7 +665,7 @@ final class AdvisoryScenario implements Scenario {
             if (held != null) {
                 work(held);
             } else {
-                try (PgSessions.Lease lease = session.borrow()) {
+                try (PgSessions.Lease lease = borrow()) {
                     work(lease);
                 }
             }
@@ -748,6 +747,18 @@ final class AdvisoryScenario implements Scenario {
                     context.mark(EventKind.LOCK_RELEASED, resource, held == null ? grantedOn : held.pid());
                 }
             }
+        }
+
+        /**
+         * A connection from the pool. When the pool has none free just then, the lane says the
+         * worker waits for one (with blocking locks, waiters hold theirs while they wait).
+         */
+        private PgSessions.Lease borrow() throws SQLException {
+            if (session.poolExhausted() && context.currentState() != ActorState.WAITING) {
+                context.state(ActorState.WAITING, "a free connection in the pool");
+                retrying = false;
+            }
+            return session.borrow();
         }
 
         /** Dead: stays on its lane, out of the game, until the others are done. */

@@ -160,7 +160,24 @@ final class AdvisoryView implements LabView {
         s.fill(overlaps > 0 ? Ink.RACE : Ink.TEXT).text(OVERLAPS + ": " + overlaps, pad, y, 0.85, overlaps > 0,
                 Sketch.Align.LEFT);
 
-        y += em * 1.5;
+        AdvisoryKey first = table.announcedKey(LockKeys.FIRST);
+        AdvisoryKey second = table.announcedKey(LockKeys.SECOND);
+        boolean collide = first != null && first.equals(second);
+        for (String name : resources.names()) {
+            AdvisoryKey key = table.announcedKey(name);
+            if (key != null) {
+                y += em * 1.3;
+                s.fill(collide ? Ink.RACE : Ink.TOKEN).text(name + " → key " + key, pad, y, 0.8, collide,
+                        Sketch.Align.LEFT);
+            }
+        }
+        if (collide) {
+            y += em * 1.3;
+            s.fill(Ink.RACE).text("one key, one lock: key collisions " + table.collisions(), pad, y, 0.8, true,
+                    Sketch.Align.LEFT);
+        }
+
+        y += em * 1.6;
         s.fill(Ink.MUTED).text("The pool · HikariCP, " + poolSize + (poolSize == 1 ? " connection" : " connections"),
                 pad, y, 0.8, false, Sketch.Align.LEFT);
         y += em * 0.5;
@@ -190,19 +207,6 @@ final class AdvisoryView implements LabView {
             double x = pad + (i % chipColumns) * (chipW + em * 0.5);
             double top = y + (i / chipColumns) * (chipH + em * 0.5);
             drawWorker(s, lanes.get(i), x, top, chipW, chipH);
-        }
-        y += ((lanes.size() + chipColumns - 1) / chipColumns) * (chipH + em * 0.5) + em * 0.9;
-
-        AdvisoryKey first = table.announcedKey(LockKeys.FIRST);
-        AdvisoryKey second = table.announcedKey(LockKeys.SECOND);
-        if (resources == LockKeys.Resources.COLLIDING && first != null && second != null) {
-            boolean same = first.equals(second);
-            s.fill(same ? Ink.RACE : Ink.SAFE).text(same ? "both invoices → key " + first + " (one lock)"
-                    : "two invoices → two keys", pad, y, 0.85, true, Sketch.Align.LEFT);
-            if (same && table.collisions() > 0) {
-                s.fill(Ink.TEXT).text("key collisions: " + table.collisions(), pad, y + em * 1.3, 0.8, false,
-                        Sketch.Align.LEFT);
-            }
         }
     }
 

@@ -26,14 +26,14 @@ import java.util.List;
 enum LockKeys implements Switch.Choice {
 
     /** The source article's: the name's 32-bit string hash, as one (bigint) key. */
-    HASH32("hash32", "32-bit hash (the article's)") {
+    HASH32("hash32", "32-bit hash") {
         @Override
         AdvisoryKey of(String run, String resource) {
             return AdvisoryKey.of(articleHash(run + "/" + resource));
         }
     },
     /** The kind's 32-bit hash and the number, as the two keys of {@code pg_advisory_lock(int, int)}. */
-    TWO_KEYS("two-keys", "Two keys: kind, number") {
+    TWO_KEYS("two-keys", "Two keys") {
         @Override
         AdvisoryKey of(String run, String resource) {
             int dash = resource.lastIndexOf('-');
@@ -115,9 +115,9 @@ enum LockKeys implements Switch.Choice {
     /** Which resources the workers lock. */
     enum Resources implements Switch.Choice {
         /** Everyone works on one invoice: the workers contend, as the lock means them to. */
-        ONE("one", "One invoice for everyone", List.of(FIRST)),
+        ONE("one", "One invoice", List.of(FIRST)),
         /** Odd workers on one invoice, even ones on another whose 32-bit hash is the same. */
-        COLLIDING("colliding", "Two invoices, colliding hashes", List.of(FIRST, SECOND));
+        COLLIDING("colliding", "Colliding pair", List.of(FIRST, SECOND));
 
         private final String id;
         private final String title;

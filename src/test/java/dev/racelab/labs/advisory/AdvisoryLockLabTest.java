@@ -245,7 +245,7 @@ class AdvisoryLockLabTest {
     @Test
     void aLockTakenThreeTimesNeedsThreeUnlocksAndAFourthReturnsFalse() throws Exception {
         Run run = start(RunSpec.defaults(lab).withStrategy("session-pinned").withWorkers(1).withOps(1)
-                .with(AdvisoryLockLab.DEPTH, 3).with(AdvisoryLockLab.EXTRA_UNLOCK, true)
+                .with(AdvisoryLockLab.REENTRANCY, AdvisoryLockLab.Reentrancy.ONE_TOO_MANY)
                 .withGates(GatePlan.NONE.with(AdvisoryLockLab.BEFORE_UNLOCK.id(), GateRule.BREAKPOINT)));
         String key = key(run, LockKeys.FIRST);
         List<List<String>> before = new ArrayList<>();
