@@ -28,9 +28,10 @@ import java.util.Set;
  * an <em>orphan</em>: nobody is going to unlock it. Orphans are reported together, in one {@code
  * SERVER_ORPHANS} event on the lane naming each session and key, counted in its value. For a key
  * whose believers the lab keeps ({@link PgSessions#tracked}), the workers that believe they hold it
- * are its holders, wherever the lock sits ("advisory lock 42 in pool-4711, session level"), and
- * the lock is an orphan when nobody believes in it for two reads running: a worker records its
- * belief just after the server granted the lock, so one read may fall in between.
+ * in the session that has it are its holders, whoever borrows that session now ("advisory lock 42
+ * in pool-4711, session level"); a worker whose lock call for it is still in flight on that session
+ * has it "granted just now"; and the lock is an orphan when none of these holds for two reads
+ * running.
  *
  * <p>It records only changes: per worker, a {@code SERVER_HOLDS} or {@code SERVER_WAITS} event
  * when what it holds or waits for changes, with a null subject when that ends; a {@code
@@ -121,7 +122,13 @@ public final class PgLockObserver implements ServerObserver {
                 untracked.computeIfAbsent(held.pid, k -> new ArrayList<>()).add(held.lock);
                 continue;
             }
-            List<PgSessions.Belief> believers = sessions.believers(held.key);
+            List<PgSessions.Belief> believers = sessions.believers(held.key, held.pid);
+            String asker = sessions.userOf(held.pid);
+            if (believers.isEmpty() && sessions.asks(asker, held.key)) {
+                holdsNow.merge(asker, held.lock + " in " + sessions.nameOf(held.pid) + ", granted just now",
+                        (a, b) -> a + ", " + b);
+                continue;
+            }
             if (believers.isEmpty()) {
                 Granted lock = new Granted(held.pid, held.key);
                 unbelievedNow.add(lock);
@@ -282,7 +289,7 @@ public final class PgLockObserver implements ServerObserver {
      */
     private String holderName(int blocker, AdvisoryKey key) {
         if (key != null && sessions.tracked(key)) {
-            List<PgSessions.Belief> believers = sessions.believers(key);
+            List<PgSessions.Belief> believers = sessions.believers(key, blocker);
             if (!believers.isEmpty()) {
                 return String.join(", ", believers.stream().map(PgSessions.Belief::worker).toList());
             }
@@ -310,8 +317,9 @@ public final class PgLockObserver implements ServerObserver {
                 continue;
             }
             if (row.granted) {
-                held.add(new Held(row.pid, sessions.nameOf(row.pid), row.key, sessions.userOf(row.pid),
-                        sessions.tracked(row.key), sessions.believers(row.key)));
+                String user = sessions.userOf(row.pid);
+                held.add(new Held(row.pid, sessions.nameOf(row.pid), row.key, user, sessions.tracked(row.key),
+                        sessions.believers(row.key, row.pid), sessions.asks(user, row.key)));
             } else {
                 awaited.add(new Awaited(row.pid, sessions.userOf(row.pid), row.key, List.of(row.blockers)));
             }
@@ -335,20 +343,22 @@ public final class PgLockObserver implements ServerObserver {
     /**
      * An advisory lock granted to session {@code session} (backend {@code pid}), which worker
      * {@code user} borrows now (or null), and which {@code believers} believe they hold; {@code
-     * tracked} if the lab keeps count of its believers.
+     * tracked} if the lab keeps count of its believers; {@code askedByUser} if the user's lock call
+     * for it is still in flight.
      */
     public record Held(int pid, String session, AdvisoryKey key, String user, boolean tracked,
-                       List<PgSessions.Belief> believers) {
+                       List<PgSessions.Belief> believers, boolean askedByUser) {
         public Held {
             believers = List.copyOf(believers);
         }
 
         /**
          * Whether nobody is going to unlock it: for a key the lab keeps count of, when no worker
-         * believes it holds it; for any other, when no worker uses its session.
+         * believes it holds it nor has just been granted it ({@code askedByUser}); for any other,
+         * when no worker uses its session.
          */
         public boolean orphaned() {
-            return tracked ? believers.isEmpty() : user == null;
+            return tracked ? believers.isEmpty() && !askedByUser : user == null;
         }
     }
 

@@ -120,6 +120,8 @@ public final class PgSessions implements AutoCloseable {
      * lab keeps count of it.
      */
     private final Map<AdvisoryKey, Map<String, Belief>> beliefs = new ConcurrentHashMap<>();
+    /** Per worker with a lock call in flight, the advisory key it asks for: it believes in the lock once the call returns. */
+    private final Map<String, AdvisoryKey> asking = new ConcurrentHashMap<>();
     private final Set<Session> open = ConcurrentHashMap.newKeySet();
 
     /**
@@ -152,9 +154,10 @@ public final class PgSessions implements AutoCloseable {
 
     /**
      * What worker {@code worker} believes of one advisory lock: that it holds it {@code times} times
-     * (a session lock taken n times needs n unlocks), at session or transaction level.
+     * (a session lock taken n times needs n unlocks), at session or transaction level, in the
+     * session with backend {@code pid} (where the server granted it).
      */
-    public record Belief(String worker, int times, boolean transactionLevel) {
+    public record Belief(String worker, int times, boolean transactionLevel, int pid) {
     }
 
     /**
@@ -166,11 +169,19 @@ public final class PgSessions implements AutoCloseable {
         return beliefs.containsKey(key);
     }
 
-    /** The workers that believe they hold advisory lock {@code key} now, by name. */
-    public List<Belief> believers(AdvisoryKey key) {
+    /** The workers that believe they hold advisory lock {@code key} in the session with backend {@code pid} now, by name. */
+    public List<Belief> believers(AdvisoryKey key, int pid) {
         Map<String, Belief> of = beliefs.get(key);
-        return of == null ? List.of() : of.values().stream()
+        return of == null ? List.of() : of.values().stream().filter(b -> b.pid() == pid)
                 .sorted(Comparator.comparing(Belief::worker)).toList();
+    }
+
+    /**
+     * Whether worker {@code worker} has a lock call for {@code key} in flight: a lock its session
+     * was granted a moment ago is its, though it has not said so yet.
+     */
+    public boolean asks(String worker, AdvisoryKey key) {
+        return worker != null && key.equals(asking.get(worker));
     }
 
     /** The name of this run's session with backend {@code pid} ({@code client-3}, {@code pool-4711}), or {@code pid N}. */
@@ -271,17 +282,40 @@ public final class PgSessions implements AutoCloseable {
 
         /**
          * What this worker believes of advisory lock {@code key} from now on: that it holds it
-         * {@code times} times (0: not at all), at transaction or session level. A lab that keeps
-         * count says so after each lock call the server granted and each unlock it sent, so the
-         * lock observer and the oracle can tell a lock some worker believes it holds from one that
-         * nobody will ever unlock.
+         * {@code times} times (0: not at all), at transaction or session level, in the session
+         * with backend {@code pid}, where the server granted it. A lab that keeps count says so
+         * after each lock call the server granted and each unlock it sent, so the lock observer
+         * and the oracle can tell a lock some worker believes it holds from one that nobody will
+         * ever unlock.
          */
-        public void believes(AdvisoryKey key, int times, boolean transactionLevel) {
+        public void believes(AdvisoryKey key, int pid, int times, boolean transactionLevel) {
             Map<String, Belief> of = beliefs.computeIfAbsent(key, k -> new ConcurrentHashMap<>());
             if (times > 0) {
-                of.put(context.name(), new Belief(context.name(), times, transactionLevel));
+                of.put(context.name(), new Belief(context.name(), times, transactionLevel, pid));
             } else {
                 of.remove(context.name());
+            }
+        }
+
+        /**
+         * Says that the lab keeps count of who believes they hold advisory lock {@code key} (see
+         * {@link #believes}), before any worker has taken it: from the first grant on, a session
+         * holding it is the believers', never simply its borrower's.
+         */
+        public void tracks(AdvisoryKey key) {
+            beliefs.computeIfAbsent(key, k -> new ConcurrentHashMap<>());
+        }
+
+        /**
+         * Says that this worker's lock call for {@code key} is in flight (null: none is). The
+         * server may grant the lock before the call returns and the worker {@linkplain #believes
+         * believes} in it; meanwhile the lock is the asker's, not an orphan.
+         */
+        public void asks(AdvisoryKey key) {
+            if (key == null) {
+                asking.remove(context.name());
+            } else {
+                asking.put(context.name(), key);
             }
         }
 

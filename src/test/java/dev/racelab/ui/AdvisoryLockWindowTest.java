@@ -117,7 +117,7 @@ class AdvisoryLockWindowTest {
         List<List<String>> workers = ui.panels(window).stream().filter(Panel.Table.class::isInstance)
                 .map(Panel.Table.class::cast).filter(t -> t.title().equals("Each worker")).findFirst().orElseThrow()
                 .rows();
-        assertEquals(List.of(List.of("worker-1", "—", "0", "true, true, true, false")), workers);
+        assertEquals(List.of(List.of("worker-1", "—", "0", "true ×3, false")), workers);
         TimelineModel timeline = window.view().timeline().model();
         assertEquals(3, timeline.count(EventKind.LOCK_ACQUIRED));
         assertEquals(3, timeline.count(EventKind.LOCK_RELEASED));

@@ -395,6 +395,7 @@ final class AdvisoryScenario implements Scenario {
             this.session = session;
             this.resource = resource;
             this.key = keyOf.get(resource);
+            session.tracks(key);
         }
 
         @Override
@@ -560,33 +561,44 @@ final class AdvisoryScenario implements Scenario {
             if (blocking) {
                 noteCollision("waits");
                 context.mark(EventKind.LOCK_REQUESTED, resource, lease.pid());
-                context.state(ActorState.WAITING, "lock on " + resource + " (" + on + ")");
-            } else if (believed == 0 && !retrying) {
-                context.state(ActorState.RUNNING, "trying the lock on " + resource + " (" + on + ")");
             }
-            boolean granted = lockCall(lease.connection(), blocking ? call : "try-" + call, key);
-            if (!granted) {
-                refused.increment();
-                String holders = holders();
-                if (holders.isEmpty()) {
-                    refusedByNobody.increment();
+            // Asking, the lane waits: the server may grant the lock before the answer reaches the
+            // worker, and its lane says so the moment it does, before anyone is told it holds it.
+            if (believed == 0 && !retrying) {
+                context.state(ActorState.WAITING, (blocking ? "lock on " : "trying the lock on ") + resource + " (" + on + ")");
+            }
+            session.asks(key);
+            boolean granted;
+            try {
+                granted = lockCall(lease.connection(), blocking ? call : "try-" + call, key);
+                if (granted) {
+                    int times = believed + 1;
+                    context.state(ActorState.CRITICAL, resource + " · locked" + (times > 1 ? " " + times + "×" : "")
+                            + " on " + on);
+                    acquisitions.increment();
+                    context.mark(EventKind.LOCK_ACQUIRED, resource, lease.pid());
+                    if (believed == 0) {
+                        grantedOn = lease.pid();
+                        enter(lease.pid());
+                    }
+                    believe(times, transactionLevel);
                 }
-                context.mark(last ? EventKind.LOCK_REFUSED : EventKind.RETRY, resource + " (key " + key + ") on " + on
-                        + (holders.isEmpty() ? ": no worker holds it" : believed > 0 ? ": " + context.name()
-                        + " holds it itself, on another connection" : ": " + holders + " holds it"), lease.pid());
-                noteCollision("was refused");
-                return false;
+            } finally {
+                session.asks(null);
             }
-            acquisitions.increment();
-            context.mark(EventKind.LOCK_ACQUIRED, resource, lease.pid());
-            if (believed == 0) {
-                grantedOn = lease.pid();
-                enter(lease.pid());
+            if (granted) {
+                return true;
             }
-            believe(believed + 1, transactionLevel);
-            context.state(ActorState.CRITICAL, resource + " · locked" + (believed > 1 ? " " + believed + "×" : "")
-                    + " on " + on);
-            return true;
+            refused.increment();
+            String holders = holders();
+            if (holders.isEmpty()) {
+                refusedByNobody.increment();
+            }
+            context.mark(last ? EventKind.LOCK_REFUSED : EventKind.RETRY, resource + " (key " + key + ") on " + on
+                    + (holders.isEmpty() ? ": no worker holds it" : believed > 0 ? ": " + context.name()
+                    + " holds it itself, on another connection" : ": " + holders + " holds it"), lease.pid());
+            noteCollision("was refused");
+            return false;
         }
 
         /** The workers that believe they hold this worker's key now (any invoice), by name. */
@@ -644,7 +656,7 @@ final class AdvisoryScenario implements Scenario {
 
         private void believe(int times, boolean transactionLevel) {
             believed = times;
-            session.believes(key, times, transactionLevel);
+            session.believes(key, grantedOn, times, transactionLevel);
             if (times > 0) {
                 holding.put(context.name(), new Hold(resource, grantedOn, times));
             } else {

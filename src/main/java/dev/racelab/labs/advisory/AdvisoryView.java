@@ -125,17 +125,36 @@ final class AdvisoryView implements LabView {
             List<String> row = new ArrayList<>();
             row.add(tracker.name(actor));
             if (two) {
-                row.add(belief == null ? "—" : belief.resource());
+                row.add(belief == null ? "—" : belief.resource().substring(belief.resource().lastIndexOf('-') + 1));
             }
             row.add(belief == null || belief.times() == 0 ? "—" : belief.times() + "×");
             row.add(String.valueOf(table.refusedOf(actor)));
-            List<Boolean> answers = table.answers(actor);
-            row.add(answers.isEmpty() ? "—" : answers.stream().map(String::valueOf).collect(Collectors.joining(", ")));
+            if (!two) {
+                row.add(answered(table.answers(actor)));
+            }
             rows.add(row);
         }
-        List<String> columns = two ? List.of("worker", "invoice", "believes it holds", "refused", "last unlocks")
-                : List.of("worker", "believes it holds", "refused", "last unlocks");
+        List<String> columns = two ? List.of("worker", "invoice", "holds", "refused")
+                : List.of("worker", "holds", "refused", "unlocks said");
         return new Panel.Table("Each worker", columns, rows);
+    }
+
+    /** What a worker's unlocks answered, runs folded: "true ×3, false"; "—" before any. */
+    static String answered(List<Boolean> answers) {
+        if (answers.isEmpty()) {
+            return "—";
+        }
+        List<String> runs = new ArrayList<>();
+        int i = 0;
+        while (i < answers.size()) {
+            int j = i;
+            while (j < answers.size() && answers.get(j).equals(answers.get(i))) {
+                j++;
+            }
+            runs.add(answers.get(i) + (j - i > 1 ? " ×" + (j - i) : ""));
+            i = j;
+        }
+        return String.join(", ", runs);
     }
 
     private String names(List<Integer> actors) {
@@ -154,10 +173,10 @@ final class AdvisoryView implements LabView {
         double w = s.width() - 2 * pad;
         double y = pad + em * 1.2;
         long left = table.leftBehind();
-        s.fill(left > 0 ? Ink.RACE : Ink.SAFE).text(LEFT_BEHIND + ": " + left, pad, y, 1.15, true, Sketch.Align.LEFT);
-        y += em * 1.4;
         long overlaps = table.overlaps();
-        s.fill(overlaps > 0 ? Ink.RACE : Ink.TEXT).text(OVERLAPS + ": " + overlaps, pad, y, 0.85, overlaps > 0,
+        s.fill(left > 0 ? Ink.RACE : Ink.SAFE).text(LEFT_BEHIND + ": " + left, pad, y, 1.1, true, Sketch.Align.LEFT);
+        y += em * 1.35;
+        s.fill(overlaps > 0 ? Ink.RACE : Ink.TEXT).text(OVERLAPS + ": " + overlaps, pad, y, 0.8, overlaps > 0,
                 Sketch.Align.LEFT);
 
         AdvisoryKey first = table.announcedKey(LockKeys.FIRST);
@@ -166,47 +185,46 @@ final class AdvisoryView implements LabView {
         for (String name : resources.names()) {
             AdvisoryKey key = table.announcedKey(name);
             if (key != null) {
-                y += em * 1.3;
+                y += em * 1.25;
                 s.fill(collide ? Ink.RACE : Ink.TOKEN).text(name + " → key " + key, pad, y, 0.8, collide,
                         Sketch.Align.LEFT);
             }
         }
         if (collide) {
-            y += em * 1.3;
-            s.fill(Ink.RACE).text("one key, one lock: key collisions " + table.collisions(), pad, y, 0.8, true,
+            y += em * 1.25;
+            s.fill(Ink.RACE).text("one key, one lock · key collisions: " + table.collisions(), pad, y, 0.8, true,
                     Sketch.Align.LEFT);
         }
 
-        y += em * 1.6;
+        y += em * 1.45;
         s.fill(Ink.MUTED).text("The pool · HikariCP, " + poolSize + (poolSize == 1 ? " connection" : " connections"),
-                pad, y, 0.8, false, Sketch.Align.LEFT);
-        y += em * 0.5;
+                pad, y, 0.75, false, Sketch.Align.LEFT);
+        y += em * 0.45;
         List<LockTable.Hold> holds = table.holds();
-        List<Map.Entry<Integer, String>> sessions = List.copyOf(table.sessions().entrySet());
-        int columns = Math.max(1, Math.min(Math.max(1, sessions.size()), (int) ((w + em * 0.6) / (em * 9.5))));
-        double boxW = (w - (columns - 1) * em * 0.6) / columns;
-        double boxH = em * 4.6;
+        // Connections holding a lock first, then the others in the order the run first used them.
+        List<Map.Entry<Integer, String>> sessions = new ArrayList<>(table.sessions().entrySet());
+        sessions.sort(java.util.Comparator.comparing(e -> holds.stream().noneMatch(h -> h.pid() == e.getKey())));
         if (sessions.isEmpty()) {
-            s.fill(Ink.MUTED).text("no connection lent yet", pad, y + em * 1.3, 0.8, false, Sketch.Align.LEFT);
-            y += em * 2.2;
+            s.fill(Ink.MUTED).text("no connection lent yet", pad, y + em * 1.2, 0.8, false, Sketch.Align.LEFT);
+            return;
         }
-        for (int i = 0; i < sessions.size(); i++) {
-            double x = pad + (i % columns) * (boxW + em * 0.6);
-            double top = y + (i / columns) * (boxH + em * 0.6);
+        int columns = w >= em * 30 ? 2 : 1;
+        double gap = em * 0.45;
+        double boxW = (w - (columns - 1) * gap) / columns;
+        double boxH = em * 2.9;
+        int rows = Math.max(1, (int) ((s.height() - y - pad + gap) / (boxH + gap)));
+        int room = rows * columns;
+        boolean cut = sessions.size() > room;
+        int shown = cut ? Math.max(0, room - 1) : sessions.size();
+        for (int i = 0; i < shown; i++) {
+            double x = pad + (i % columns) * (boxW + gap);
+            double top = y + (i / columns) * (boxH + gap);
             drawSession(s, sessions.get(i).getKey(), sessions.get(i).getValue(), holds, x, top, boxW, boxH);
         }
-        y += ((sessions.size() + columns - 1) / columns) * (boxH + em * 0.6) + em * 0.9;
-
-        s.fill(Ink.MUTED).text("The workers", pad, y, 0.8, false, Sketch.Align.LEFT);
-        y += em * 0.5;
-        List<Integer> lanes = tracker.workerActors();
-        int chipColumns = Math.max(1, (int) ((w + em * 0.5) / (em * 9.5)));
-        double chipW = (w - (chipColumns - 1) * em * 0.5) / chipColumns;
-        double chipH = em * 3.1;
-        for (int i = 0; i < lanes.size(); i++) {
-            double x = pad + (i % chipColumns) * (chipW + em * 0.5);
-            double top = y + (i / chipColumns) * (chipH + em * 0.5);
-            drawWorker(s, lanes.get(i), x, top, chipW, chipH);
+        if (cut) {
+            double top = y + (shown / columns) * (boxH + gap);
+            s.fill(Ink.MUTED).text("+ " + (sessions.size() - shown) + " more, holding nothing", pad + (shown % columns)
+                    * (boxW + gap) + em * 0.5, top + em * 1.7, 0.75, false, Sketch.Align.LEFT);
         }
     }
 
@@ -218,40 +236,18 @@ final class AdvisoryView implements LabView {
         boolean orphan = hold != null && hold.leftBehind() > 0;
         Ink ink = hold == null ? Ink.OUTLINE : orphan ? Ink.RACE : Ink.HOLDING;
         s.fill(Ink.SURFACE).fillRoundRect(x, y, w, h, em * 0.4);
-        s.stroke(ink, hold == null ? 1 : orphan ? 3.5 : 2.5).strokeRoundRect(x, y, w, h, em * 0.4);
-        s.fill(Ink.TEXT).text(name, x + em * 0.6, y + em * 1.3, 0.9, true, Sketch.Align.LEFT);
+        s.stroke(ink, hold == null ? 1 : orphan ? 3 : 2).strokeRoundRect(x, y, w, h, em * 0.4);
+        s.fill(Ink.TEXT).text(name, x + em * 0.5, y + em * 1.2, 0.85, true, Sketch.Align.LEFT);
         if (hold == null) {
-            s.fill(Ink.MUTED).text("holds no lock", x + em * 0.6, y + em * 2.8, 0.8, false, Sketch.Align.LEFT);
+            s.fill(Ink.MUTED).text("holds no lock", x + w - em * 0.5, y + em * 1.2, 0.75, false, Sketch.Align.RIGHT);
             return;
         }
-        s.fill(Ink.TOKEN).text("key " + shortKey(hold.key()) + " · " + hold.times() + "×", x + em * 0.6, y + em * 2.6,
-                0.8, true, Sketch.Align.LEFT);
-        if (hold.believed() == 0) {
-            s.fill(Ink.RACE).text(ORPHANED + ": no worker owns it", x + em * 0.6, y + em * 3.9, 0.8, true,
-                    Sketch.Align.LEFT);
-        } else {
-            s.fill(orphan ? Ink.RACE : Ink.HOLDING).text((orphan ? hold.leftBehind() + "× nobody's · " : "")
-                    + names(hold.believers()), x + em * 0.6, y + em * 3.9, 0.8, orphan, Sketch.Align.LEFT);
-        }
-    }
-
-    /** One worker: its name, what it believes it holds, or what it does, and how often it was refused. */
-    private void drawWorker(Sketch s, int actor, double x, double y, double w, double h) {
-        double em = s.em();
-        LockTable.Belief belief = table.belief(actor);
-        RunTracker.WorkerInfo info = tracker.worker(actor);
-        boolean holds = belief != null && belief.times() > 0;
-        Ink ink = holds ? Ink.HOLDING : info.state().ink();
-        s.fill(Ink.SURFACE).fillRoundRect(x, y, w, h, em * 0.4);
-        s.stroke(ink, holds ? 2.5 : 1).strokeRoundRect(x, y, w, h, em * 0.4);
-        s.fill(Ink.TEXT).text(tracker.name(actor), x + em * 0.5, y + em * 1.2, 0.85, true, Sketch.Align.LEFT);
-        int refused = table.refusedOf(actor);
-        if (refused > 0) {
-            s.fill(Ink.WAITING).text("⊘" + refused, x + w - em * 0.5, y + em * 1.2, 0.8, true, Sketch.Align.RIGHT);
-        }
-        String status = holds ? "holds it" + (belief.times() > 1 ? " " + belief.times() + "×" : "")
-                : info.state().label();
-        s.fill(holds ? Ink.HOLDING : Ink.MUTED).text(status, x + em * 0.5, y + em * 2.5, 0.8, holds, Sketch.Align.LEFT);
+        s.fill(Ink.TOKEN).text("key " + shortKey(hold.key()) + " · " + hold.times() + "×", x + w - em * 0.5, y + em * 1.2,
+                0.75, true, Sketch.Align.RIGHT);
+        String who = hold.believed() == 0 ? ORPHANED + ": no worker owns it"
+                : names(hold.believers()) + " believe" + (hold.believers().size() == 1 ? "s" : "") + " it"
+                        + (orphan ? " · " + hold.leftBehind() + "× nobody's" : "");
+        s.fill(orphan ? Ink.RACE : Ink.HOLDING).text(who, x + em * 0.5, y + em * 2.4, 0.75, orphan, Sketch.Align.LEFT);
     }
 
     /** A key short enough for a box: a 64-bit hash's nineteen digits cut to their first ten. */

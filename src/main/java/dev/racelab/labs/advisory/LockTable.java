@@ -15,7 +15,8 @@ import java.util.TreeMap;
  * PostgreSQL's advisory locks as a run's record tells them, session by session: every lock call
  * the server granted is on its worker's lane with the backend pid it ran on, and so is every
  * unlock and what it answered, so the count each pooled session holds of each key follows from
- * the record alone, as does what each worker believes it holds. A session holding a key more
+ * the record alone, as does what each worker believes it holds, and where (the session its lock
+ * was first granted in: a session holding a key takes every later grant of it). A session holding a key more
  * times than the workers believe they hold it holds locks nobody will unlock: left behind. Built
  * from events only, so a recording opened with no server shows the same; the server lane, when the
  * run was observed, shows {@code pg_locks} itself beside it.
@@ -47,6 +48,8 @@ final class LockTable {
     /** Per worker actor: its invoice, how often it believes it holds its lock, how often it was refused. */
     private final Map<Integer, String> resources = new TreeMap<>();
     private final Map<Integer, Integer> believed = new HashMap<>();
+    /** Per worker actor that believes it holds its lock: the backend pid the lock was granted on first. */
+    private final Map<Integer, Integer> grantedOn = new HashMap<>();
     private final Map<Integer, Integer> refusedOf = new HashMap<>();
     /** Per worker actor: what its unlocks answered since it last took its lock afresh. */
     private final Map<Integer, List<Boolean>> answers = new HashMap<>();
@@ -78,6 +81,7 @@ final class LockTable {
                 held((int) e.value()).merge(keyOf(e.subject()), 1, Integer::sum);
                 if (believed.merge(e.actor(), 1, Integer::sum) == 1) {
                     answers.put(e.actor(), new ArrayList<>());
+                    grantedOn.put(e.actor(), (int) e.value());
                 }
             }
             case LOCK_RELEASED -> {
@@ -161,7 +165,8 @@ final class LockTable {
                 List<Integer> believers = new ArrayList<>();
                 int times = 0;
                 for (Map.Entry<Integer, Integer> belief : believed.entrySet()) {
-                    if (belief.getValue() > 0 && keyOf(resources.get(belief.getKey())).equals(lock.getKey())) {
+                    if (belief.getValue() > 0 && keyOf(resources.get(belief.getKey())).equals(lock.getKey())
+                            && grantedOn.getOrDefault(belief.getKey(), -1).equals(session.getKey())) {
                         believers.add(belief.getKey());
                         times += belief.getValue();
                     }
