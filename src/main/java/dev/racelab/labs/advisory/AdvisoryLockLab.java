@@ -34,7 +34,7 @@ import java.util.Set;
  *
  * <p>HikariCP lends a thread the connection it gave back last when that one is free, so a worker
  * alone gets its lock's connection back for its unlock. The unlock goes astray when others keep
- * the pool busy: the defaults have five workers share two connections, and the work under the
+ * the pool busy: the defaults have six workers share two connections, and the work under the
  * lock takes {@link #WORK_MS} in the database on a pooled connection, as work usually does.
  */
 public final class AdvisoryLockLab extends ProfiledLab<AdvisoryStrategy> {
@@ -84,7 +84,7 @@ public final class AdvisoryLockLab extends ProfiledLab<AdvisoryStrategy> {
                         + "connection.",
                 Set.of(Service.POSTGRES), List.of(AdvisoryStrategy.values()),
                 List.of(BEFORE_LOCK, AFTER_LOCK, DIES_HOLDING, BEFORE_UNLOCK),
-                new LabProfile.Crew(WORKER, 5, 1, 64), 3,
+                new LabProfile.Crew(WORKER, 6, 1, 64), 3,
                 List.of(ACQUIRE, PATIENCE_MS, POOL_SIZE, WORK_MS, REENTRANCY, KEYS, RESOURCES)));
         this.backends = backends;
     }

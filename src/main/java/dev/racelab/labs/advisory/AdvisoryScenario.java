@@ -368,6 +368,12 @@ final class AdvisoryScenario implements Scenario {
         pg.close();
     }
 
+    /** One try for the lock, on a connection of its choosing; {@code last} if the worker gives up when refused. */
+    @FunctionalInterface
+    private interface Attempt {
+        boolean granted(boolean last) throws Exception;
+    }
+
     /** A worker's belief: it holds the lock on {@code resource} {@code times} times, the first granted on backend {@code pid}. */
     private record Hold(String resource, int pid, int times) {
     }
@@ -425,7 +431,12 @@ final class AdvisoryScenario implements Scenario {
         /** The article's first try: every call on whichever pooled connection is free. */
         private void pooled() throws Exception {
             for (int i = 0; i < depth; i++) {
-                if (!take(null, false)) {
+                boolean granted = take(last -> {
+                    try (PgSessions.Lease lease = borrow()) {
+                        return lock(lease, false, last);
+                    }
+                });
+                if (!granted) {
                     for (int taken = believed; taken > 0; taken--) {
                         try (PgSessions.Lease lease = borrow()) {
                             unlock(lease);
@@ -447,14 +458,14 @@ final class AdvisoryScenario implements Scenario {
 
         /** Lock, work and unlock on one connection, kept from the first lock to the last unlock. */
         private void pinned() throws Exception {
-            try (PgSessions.Lease lease = borrow()) {
-                for (int i = 0; i < depth; i++) {
-                    if (!take(lease, false)) {
-                        while (believed > 0) {
-                            unlock(lease);
-                        }
-                        return;
-                    }
+            PgSessions.Lease held = takeOnOwnConnection(false);
+            if (held == null) {
+                return;
+            }
+            try (PgSessions.Lease lease = held) {
+                // Taken again on the session that holds it: granted at once, a session lock is re-entrant.
+                for (int i = 1; i < depth; i++) {
+                    lock(lease, false, true);
                 }
                 if (!holdAndWork(lease)) {
                     return;
@@ -468,33 +479,62 @@ final class AdvisoryScenario implements Scenario {
 
         /** BEGIN; the transaction-level lock; the work; COMMIT, which releases it. */
         private void transaction() throws Exception {
-            int heldBefore;
-            try (PgSessions.Lease lease = borrow()) {
+            PgSessions.Lease held = takeOnOwnConnection(true);
+            if (held == null) {
+                return;
+            }
+            int pid = held.pid();
+            try (PgSessions.Lease lease = held) {
                 Connection c = lease.connection();
-                c.setAutoCommit(false);
-                for (int i = 0; i < depth; i++) {
-                    if (!take(lease, true)) {
-                        c.rollback();
-                        c.setAutoCommit(true);
-                        endOfTransaction(lease.pid(), "the rollback released it");
-                        return;
-                    }
+                for (int i = 1; i < depth; i++) {
+                    lock(lease, true, true);
                 }
-                if (!holdAndWork(lease)) {
-                    // Dead: the lease closes without a commit, and the pool rolls its transaction back.
-                    heldBefore = lease.pid();
-                } else {
+                if (holdAndWork(lease)) {
                     context.gate(AdvisoryLockLab.BEFORE_UNLOCK);
                     leave();
-                    context.state(ActorState.HOLDING, resource + " · committing on " + sessionName(lease.pid()));
+                    context.state(ActorState.HOLDING, resource + " · committing on " + sessionName(pid));
                     c.commit();
                     c.setAutoCommit(true);
-                    endOfTransaction(lease.pid(), "the commit released it");
+                    endOfTransaction(pid, "the commit released it");
                     return;
                 }
             }
-            context.mark(EventKind.NOTE, "the pool rolled back " + sessionName(heldBefore) + "'s transaction as it "
-                    + "took the connection back: the transaction-level lock went with it", heldBefore);
+            // Dead: the lease closed without a commit, and the pool rolled its transaction back.
+            context.mark(EventKind.NOTE, "the pool rolled back " + sessionName(pid) + "'s transaction as it "
+                    + "took the connection back: the transaction-level lock went with it", pid);
+        }
+
+        /**
+         * Takes the lock on a connection of its own, which it keeps while it holds the lock: each
+         * try borrows one (in a transaction, for a transaction-level lock) and gives it back when
+         * refused, so a worker waiting to try again holds no connection. Returns the connection
+         * holding the lock, or null if the worker gave up.
+         */
+        private PgSessions.Lease takeOnOwnConnection(boolean transactionLevel) throws Exception {
+            PgSessions.Lease[] taken = new PgSessions.Lease[1];
+            boolean granted = take(last -> {
+                PgSessions.Lease lease = borrow();
+                try {
+                    Connection c = lease.connection();
+                    if (transactionLevel) {
+                        c.setAutoCommit(false);
+                    }
+                    if (lock(lease, transactionLevel, last)) {
+                        taken[0] = lease;
+                        return true;
+                    }
+                    if (transactionLevel) {
+                        c.rollback();
+                        c.setAutoCommit(true);
+                    }
+                    return false;
+                } finally {
+                    if (taken[0] == null) {
+                        lease.close();
+                    }
+                }
+            });
+            return granted ? taken[0] : null;
         }
 
         /** The transaction ended: every transaction-level lock it held is gone. */
@@ -511,12 +551,12 @@ final class AdvisoryScenario implements Scenario {
         }
 
         /**
-         * Takes the lock once more, on {@code held} (or, pooled, on whichever connection is free,
-         * each try anew). A blocking call waits in PostgreSQL until it is granted; a try refused
-         * is tried again every few milliseconds until the worker's patience runs out, and then the
-         * request fails, "still locked", as the article's withLock throws.
+         * Takes the lock once more, by {@code attempt}s: a blocking call waits in PostgreSQL until
+         * it is granted; a try refused is tried again every few milliseconds until the worker's
+         * patience runs out, and then the request fails, "still locked", as the article's withLock
+         * throws.
          */
-        private boolean take(PgSessions.Lease held, boolean transactionLevel) throws Exception {
+        private boolean take(Attempt attempt) throws Exception {
             long deadline = System.nanoTime() + patienceNanos;
             int tries = 0;
             collided = false;
@@ -524,15 +564,7 @@ final class AdvisoryScenario implements Scenario {
             while (true) {
                 tries++;
                 boolean last = System.nanoTime() >= deadline || context.stopping();
-                boolean granted;
-                if (held != null) {
-                    granted = lock(held, transactionLevel, last);
-                } else {
-                    try (PgSessions.Lease lease = borrow()) {
-                        granted = lock(lease, transactionLevel, last);
-                    }
-                }
-                if (granted) {
+                if (attempt.granted(last)) {
                     return true;
                 }
                 if (last) {

@@ -56,7 +56,7 @@ class AdvisoryLockLabTest {
     }
 
     /**
-     * Five workers, two pooled connections, the lab's preset delays (a before-unlock delay among
+     * Six workers, two pooled connections, the lab's preset delays (a before-unlock delay among
      * them), five requests each and a patience of 200 ms, so that work is left when a lock is.
      */
     private RunSpec underLoad(String strategy, long seed) {
