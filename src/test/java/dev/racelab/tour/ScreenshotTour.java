@@ -213,11 +213,13 @@ public final class ScreenshotTour extends Application {
             fx(s -> window.session().switchesProperty().set(SwitchValues.DEFAULTS));
         }
         if (wanted("advisory-lock-collision")) {
-            // Two invoices whose names hash to one 32-bit key: their workers wait for each other.
+            // Two invoices whose names hash to one 32-bit key: their workers wait for each other in
+            // PostgreSQL, though a connection each leaves room for both invoices at once.
             setUp("advisory-lock", "xact-lock", 4, 3, null, false);
             fx(s -> window.session().switchesProperty().set(SwitchValues.DEFAULTS
                     .parse(window.session().lab().profile().switchNamed("resources").orElseThrow(), "colliding")
-                    .parse(window.session().lab().profile().switchNamed("acquire").orElseThrow(), "blocking")));
+                    .parse(window.session().lab().profile().switchNamed("acquire").orElseThrow(), "blocking")
+                    .parse(window.session().lab().profile().switchNamed("pool-size").orElseThrow(), "4")));
             fx(s -> window.session().start());
             awaitOutcome();
             fx(s -> window.view().timeline().fit());

@@ -69,11 +69,11 @@ class AdvisoryLockWindowTest {
 
         assertEquals(List.of(String.valueOf(left)), panelValues(ui, "locks left behind"));
         assertEquals(List.of(String.valueOf(outcome.metrics().get("falseUnlocks"))),
-                panelValues(ui, "unlocks that returned false"));
+                panelValues(ui, "false unlocks"));
         assertEquals(List.of(String.valueOf(outcome.metrics().get("refusedTries"))),
-                panelValues(ui, "tries refused (still locked)"));
+                panelValues(ui, "tries refused"));
         assertEquals(List.of(String.valueOf(outcome.metrics().get("overlappingSections"))),
-                panelValues(ui, "overlapping critical sections"));
+                panelValues(ui, "overlapping sections"));
         assertTrue(panelItems(ui).contains(connection + " · key " + key + " · held " + left
                 + "× · ORPHANED: no worker owns it"), panelItems(ui).toString());
         List<String> picture = ui.picture(window).texts();
@@ -123,7 +123,7 @@ class AdvisoryLockWindowTest {
         assertEquals(3, timeline.count(EventKind.LOCK_RELEASED));
         assertEquals(1, timeline.count(EventKind.UNLOCK_FALSE), "the fourth unlock's ⊘ on the lane");
         assertEquals(List.of("3", "1", "0"), List.of(panelValues(ui, "locks granted").get(0),
-                panelValues(ui, "unlocks that returned false").get(0), panelValues(ui, "locks left behind").get(0)));
+                panelValues(ui, "false unlocks").get(0), panelValues(ui, "locks left behind").get(0)));
     }
 
     private static Lane lane(TimelineModel timeline, String name) {

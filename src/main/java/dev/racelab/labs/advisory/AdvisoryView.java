@@ -32,6 +32,12 @@ final class AdvisoryView implements LabView {
     static final String LEFT_BEHIND = AdvisoryScenario.LEFT_BEHIND;
     static final String OVERLAPS = AdvisoryScenario.OVERLAPS;
     static final String ORPHANED = "ORPHANED";
+    /** Panel rows and titles short enough for the state column in presenter mode. */
+    static final String FALSE_UNLOCKS = "false unlocks";
+    static final String OVERLAPPING = "overlapping sections";
+    /** The pool's locks as the workers' calls tell them; PostgreSQL's own lock table, as the server lane read it. */
+    static final String POOL_HOLDS = "The pool holds";
+    static final String PG_LOCKS = "pg_locks shows";
 
     private final RunTracker tracker;
     private final LockTable table;
@@ -77,11 +83,12 @@ final class AdvisoryView implements LabView {
         boolean ended = tracker.phase() == RunPhase.ENDED;
         List<Panel.Value> counts = new ArrayList<>();
         counts.add(new Panel.Value("locks granted", String.valueOf(table.acquisitions()), Ink.TEXT));
-        counts.add(new Panel.Value("tries refused (still locked)", String.valueOf(table.refused()), Ink.TEXT));
+        counts.add(new Panel.Value("tries refused", String.valueOf(table.refused()), Ink.TEXT));
         counts.add(new Panel.Value("requests given up", String.valueOf(table.gaveUp()), Ink.TEXT));
-        counts.add(new Panel.Value("unlocks that returned false", String.valueOf(table.falseUnlocks()), Ink.TEXT));
+        counts.add(new Panel.Value(FALSE_UNLOCKS, String.valueOf(table.falseUnlocks()), Ink.TEXT));
         counts.add(new Panel.Value(LEFT_BEHIND, String.valueOf(left), left > 0 ? Ink.RACE : Ink.SAFE));
-        counts.add(new Panel.Value(OVERLAPS, String.valueOf(table.overlaps()), table.overlaps() > 0 ? Ink.RACE : Ink.TEXT));
+        counts.add(new Panel.Value(OVERLAPPING, String.valueOf(table.overlaps()),
+                table.overlaps() > 0 ? Ink.RACE : Ink.TEXT));
         if (resources == LockKeys.Resources.COLLIDING) {
             counts.add(new Panel.Value("key collisions", String.valueOf(table.collisions()),
                     table.collisions() > 0 ? Ink.HIGHLIGHT : Ink.TEXT));
@@ -100,9 +107,9 @@ final class AdvisoryView implements LabView {
                         hold.leftBehind() > 0 ? Ink.RACE : Ink.HOLDING));
             }
         }
-        panels.add(new Panel.Items("The pool's locks, by the workers' calls", holds, "no connection holds a lock"));
-        panels.add(observed ? tracker.serverLocksPanel("pg_locks, as PostgreSQL reports it")
-                : new Panel.Items("pg_locks, as PostgreSQL reports it",
+        panels.add(new Panel.Items(POOL_HOLDS, holds, "no connection holds a lock"));
+        panels.add(observed ? tracker.serverLocksPanel(PG_LOCKS)
+                : new Panel.Items(PG_LOCKS,
                         List.of(new Panel.Item("not read in this run (the command line does not observe)", Ink.MUTED)),
                         ""));
         panels.add(workersPanel());
@@ -166,11 +173,17 @@ final class AdvisoryView implements LabView {
         return true;
     }
 
+    /**
+     * The counts on top, then the pool's connections, one box each, those holding a lock first
+     * (an orphan in the race's colour), then, as room allows, the invoices' keys. A small column
+     * (presenter mode) keeps the boxes that hold a lock and says how many more hold nothing.
+     */
     @Override
     public void draw(Sketch s) {
         double em = s.em();
         double pad = em * 0.8;
         double w = s.width() - 2 * pad;
+        double bottom = s.height() - pad;
         double y = pad + em * 1.2;
         long left = table.leftBehind();
         long overlaps = table.overlaps();
@@ -178,53 +191,59 @@ final class AdvisoryView implements LabView {
         y += em * 1.35;
         s.fill(overlaps > 0 ? Ink.RACE : Ink.TEXT).text(OVERLAPS + ": " + overlaps, pad, y, 0.8, overlaps > 0,
                 Sketch.Align.LEFT);
+        y += em * 0.6;
 
-        AdvisoryKey first = table.announcedKey(LockKeys.FIRST);
-        AdvisoryKey second = table.announcedKey(LockKeys.SECOND);
-        boolean collide = first != null && first.equals(second);
-        for (String name : resources.names()) {
-            AdvisoryKey key = table.announcedKey(name);
-            if (key != null) {
-                y += em * 1.25;
-                s.fill(collide ? Ink.RACE : Ink.TOKEN).text(name + " → key " + key, pad, y, 0.8, collide,
-                        Sketch.Align.LEFT);
-            }
-        }
-        if (collide) {
-            y += em * 1.25;
-            s.fill(Ink.RACE).text("one key, one lock · key collisions: " + table.collisions(), pad, y, 0.8, true,
-                    Sketch.Align.LEFT);
-        }
-
-        y += em * 1.45;
-        s.fill(Ink.MUTED).text("The pool · HikariCP, " + poolSize + (poolSize == 1 ? " connection" : " connections"),
-                pad, y, 0.75, false, Sketch.Align.LEFT);
-        y += em * 0.45;
         List<LockTable.Hold> holds = table.holds();
-        // Connections holding a lock first, then the others in the order the run first used them.
         List<Map.Entry<Integer, String>> sessions = new ArrayList<>(table.sessions().entrySet());
         sessions.sort(java.util.Comparator.comparing(e -> holds.stream().noneMatch(h -> h.pid() == e.getKey())));
-        if (sessions.isEmpty()) {
-            s.fill(Ink.MUTED).text("no connection lent yet", pad, y + em * 1.2, 0.8, false, Sketch.Align.LEFT);
-            return;
-        }
+        int holding = (int) sessions.stream().filter(e -> holds.stream().anyMatch(h -> h.pid() == e.getKey())).count();
         int columns = w >= em * 30 ? 2 : 1;
         double gap = em * 0.45;
         double boxW = (w - (columns - 1) * gap) / columns;
         double boxH = em * 2.9;
-        int rows = Math.max(1, (int) ((s.height() - y - pad + gap) / (boxH + gap)));
-        int room = rows * columns;
-        boolean cut = sessions.size() > room;
-        int shown = cut ? Math.max(0, room - 1) : sessions.size();
+        int rows = (int) ((bottom - y + gap) / (boxH + gap));
+        int shown = Math.min(sessions.size(), Math.max(Math.min(1, sessions.size()), rows * columns));
+        if (shown < sessions.size() && shown > holding && shown > 1) {
+            shown--;  // room for the line that says what is not shown
+        }
         for (int i = 0; i < shown; i++) {
             double x = pad + (i % columns) * (boxW + gap);
             double top = y + (i / columns) * (boxH + gap);
             drawSession(s, sessions.get(i).getKey(), sessions.get(i).getValue(), holds, x, top, boxW, boxH);
         }
-        if (cut) {
-            double top = y + (shown / columns) * (boxH + gap);
-            s.fill(Ink.MUTED).text("+ " + (sessions.size() - shown) + " more, holding nothing", pad + (shown % columns)
-                    * (boxW + gap) + em * 0.5, top + em * 1.7, 0.75, false, Sketch.Align.LEFT);
+        y += ((shown + columns - 1) / columns) * (boxH + gap);
+        if (sessions.isEmpty()) {
+            y += em * 1.1;
+            s.fill(Ink.MUTED).text("no connection lent yet", pad, y, 0.8, false, Sketch.Align.LEFT);
+        } else if (shown < sessions.size()) {
+            int hidden = sessions.size() - shown;
+            int hiddenHolding = Math.max(0, holding - shown);
+            y += em * 1.0;
+            s.fill(hiddenHolding > 0 ? Ink.RACE : Ink.MUTED).text("+ " + hidden + " more connection"
+                    + (hidden == 1 ? "" : "s") + (hiddenHolding > 0 ? ", " + hiddenHolding + " holding a lock"
+                            : ", holding nothing"), pad + em * 0.3, y, 0.75, hiddenHolding > 0, Sketch.Align.LEFT);
+        }
+
+        List<String> keys = new ArrayList<>();
+        AdvisoryKey first = table.announcedKey(LockKeys.FIRST);
+        AdvisoryKey second = table.announcedKey(LockKeys.SECOND);
+        boolean collide = first != null && first.equals(second);
+        if (collide) {
+            keys.add("both invoices → one key " + first + " · collisions: " + table.collisions());
+        } else {
+            for (String name : resources.names()) {
+                AdvisoryKey key = table.announcedKey(name);
+                if (key != null) {
+                    keys.add(name + " → key " + key);
+                }
+            }
+        }
+        keys.add("HikariCP pool of " + poolSize + (poolSize == 1 ? " connection" : " connections"));
+        for (int i = 0; i < keys.size() && y + em * 1.25 <= bottom; i++) {
+            y += em * 1.2;
+            boolean last = i == keys.size() - 1;
+            s.fill(collide && i == 0 ? Ink.RACE : last ? Ink.MUTED : Ink.TOKEN).text(keys.get(i), pad, y, 0.75,
+                    collide && i == 0, Sketch.Align.LEFT);
         }
     }
 
