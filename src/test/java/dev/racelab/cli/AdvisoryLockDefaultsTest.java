@@ -5,10 +5,7 @@ import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,20 +24,9 @@ class AdvisoryLockDefaultsTest {
 
     @Test
     void thePooledSessionLockIsLeftBehindByDefaultAndBothFixesAreSafeWithTheSameDefaults() {
-        List<String> strategies = List.of("session-pooled", "session-pinned", "xact-lock");
-        // Each strategy's twenty runs in two batches side by side, seeds 1–10 and 11–20: a run mostly waits.
-        Map<String, String> env = TestServers.childEnvironment();
-        List<CompletableFuture<JsonObject>> going = new ArrayList<>();
-        for (String strategy : strategies) {
-            for (long firstSeed : new long[] {1, 1 + RUNS / 2}) {
-                going.add(CompletableFuture.supplyAsync(
-                        () -> DefaultsRuns.runs(env, "advisory-lock", strategy, RUNS / 2, firstSeed)));
-            }
-        }
-        List<JsonObject> halves = going.stream().map(CompletableFuture::join).toList();
-        System.out.printf("[advisory-lock] defaults, %d runs each: %s%n", RUNS, halves.stream()
-                .map(r -> r.get("strategy").getAsString() + " " + r.get("verdicts") + " in " + r.get("elapsedMs") + " ms")
-                .toList());
+        // Each strategy's twenty runs in two batches side by side: a run mostly waits.
+        List<JsonObject> halves = DefaultsRuns.halves(TestServers.childEnvironment(), "advisory-lock",
+                List.of("session-pooled", "session-pinned", "xact-lock"), RUNS);
 
         JsonObject broken = halves.get(0);
         int stuck = DefaultsRuns.count(broken, "STUCK") + DefaultsRuns.count(halves.get(1), "STUCK");
