@@ -73,7 +73,6 @@ final class AdvisoryScenario implements Scenario {
     private final RunSetup setup;
     private final PgFixture pg;
     private final AdvisoryLockLab.Acquire acquire;
-    private final LockKeys keys;
     private final LockKeys.Resources resources;
     /** Each resource's lock key in this run. */
     private final Map<String, AdvisoryKey> keyOf = new LinkedHashMap<>();
@@ -110,13 +109,13 @@ final class AdvisoryScenario implements Scenario {
         this.strategy = strategy;
         this.setup = setup;
         this.acquire = setup.get(AdvisoryLockLab.ACQUIRE);
-        this.keys = setup.get(AdvisoryLockLab.KEYS);
         this.resources = setup.get(AdvisoryLockLab.RESOURCES);
         this.depth = setup.get(AdvisoryLockLab.REENTRANCY).locks();
         this.unlocks = setup.get(AdvisoryLockLab.REENTRANCY).unlocks();
         this.workMillis = setup.get(AdvisoryLockLab.WORK_MS);
         this.patienceNanos = TimeUnit.MILLISECONDS.toNanos(setup.get(AdvisoryLockLab.PATIENCE_MS));
         this.survivors = new Survivors(setup.workers());
+        LockKeys keys = setup.get(AdvisoryLockLab.KEYS);
         for (String name : resources.names()) {
             keyOf.put(name, keys.of(setup.runId(), name));
         }
@@ -258,8 +257,8 @@ final class AdvisoryScenario implements Scenario {
                     .append(orphans.isEmpty() ? "a worker that waits itself holds. " : "the orphan holds. ");
         }
         if (refusedByNobody.sum() > 0) {
-            why.append(count(refusedByNobody.sum(), "try", "tries")).append(" were refused (\"still locked\") while no "
-                    + "worker held the lock. ");
+            why.append(count(refusedByNobody.sum(), "try", "tries")).append(refusedByNobody.sum() == 1 ? " was" : " were")
+                    .append(" refused (\"still locked\") while no worker held the lock. ");
         }
         if (!live && !orphans.isEmpty() && refusedNow(orphans.get(0).key())) {
             why.append("A fresh session asked for it just now and was refused. ");

@@ -120,6 +120,7 @@ class AdvisoryLockLabTest {
         System.out.printf("[advisory-lock] session-pooled, %d runs: orphaned in %s%n", RUNS, seen);
     }
 
+    /** Ten runs of each fix with the same pool and delays, three requests a worker (the lab's default). */
     @Test
     void bothFixesAreSafeEveryTimeAndLeaveNoAdvisoryLock() throws Exception {
         List<CompletableFuture<List<Outcome>>> going = List.of("session-pinned", "xact-lock").stream()
@@ -142,7 +143,7 @@ class AdvisoryLockLabTest {
         List<Outcome> outcomes = new ArrayList<>();
         try {
             for (int seed = 1; seed <= RUNS; seed++) {
-                Run run = start(underLoad(strategy, seed));
+                Run run = start(underLoad(strategy, seed).withOps(lab.defaultOps()));
                 outcomes.add(run.awaitOutcome(WAIT));
                 try (PgProbe probe = new PgProbe()) {
                     assertEquals(List.of(), probe.advisoryLocksOf(PgProbe.pidsOf(run)), "no advisory lock afterwards");
