@@ -60,7 +60,7 @@ enum LockKeys implements Switch.Choice {
      * 1089335628). Found by computation: the article's hash is Java's {@code String.hashCode}, and
      * hashing 400,000 random invoice numbers of eight digits ("invoice-" + n) found this pair among
      * several, as the birthday bound says it would (some 77,000 names give even odds of a pair in
-     * 2^32). {@code LockKeysTest} checks it still collides.
+     * 2^32). {@code AdvisoryLockLabTest} checks that it collides, bare and qualified by a run.
      */
     static final String FIRST = "invoice-16741209";
     static final String SECOND = "invoice-87020913";
