@@ -26,7 +26,12 @@ import java.util.Set;
  *
  * <p>An advisory lock held by a session no worker uses now (a pooled session back in the pool) is
  * an <em>orphan</em>: nobody is going to unlock it. Orphans are reported together, in one {@code
- * SERVER_ORPHANS} event on the lane naming each session and key, counted in its value.
+ * SERVER_ORPHANS} event on the lane naming each session and key, counted in its value. For a key
+ * whose believers the lab keeps ({@link PgSessions#tracked}), the workers that believe they hold it
+ * in the session that has it are its holders, whoever borrows that session now ("advisory lock 42
+ * in pool-4711, session level"); a worker whose lock call for it is still in flight on that session
+ * has it "granted just now"; and the lock is an orphan when none of these holds for two reads
+ * running.
  *
  * <p>It records only changes: per worker, a {@code SERVER_HOLDS} or {@code SERVER_WAITS} event
  * when what it holds or waits for changes, with a null subject when that ends; a {@code
@@ -62,6 +67,8 @@ public final class PgLockObserver implements ServerObserver {
     private final List<ProtectedRow> rows;
     private final Map<String, String> holding = new HashMap<>();
     private final Map<String, String> waiting = new HashMap<>();
+    /** Tracked locks the last read found held with nobody believing in them: orphans if the next read agrees. */
+    private Set<Granted> unbelieved = Set.of();
     private String orphans;
     private Connection connection;
 
@@ -94,36 +101,54 @@ public final class PgLockObserver implements ServerObserver {
             report(sink, EventKind.SERVER_WAITS, waiting, Map.of());
             report(sink, EventKind.SERVER_HOLDS, holding, Map.of());
             reportOrphans(sink, null, 0);
+            unbelieved = Set.of();
             return;
         }
         Array array = connection.createArrayOf("int4", pids);
-        List<Waiter> waiters = new ArrayList<>();
-        Map<Integer, List<String>> advisoryHeld = new LinkedHashMap<>();
-        try (PreparedStatement ps = connection.prepareStatement(LOCKS)) {
-            ps.setArray(1, array);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    int pid = rs.getInt(1);
-                    String lock = describe(rs.getString(3), rs.getString(4), rs.getLong(5), rs.getLong(6),
-                            rs.getInt(7));
-                    if (rs.getBoolean(2)) {
-                        advisoryHeld.computeIfAbsent(pid, k -> new ArrayList<>()).add(lock);
-                    } else {
-                        waiters.add(new Waiter(pid, lock, (Integer[]) rs.getArray(8).getArray()));
-                    }
-                }
-            }
-        }
+        List<Row> seen = read(connection, array);
+        List<Row> waiters = seen.stream().filter(r -> !r.granted).toList();
 
         // What each worker is known to hold: its advisory locks and protected rows, by name.
         Map<String, String> holdsNow = new LinkedHashMap<>();
         List<String> orphaned = new ArrayList<>();
         int orphanCount = 0;
-        for (Map.Entry<Integer, List<String>> held : advisoryHeld.entrySet()) {
+        Set<Granted> unbelievedNow = new HashSet<>();
+        Map<Integer, List<String>> untracked = new LinkedHashMap<>();
+        for (Row held : seen) {
+            if (!held.granted) {
+                continue;
+            }
+            if (!sessions.tracked(held.key)) {
+                untracked.computeIfAbsent(held.pid, k -> new ArrayList<>()).add(held.lock);
+                continue;
+            }
+            List<PgSessions.Belief> believers = sessions.believers(held.key, held.pid);
+            String asker = sessions.userOf(held.pid);
+            if (believers.isEmpty() && sessions.asks(asker, held.key)) {
+                holdsNow.merge(asker, held.lock + " in " + sessions.nameOf(held.pid) + ", granted just now",
+                        (a, b) -> a + ", " + b);
+                continue;
+            }
+            if (believers.isEmpty()) {
+                Granted lock = new Granted(held.pid, held.key);
+                unbelievedNow.add(lock);
+                if (unbelieved.contains(lock)) {
+                    orphanCount++;
+                    orphaned.add(sessions.nameOf(held.pid) + " holds " + held.lock + ", no worker owns it");
+                }
+                continue;
+            }
+            for (PgSessions.Belief belief : believers) {
+                holdsNow.merge(belief.worker(), held.lock + " in " + sessions.nameOf(held.pid) + ", "
+                        + (belief.transactionLevel() ? "transaction" : "session") + " level", (a, b) -> a + ", " + b);
+            }
+        }
+        unbelieved = unbelievedNow;
+        for (Map.Entry<Integer, List<String>> held : untracked.entrySet()) {
             String user = sessions.userOf(held.getKey());
             String locks = String.join(", ", held.getValue());
             if (user != null) {
-                holdsNow.put(user, locks);
+                holdsNow.merge(user, locks, (a, b) -> a + ", " + b);
             } else {
                 orphanCount += held.getValue().size();
                 orphaned.add(sessions.nameOf(held.getKey()) + " holds " + locks + ", no worker owns "
@@ -139,13 +164,13 @@ public final class PgLockObserver implements ServerObserver {
         Map<String, String> waitsNow = new LinkedHashMap<>();
         Set<Integer> waitingPids = new HashSet<>();
         waiters.forEach(w -> waitingPids.add(w.pid));
-        for (Waiter w : waiters) {
+        for (Row w : waiters) {
             List<String> holders = new ArrayList<>();
             for (Integer blocker : w.blockers) {
                 if (!waitingPids.contains(blocker)) {
+                    holders.add(holderName(blocker, w.key));
                     String user = sessions.userOf(blocker);
-                    holders.add(user != null ? user : sessions.nameOf(blocker));
-                    if (user != null) {
+                    if (user != null && (w.key == null || !sessions.tracked(w.key))) {
                         holdsNow.putIfAbsent(user, "a " + w.lock);
                     }
                 }
@@ -227,27 +252,129 @@ public final class PgLockObserver implements ServerObserver {
         }
     }
 
-    private record Waiter(int pid, String lock, Integer[] blockers) {
+    /**
+     * One lock of the run's sessions as {@link #LOCKS} reads it: granted (an advisory lock) or
+     * awaited (any kind), in words, with its advisory key (null for other kinds) and, if awaited,
+     * the sessions in its way.
+     */
+    private record Row(int pid, boolean granted, String lock, AdvisoryKey key, Integer[] blockers) {
     }
 
-    private static String describe(String locktype, String mode, long classid, long objid, int objsubid) {
-        return switch (locktype) {
-            case "transactionid", "tuple" -> "row lock";
-            case "advisory" -> "advisory lock " + advisoryKey(classid, objid, objsubid)
-                    + (mode.equals("ShareLock") ? " (shared)" : "");
-            case "relation" -> "table lock (" + mode + ")";
-            default -> locktype + " lock (" + mode + ")";
-        };
+    /** An advisory lock a session was granted. */
+    private record Granted(int pid, AdvisoryKey key) {
+    }
+
+    private static List<Row> read(Connection connection, Array pids) throws SQLException {
+        List<Row> rows = new ArrayList<>();
+        try (PreparedStatement ps = connection.prepareStatement(LOCKS)) {
+            ps.setArray(1, pids);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String locktype = rs.getString(3);
+                    AdvisoryKey key = locktype.equals("advisory")
+                            ? new AdvisoryKey(rs.getLong(5), rs.getLong(6), rs.getInt(7)) : null;
+                    boolean granted = rs.getBoolean(2);
+                    rows.add(new Row(rs.getInt(1), granted, describe(locktype, rs.getString(4), key), key,
+                            granted ? new Integer[0] : (Integer[]) rs.getArray(8).getArray()));
+                }
+            }
+        }
+        return rows;
     }
 
     /**
-     * The key as the lab wrote it: {@code pg_advisory_lock(42)} is {@code 42}, {@code
-     * pg_advisory_lock(1, 42)} is {@code (1, 42)}. The halves come as unsigned 32-bit oids.
+     * Who a waiter for {@code key} waits for, when session {@code blocker} holds it: the workers
+     * that believe they hold it, for a key the lab keeps count of; else the session's user; else the
+     * session (an orphan's, which nobody will unlock).
      */
-    static String advisoryKey(long classid, long objid, int objsubid) {
-        if (objsubid == 2) {
-            return "(" + (int) classid + ", " + (int) objid + ")";
+    private String holderName(int blocker, AdvisoryKey key) {
+        if (key != null && sessions.tracked(key)) {
+            List<PgSessions.Belief> believers = sessions.believers(key, blocker);
+            if (!believers.isEmpty()) {
+                return String.join(", ", believers.stream().map(PgSessions.Belief::worker).toList());
+            }
+            return sessions.nameOf(blocker);
         }
-        return String.valueOf(classid << 32 | objid);
+        String user = sessions.userOf(blocker);
+        return user != null ? user : sessions.nameOf(blocker);
+    }
+
+    /**
+     * The run's advisory locks as {@code pg_locks} has them now, read on {@code connection} (a
+     * session of RaceLab's own, not a worker's): each one granted, with its session and who
+     * believes they hold it, and each one awaited, with the sessions in its way. For an oracle that
+     * must know, not guess, whether a lock is orphaned or a worker waits for one for ever.
+     */
+    public static AdvisoryLocks advisoryLocks(Connection connection, PgSessions sessions) throws SQLException {
+        Integer[] pids = sessions.pids().toArray(Integer[]::new);
+        List<Held> held = new ArrayList<>();
+        List<Awaited> awaited = new ArrayList<>();
+        if (pids.length == 0) {
+            return new AdvisoryLocks(held, awaited);
+        }
+        for (Row row : read(connection, connection.createArrayOf("int4", pids))) {
+            if (row.key == null) {
+                continue;
+            }
+            if (row.granted) {
+                String user = sessions.userOf(row.pid);
+                held.add(new Held(row.pid, sessions.nameOf(row.pid), row.key, user, sessions.tracked(row.key),
+                        sessions.believers(row.key, row.pid), sessions.asks(user, row.key)));
+            } else {
+                awaited.add(new Awaited(row.pid, sessions.userOf(row.pid), row.key, List.of(row.blockers)));
+            }
+        }
+        return new AdvisoryLocks(held, awaited);
+    }
+
+    /** What {@link #advisoryLocks} found. */
+    public record AdvisoryLocks(List<Held> held, List<Awaited> awaited) {
+        public AdvisoryLocks {
+            held = List.copyOf(held);
+            awaited = List.copyOf(awaited);
+        }
+
+        /** The locks held that no worker believes it holds: nobody will ever unlock them. */
+        public List<Held> orphans() {
+            return held.stream().filter(Held::orphaned).toList();
+        }
+    }
+
+    /**
+     * An advisory lock granted to session {@code session} (backend {@code pid}), which worker
+     * {@code user} borrows now (or null), and which {@code believers} believe they hold; {@code
+     * tracked} if the lab keeps count of its believers; {@code askedByUser} if the user's lock call
+     * for it is still in flight.
+     */
+    public record Held(int pid, String session, AdvisoryKey key, String user, boolean tracked,
+                       List<PgSessions.Belief> believers, boolean askedByUser) {
+        public Held {
+            believers = List.copyOf(believers);
+        }
+
+        /**
+         * Whether nobody is going to unlock it: for a key the lab keeps count of, when no worker
+         * believes it holds it nor has just been granted it ({@code askedByUser}); for any other,
+         * when no worker uses its session.
+         */
+        public boolean orphaned() {
+            return tracked ? believers.isEmpty() && !askedByUser : user == null;
+        }
+    }
+
+    /** An advisory lock that backend {@code pid}, borrowed by worker {@code user}, waits for; {@code blockers} hold it or are ahead. */
+    public record Awaited(int pid, String user, AdvisoryKey key, List<Integer> blockers) {
+        public Awaited {
+            blockers = List.copyOf(blockers);
+        }
+    }
+
+    private static String describe(String locktype, String mode, AdvisoryKey key) {
+        return switch (locktype) {
+            case "transactionid", "tuple" -> "row lock";
+            case "advisory" -> "advisory lock " + key + (mode.equals("ShareLock") ? " (shared)" : "");
+            case "relation" -> "table lock (" + mode + ")";
+            default -> locktype + " lock (" + mode + ")";
+        };
     }
 }

@@ -15,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,7 +38,10 @@ import java.util.logging.Logger;
  * <p><b>Who uses what.</b> A dedicated session belongs to its worker until the worker closes it; a
  * pooled one to the worker holding a lease on it, and to nobody between leases. {@link #userOf}
  * answers this for the lock observer: a lock held by a session no worker uses is a lock nobody is
- * going to release.
+ * going to release. A lab whose workers take an advisory lock on one pooled session and go on
+ * without it (the article's pooled lock, or a lock taken many times over) says which locks each
+ * worker believes it holds ({@link Session#believes}); for those keys the believers, not the
+ * session's current user, are the holders, and a lock nobody believes in is the orphan.
  *
  * <p><b>Ending.</b> Every session opened (pooled ones included, which come from this class's own
  * data source) is remembered by backend pid. {@link #close} closes what is still open, then waits
@@ -109,6 +113,15 @@ public final class PgSessions implements AutoCloseable {
     private final Map<Integer, String> names = new ConcurrentHashMap<>();
     /** Which worker uses each backend now: for its whole life (dedicated) or while it holds a lease (pooled). */
     private final Map<Integer, String> users = new ConcurrentHashMap<>();
+    /**
+     * Per advisory key a lab declared beliefs about, which workers believe they hold it: written
+     * by each worker's thread for itself, read by the lock observer and the lab's oracle. A key
+     * stays here once declared (its map empty when nobody believes), so the observer knows the
+     * lab keeps count of it.
+     */
+    private final Map<AdvisoryKey, Map<String, Belief>> beliefs = new ConcurrentHashMap<>();
+    /** Per worker with a lock call in flight, the advisory key it asks for: it believes in the lock once the call returns. */
+    private final Map<String, AdvisoryKey> asking = new ConcurrentHashMap<>();
     private final Set<Session> open = ConcurrentHashMap.newKeySet();
 
     /**
@@ -137,6 +150,38 @@ public final class PgSessions implements AutoCloseable {
     /** The worker using the session with backend {@code pid} right now, or null. */
     public String userOf(int pid) {
         return users.get(pid);
+    }
+
+    /**
+     * What worker {@code worker} believes of one advisory lock: that it holds it {@code times} times
+     * (a session lock taken n times needs n unlocks), at session or transaction level, in the
+     * session with backend {@code pid} (where the server granted it).
+     */
+    public record Belief(String worker, int times, boolean transactionLevel, int pid) {
+    }
+
+    /**
+     * Whether the lab keeps count of who believes they hold advisory lock {@code key} ({@link
+     * Session#believes}): then a session holding it that no worker believes it holds is an orphan,
+     * even while some worker borrows that session for something else.
+     */
+    public boolean tracked(AdvisoryKey key) {
+        return beliefs.containsKey(key);
+    }
+
+    /** The workers that believe they hold advisory lock {@code key} in the session with backend {@code pid} now, by name. */
+    public List<Belief> believers(AdvisoryKey key, int pid) {
+        Map<String, Belief> of = beliefs.get(key);
+        return of == null ? List.of() : of.values().stream().filter(b -> b.pid() == pid)
+                .sorted(Comparator.comparing(Belief::worker)).toList();
+    }
+
+    /**
+     * Whether worker {@code worker} has a lock call for {@code key} in flight: a lock its session
+     * was granted a moment ago is its, though it has not said so yet.
+     */
+    public boolean asks(String worker, AdvisoryKey key) {
+        return worker != null && key.equals(asking.get(worker));
     }
 
     /** The name of this run's session with backend {@code pid} ({@code client-3}, {@code pool-4711}), or {@code pid N}. */
@@ -233,6 +278,55 @@ public final class PgSessions implements AutoCloseable {
             users.put(pid, context.name());
             context.mark(EventKind.CONNECTED, nameOf(pid), pid);
             return lease;
+        }
+
+        /**
+         * What this worker believes of advisory lock {@code key} from now on: that it holds it
+         * {@code times} times (0: not at all), at transaction or session level, in the session
+         * with backend {@code pid}, where the server granted it. A lab that keeps count says so
+         * after each lock call the server granted and each unlock it sent, so the lock observer
+         * and the oracle can tell a lock some worker believes it holds from one that nobody will
+         * ever unlock.
+         */
+        public void believes(AdvisoryKey key, int pid, int times, boolean transactionLevel) {
+            Map<String, Belief> of = beliefs.computeIfAbsent(key, k -> new ConcurrentHashMap<>());
+            if (times > 0) {
+                of.put(context.name(), new Belief(context.name(), times, transactionLevel, pid));
+            } else {
+                of.remove(context.name());
+            }
+        }
+
+        /**
+         * Says that the lab keeps count of who believes they hold advisory lock {@code key} (see
+         * {@link #believes}), before any worker has taken it: from the first grant on, a session
+         * holding it is the believers', never simply its borrower's.
+         */
+        public void tracks(AdvisoryKey key) {
+            beliefs.computeIfAbsent(key, k -> new ConcurrentHashMap<>());
+        }
+
+        /**
+         * Says that this worker's lock call for {@code key} is in flight (null: none is). The
+         * server may grant the lock before the call returns and the worker {@linkplain #believes
+         * believes} in it; meanwhile the lock is the asker's, not an orphan.
+         */
+        public void asks(AdvisoryKey key) {
+            if (key == null) {
+                asking.remove(context.name());
+            } else {
+                asking.put(context.name(), key);
+            }
+        }
+
+        /**
+         * Whether the pool has no session to lend right now, so that {@link #borrow} would wait for
+         * one to come back; false for a dedicated session. A moment's answer, for showing a wait on
+         * the worker's lane, never for deciding anything.
+         */
+        public boolean poolExhausted() {
+            return own == null && pool.getHikariPoolMXBean() != null
+                    && pool.getHikariPoolMXBean().getIdleConnections() == 0;
         }
 
         /** Cuts the connections in use, from any thread, so a worker blocked on the server returns. */

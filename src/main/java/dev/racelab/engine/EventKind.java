@@ -103,6 +103,11 @@ public enum EventKind {
             return "short batch: " + subject;
         }
     },
+    /**
+     * The lock called {@code subject} (a resource of the lab) is, on the server, the advisory lock
+     * with key {@code value}: one bigint key, or two int keys as its high and low halves.
+     */
+    LOCK_KEY(false),
     /** A worker requested lock {@code subject}. */
     LOCK_REQUESTED(false),
     /** A worker was granted lock {@code subject}. */
@@ -134,6 +139,37 @@ public enum EventKind {
         @Override
         public String describe(String subject, long value) {
             return "retry: " + subject;
+        }
+    },
+    /**
+     * A try for lock {@code subject} was refused and the worker gave its request up: another
+     * session holds the lock ("still locked"); {@code value} is the backend pid of the session the
+     * last try ran on. (A refused try the worker repeats is a {@link #RETRY}.)
+     */
+    LOCK_REFUSED(false, Glyph.RING, Ink.WAITING, "⊘ gave up: still locked") {
+        @Override
+        public String describe(String subject, long value) {
+            return "gave up, still locked: " + subject;
+        }
+    },
+    /**
+     * An unlock of lock {@code subject} came back false: the session it ran on held no such lock
+     * (PostgreSQL warns and releases nothing); {@code value} is that session's backend pid.
+     */
+    UNLOCK_FALSE(false, Glyph.RING, Ink.TEXT, "⊘ unlock returned false") {
+        @Override
+        public String describe(String subject, long value) {
+            return "unlock returned false: " + subject;
+        }
+    },
+    /**
+     * A lock call met another resource's lock: their names give the same lock key {@code value},
+     * so unrelated work contends; {@code subject} says whose.
+     */
+    KEY_COLLISION(false, Glyph.BAR, Ink.HIGHLIGHT, "┃ key collision") {
+        @Override
+        public String describe(String subject, long value) {
+            return "key collision: " + subject;
         }
     },
     /** A connection was opened for the worker; {@code value} is the server's backend pid. */

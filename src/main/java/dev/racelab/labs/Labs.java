@@ -2,6 +2,7 @@ package dev.racelab.labs;
 
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Lab;
+import dev.racelab.labs.advisory.AdvisoryLockLab;
 import dev.racelab.labs.counter.CounterLab;
 import dev.racelab.labs.fencing.FencingLab;
 import dev.racelab.labs.isolation.IsolationLab;
@@ -25,6 +26,7 @@ public final class Labs {
                 new FencingLab(backends),
                 new LeaseFencingLab(backends),
                 new JobQueueLab(backends),
+                new AdvisoryLockLab(backends),
                 new PrimitivesLab(backends),
                 new PhilosophersLab(backends),
                 new ReadersWritersLab(backends),

@@ -57,6 +57,25 @@ final class DefaultsRuns {
         return results;
     }
 
+    /**
+     * {@link #runs} for every strategy at once, each strategy's {@code runs} in two batches side by
+     * side (seeds 1 onwards and the half after): for labs whose runs mostly wait. The summaries in
+     * order, two per strategy (first half, second half), printed in one line.
+     */
+    static List<JsonObject> halves(Map<String, String> env, String lab, List<String> strategies, int runs) {
+        List<CompletableFuture<JsonObject>> going = new java.util.ArrayList<>();
+        for (String strategy : strategies) {
+            for (long firstSeed : new long[] {1, 1 + runs / 2}) {
+                going.add(CompletableFuture.supplyAsync(() -> runs(env, lab, strategy, runs / 2, firstSeed)));
+            }
+        }
+        List<JsonObject> halves = going.stream().map(CompletableFuture::join).toList();
+        System.out.printf("[%s] defaults, %d runs each: %s%n", lab, runs, halves.stream()
+                .map(r -> r.get("strategy").getAsString() + " " + r.get("verdicts") + " in " + r.get("elapsedMs") + " ms")
+                .toList());
+        return halves;
+    }
+
     /** How many of a summary's runs ended with any of {@code verdicts}. */
     static int count(JsonObject summary, String... verdicts) {
         JsonObject counted = summary.getAsJsonObject("verdicts");

@@ -5,10 +5,7 @@ import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,19 +23,9 @@ class JobQueueDefaultsTest {
 
     @Test
     void selectThenUpdateSendsDuplicatesByDefaultAndBothClaimsSendEachJobOnceWithTheSameDefaults() {
-        List<String> strategies = List.of("select-then-update", "request-token", "skip-locked");
-        // Each strategy's twenty runs in two batches side by side, seeds 1–10 and 11–20: a run mostly sleeps.
-        Map<String, String> env = TestServers.childEnvironment();
-        List<CompletableFuture<JsonObject>> going = new ArrayList<>();
-        for (String strategy : strategies) {
-            for (long firstSeed : new long[] {1, 1 + RUNS / 2}) {
-                going.add(CompletableFuture.supplyAsync(
-                        () -> DefaultsRuns.runs(env, "job-queue", strategy, RUNS / 2, firstSeed)));
-            }
-        }
-        List<JsonObject> halves = going.stream().map(CompletableFuture::join).toList();
-        System.out.printf("[job-queue] defaults, %d runs each: %s%n", RUNS, halves.stream()
-                .map(r -> r.get("strategy").getAsString() + " " + r.get("verdicts")).toList());
+        // Each strategy's twenty runs in two batches side by side: a run mostly sleeps.
+        List<JsonObject> halves = DefaultsRuns.halves(TestServers.childEnvironment(), "job-queue",
+                List.of("select-then-update", "request-token", "skip-locked"), RUNS);
 
         JsonObject broken = halves.get(0);
         int races = DefaultsRuns.count(broken, "RACE") + DefaultsRuns.count(halves.get(1), "RACE");

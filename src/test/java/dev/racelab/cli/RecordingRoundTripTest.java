@@ -59,6 +59,7 @@ class RecordingRoundTripTest {
         "counter|--workers 4 --ops 20 --delay after-read=1",
         "fencing|--strategy check-then-write --workers 4 --ops 6 --delay after-check=0-4",
         "job-queue|--ops 1 --delay before-take=0-10",
+        "advisory-lock|--ops 2 --set patience-ms=200",
         "redis-primitives|--delay holder-crashes=1@client-1 --timeout 2",
         "dining-philosophers|--ops 3 --delay between-forks=150 --set think-ms=10",
         "readers-writers|--ops 6 --delay between-reads=1-3",

@@ -81,6 +81,27 @@ public final class PgProbe implements AutoCloseable {
         return names("SELECT pid || ' ' || locktype || ' ' || mode FROM pg_locks WHERE pid = ANY(?)", pids);
     }
 
+    /**
+     * The advisory locks of {@code pids}, one a line, as {@code racelab:pool-4711 idle 42 granted}:
+     * the session's name, its state in {@code pg_stat_activity} ("idle": no statement, no
+     * transaction), the key as the lab wrote it ({@code 42}, or {@code (1, 42)} for two keys), and
+     * whether it holds the lock or waits for it.
+     */
+    public List<String> advisoryLocksOf(Set<Integer> pids) throws SQLException {
+        return names("""
+                SELECT a.application_name || ' ' || a.state || ' '
+                       || CASE WHEN l.objsubid = 2
+                               THEN '(' || (l.classid::bigint - CASE WHEN l.classid::bigint >= 2147483648
+                                                                     THEN 4294967296 ELSE 0 END)
+                                    || ', ' || (l.objid::bigint - CASE WHEN l.objid::bigint >= 2147483648
+                                                                      THEN 4294967296 ELSE 0 END) || ')'
+                               ELSE ((l.classid::bigint << 32) | l.objid::bigint)::text END
+                       || CASE WHEN l.granted THEN ' granted' ELSE ' waiting' END
+                FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                WHERE l.locktype = 'advisory' AND l.pid = ANY(?) ORDER BY 1
+                """, pids);
+    }
+
     private List<String> names(String sql, Set<Integer> pids) throws SQLException {
         try (PreparedStatement ps = connection.prepareStatement(sql)) {
             if (pids != null) {

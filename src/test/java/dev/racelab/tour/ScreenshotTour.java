@@ -183,6 +183,50 @@ public final class ScreenshotTour extends Application {
             awaitFx(() -> window.session().outcomeProperty().get() != null);
             shoot("job-queue-slow-consumer-sends-twice");
         }
+        if (wanted("advisory-lock-pooled")) {
+            setUpDefaults("advisory-lock");
+            fx(s -> window.session().start());
+            awaitOutcome();
+            fx(s -> window.view().timeline().fit());
+            pause(400);
+            shoot("advisory-lock-session-pooled");
+        }
+        if (wanted("advisory-lock-xact")) {
+            setUpDefaults("advisory-lock");
+            setUp("advisory-lock", "xact-lock", 6, 3, null, false);
+            fx(s -> window.session().start());
+            awaitOutcome();
+            fx(s -> window.view().timeline().fit());
+            pause(400);
+            shoot("advisory-lock-xact-lock");
+        }
+        if (wanted("advisory-lock-reentrant")) {
+            // One worker on one connection takes the lock three times, then unlocks it four times.
+            setUp("advisory-lock", "session-pinned", 1, 1, GatePlan.NONE.with("before-unlock", GateRule.fixed(60)), false);
+            fx(s -> window.session().switchesProperty().set(SwitchValues.DEFAULTS
+                    .parse(window.session().lab().profile().switchNamed("reentrancy").orElseThrow(), "one-too-many")));
+            fx(s -> window.session().start());
+            awaitOutcome();
+            fx(s -> window.view().timeline().fit());
+            pause(400);
+            shoot("advisory-lock-reentrant");
+            fx(s -> window.session().switchesProperty().set(SwitchValues.DEFAULTS));
+        }
+        if (wanted("advisory-lock-collision")) {
+            // Two invoices whose names hash to one 32-bit key: their workers wait for each other in
+            // PostgreSQL, though a connection each leaves room for both invoices at once.
+            setUp("advisory-lock", "xact-lock", 4, 3, null, false);
+            fx(s -> window.session().switchesProperty().set(SwitchValues.DEFAULTS
+                    .parse(window.session().lab().profile().switchNamed("resources").orElseThrow(), "colliding")
+                    .parse(window.session().lab().profile().switchNamed("acquire").orElseThrow(), "blocking")
+                    .parse(window.session().lab().profile().switchNamed("pool-size").orElseThrow(), "4")));
+            fx(s -> window.session().start());
+            awaitOutcome();
+            fx(s -> window.view().timeline().fit());
+            pause(400);
+            shoot("advisory-lock-collision");
+            fx(s -> window.session().switchesProperty().set(SwitchValues.DEFAULTS));
+        }
         if (wanted("philosophers-deadlock")) {
             setUp("dining-philosophers", "naive", 5, 3, null, false);
             fx(s -> window.session().start());

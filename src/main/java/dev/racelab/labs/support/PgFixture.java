@@ -152,6 +152,15 @@ public final class PgFixture implements AutoCloseable, ServerWatch.Check {
     }
 
     /**
+     * The run's advisory locks as {@code pg_locks} has them now, read on the admin session: each
+     * held one with its session and believers (orphans among them), each awaited one with who is
+     * in the way. The supervisor thread's only, as {@link #admin}.
+     */
+    public PgLockObserver.AdvisoryLocks advisoryLocks() throws SQLException {
+        return PgLockObserver.advisoryLocks(admin, sessions);
+    }
+
+    /**
      * The lab's statement {@code statement} (one parameter, the run id; one row of numbers) on a
      * lane called {@code lane}, one value per column, named {@code labels}.
      */

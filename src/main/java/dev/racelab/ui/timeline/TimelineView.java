@@ -121,6 +121,8 @@ public final class TimelineView extends Region {
             labelArgb[ink.ordinal()] = Palette.argb(switch (ink) {
                 case HOLDING -> Palette.faded(Palette.of(Ink.HOLDING), 0.55);
                 case WAITING -> Palette.faded(Palette.of(Ink.WAITING), 0.45);
+                // A lock no worker owns (SERVER_ORPHANS): the model inks it as a race, as the exports draw it.
+                case RACE -> Palette.faded(Palette.of(Ink.RACE), 0.45);
                 case OUTLINE -> Palette.faded(Palette.of(Ink.OUTLINE), 0.6);
                 default -> Palette.faded(Palette.laneBand(), 0.3);
             });

@@ -16,6 +16,7 @@ import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Verdict;
+import dev.racelab.labs.advisory.AdvisoryLockLab;
 import dev.racelab.labs.counter.CounterLab;
 import dev.racelab.labs.primitives.PrimitivesLab;
 import dev.racelab.support.TestServers;
@@ -66,6 +67,12 @@ class ServerLaneTruthTest {
     void hardenedMutexHolderIsDrawnOnlyWhileItIsInsideItsCriticalSection() throws Exception {
         Lanes lanes = run(new PrimitivesLab(TestServers.backends()), "hardened-mutex", 4, 20, "in-critical-section");
         assertTrue(lanes.holdsDrawn >= 5, "Redis's holders were seen: " + lanes.holdsDrawn + " times");
+    }
+
+    @Test
+    void advisoryLockHolderIsDrawnOnlyWhileItBelievesItHoldsIt() throws Exception {
+        Lanes lanes = run(new AdvisoryLockLab(TestServers.backends()), "session-pinned", 4, 8, "after-lock");
+        assertTrue(lanes.holdsDrawn >= 5, "pg_locks's holders were seen: " + lanes.holdsDrawn + " times");
     }
 
     /** Runs {@code strategy} observed, with a 5 ms delay at {@code gate}, and checks its server lanes. */
