@@ -185,12 +185,20 @@ class CounterLabTest {
 
     @Test
     void stoppingARunWithLocksHeldAndWaitersLeavesNoSessionAndNoLock() throws Exception {
-        GatePlan breakpoint = GatePlan.NONE.with("after-read", 0, GateRule.BREAKPOINT);
+        // Client-1 halts holding the row; the others halt before their first read until it does
+        // (else one of them could take the row first and finish its increments before client-1).
+        GatePlan breakpoint = GatePlan.NONE.with("after-read", 0, GateRule.BREAKPOINT)
+                .with("before-read", 1, GateRule.BREAKPOINT).with("before-read", 2, GateRule.BREAKPOINT)
+                .with("before-read", 3, GateRule.BREAKPOINT);
         Run run = new Run(lab, RunSpec.defaults(lab).withStrategy("select-for-update").withWorkers(4).withOps(5)
                 .withGates(breakpoint), Clock.system());
         run.start();
         try (PgProbe probe = new PgProbe()) {
             assertEquals(CounterLab.AFTER_READ, run.gates().awaitSettled(0, WAIT));
+            for (int worker = 1; worker <= 3; worker++) {
+                assertEquals(CounterLab.BEFORE_READ, run.gates().awaitSettled(worker, WAIT));
+                run.step(worker);
+            }
             // This run's sessions only: other tests may share the server.
             assertTrue(Poll.eventually(WAIT, () -> PgProbe.pidsOf(run).size() == 4
                             && probe.waitingAmong(PgProbe.pidsOf(run)).size() == 3),
