@@ -75,7 +75,7 @@ final class CounterView implements LabView {
         if (locking) {
             panels.add(tracker.lockPanel("Row lock, as the workers report it", CounterScenario.ROW_LOCK));
         }
-        panels.add(tracker.serverLocksPanel("Row lock, as pg_locks reports it"));
+        panels.add(tracker.serverLocksPanel("Row lock (pg_locks)"));
         panels.add(tracker.workersPanel());
         return panels;
     }
@@ -91,7 +91,7 @@ final class CounterView implements LabView {
         double w = s.width();
         double pad = em;
         Long value = rowValue();
-        s.fill(Ink.MUTED).text("racelab.counters — one row, one value", pad, pad * 1.6, 0.9, false, Sketch.Align.LEFT);
+        s.fill(Ink.MUTED).text("racelab.counters: this run's row", pad, pad * 1.6, 0.9, false, Sketch.Align.LEFT);
         double boxY = pad * 2.3;
         double boxH = em * 4.2;
         s.card(pad, boxY, w - 2 * pad, boxH);
@@ -105,7 +105,7 @@ final class CounterView implements LabView {
             return;
         }
         double top = boxY + boxH + em * 1.9;
-        s.fill(Ink.MUTED).text("each client: last value read → last value written", pad, top - em * 0.5, 0.8, false,
+        s.fill(Ink.MUTED).text("each client: last read → last written", pad, top - em * 0.5, 0.8, false,
                 Sketch.Align.LEFT);
         double gap = em * 0.5;
         double chipH = em * 2.6;
