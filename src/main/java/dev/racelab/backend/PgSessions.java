@@ -123,6 +123,8 @@ public final class PgSessions implements AutoCloseable {
     /** Per worker with a lock call in flight, the advisory key it asks for: it believes in the lock once the call returns. */
     private final Map<String, AdvisoryKey> asking = new ConcurrentHashMap<>();
     private final Set<Session> open = ConcurrentHashMap.newKeySet();
+    /** Where the pool's threads come from, and the one that shuts an abandoned pool. */
+    private final ThreadFactory threads;
 
     /**
      * Opens the pool, if {@code mode} pools for {@code workers} workers; dedicated sessions open
@@ -133,6 +135,7 @@ public final class PgSessions implements AutoCloseable {
     public PgSessions(Postgres postgres, String runId, int workers, Mode mode, ThreadFactory threads) {
         this.postgres = postgres;
         this.mode = mode;
+        this.threads = threads;
         this.pool = mode.pools(workers) ? pool(runId, mode.poolSize(), threads) : null;
     }
 
@@ -428,7 +431,12 @@ public final class PgSessions implements AutoCloseable {
             open.remove(session);
         }
         if (pool != null) {
-            pool.close();
+            // Hikari's close waits for a session it is still opening, a login to the silent server,
+            // as long as its login timeout (30 s): it shuts on a thread of its own, out of the way
+            // of the run's end (the connections it lent are cut above; its idle ones go with it).
+            Thread closer = threads.newThread(pool::close);
+            closer.setDaemon(true);
+            closer.start();
         }
     }
 

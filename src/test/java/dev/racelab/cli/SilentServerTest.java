@@ -123,6 +123,29 @@ class SilentServerTest {
         }
     }
 
+    /**
+     * A lab whose workers borrow pooled sessions (HikariCP): the pool, told to shut, waits for a
+     * session it is still opening — a login to the silent server — and must not hold the run's end
+     * (it did, 20 s and more past the freeze: soak runs 68 and 112 of seed 20261126). Its bound is
+     * tighter than the others': the timeout, the probe's five seconds, and five to spare.
+     */
+    @Test
+    void aPooledLabWhosePostgresFreezesMidRunEndsWithinItsTimeoutAndTheProbe() throws Exception {
+        PgAddress real = TestServers.postgres().address();
+        try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port()); PgProbe probe = new PgProbe()) {
+            Thread freezer = freezeWhen(proxy, underWay(() -> probe.sessionsNamed("pool-", proxy.upstreamPorts()) >= 2));
+            Result result = cli("run", "advisory-lock", "--strategy", "session-pinned", "--pg-url",
+                    viaProxy(real, proxy), "--workers", "4", "--ops", "100000", "--delay", "after-lock=2",
+                    "--timeout", String.valueOf(TIMEOUT_SECONDS), "--json");
+            freezer.join();
+            assertEquals(1, result.code(), result.err());
+            long bound = (TIMEOUT_SECONDS + 5 + 5) * 1_000L;
+            assertTrue(result.millis() < bound, "it ended in " + result.millis() + " ms (bound " + bound + " ms)");
+            assertEquals("ERROR", result.json().get("verdict").getAsString());
+            assertTrue(result.err().startsWith("racelab: PostgreSQL at 127.0.0.1:" + proxy.port()), result.err());
+        }
+    }
+
     @Test
     void aPostgresSilentFromTheStartIsNamedWithoutRunning() throws Exception {
         PgAddress real = TestServers.postgres().address();
