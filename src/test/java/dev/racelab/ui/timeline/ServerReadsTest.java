@@ -102,4 +102,19 @@ class ServerReadsTest {
         Lane locks = model.lanes.get(LOCKS);
         assertEquals(22 * MS, model.labelStop(locks, locks.labelStart.size() - 1));
     }
+
+    @Test
+    void aLaneOfSeveralValuesNamesEachEvenInItsShorterLabelAndALaneOfOneDoesNot() {
+        lanes();
+        at(10, LOCKS, EventKind.SERVER_SAMPLE, null, 10_000);
+        at(10, LOCKS, EventKind.SERVER_VALUE, "queued", 3);
+        at(20, LOCKS, EventKind.SERVER_VALUE, "sent", 32);
+        at(30, 0, EventKind.RUN_ENDED, "SAFE", 0);
+        Lane lane = model().lanes.get(LOCKS);
+        int last = lane.labelText.size() - 1;
+        assertEquals("queued = 3", lane.labelText.get(0));
+        assertEquals("3", lane.labelShort.get(0), "one value: the lane's name says what it is");
+        assertEquals("queued = 3 · sent = 32", lane.labelText.get(last));
+        assertEquals("queued 3 · sent 32", lane.labelShort.get(last), "several: each number with its name");
+    }
 }

@@ -217,13 +217,16 @@ public final class TimelineModel {
         state.values.put(e.subject(), e.value());
         StringBuilder text = new StringBuilder();
         StringBuilder shorter = new StringBuilder();
+        // Shorter: one value alone (the lane's name says what it is), several each with its name
+        // ("queued 0 · sent 32"): bare numbers side by side would say nothing on a projector.
+        boolean one = state.values.size() == 1;
         state.values.forEach((name, value) -> {
             if (!text.isEmpty()) {
                 text.append(" · ");
                 shorter.append(" · ");
             }
             text.append(name).append(" = ").append(value);
-            shorter.append(value);
+            shorter.append(one ? "" : name + " ").append(value);
         });
         state.show(serverLane, t, text.toString(), shorter.toString(), state.flip ? Ink.SURFACE : Ink.OUTLINE);
         state.flip = !state.flip;
