@@ -28,7 +28,7 @@ public class DefaultView implements LabView {
     public List<Panel> panels() {
         List<Panel> panels = new ArrayList<>();
         panels.add(tracker.workersPanel());
-        panels.add(tracker.serverLocksPanel("Server: locks"));
+        panels.add(tracker.serverLocksPanel("Locks, as the server reports them"));
         if (!tracker.violations().isEmpty()) {
             List<Panel.Value> rows = new ArrayList<>();
             tracker.violations().forEach((name, count) -> rows.add(new Panel.Value(name, String.valueOf(count),
