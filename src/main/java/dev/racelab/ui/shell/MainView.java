@@ -64,6 +64,7 @@ import javafx.scene.input.KeyCodeCombination;
 import javafx.scene.input.KeyCombination;
 import javafx.scene.input.TransferMode;
 import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
@@ -142,7 +143,8 @@ public final class MainView extends BorderPane {
     private RunTracker tracker;
     private static final Set<ActorState> DEFAULT_LEGEND = EnumSet.of(ActorState.RUNNING, ActorState.WAITING,
             ActorState.HOLDING, ActorState.DELAYED, ActorState.AT_GATE);
-    private final HBox legend = new HBox(12);
+    /** Wraps onto a second line where the window is narrow (presenter mode): nothing in it is cut. */
+    private final FlowPane legend = new FlowPane(12, 2);
     private static final Set<EventKind> DEFAULT_MARKS = EnumSet.of(EventKind.VIOLATION);
     private Set<ActorState> legendStates = EnumSet.noneOf(ActorState.class);
     private Set<EventKind> legendMarks = EnumSet.noneOf(EventKind.class);
