@@ -217,7 +217,8 @@ public final class ServerReach {
                 if (target.is("program")) {
                     return "runs a program on the server's machine";
                 }
-                if (target.text().startsWith("'")) {
+                if (target.text().startsWith("'") || target.text().startsWith("E'")
+                        || target.text().startsWith("e'")) {
                     return "reads or writes a file on the server's machine";
                 }
             }
@@ -301,7 +302,7 @@ public final class ServerReach {
 
     /**
      * PostgreSQL's lexer, as far as telling statements and names apart needs: words folded, quoted
-     * names kept, strings as one token (their text starting with a quote), comments dropped,
+     * names kept, strings as one token (their text as written, quotes and all), comments dropped,
      * dollar-quoted bodies read again as SQL.
      */
     private static void lex(String sql, int startLine, List<Token> out) {
@@ -355,7 +356,7 @@ public final class ServerReach {
                         i++;
                     }
                 }
-                out.add(new Token("'" + sql.substring(start, Math.min(i, n)).replace("\n", " "), false, line));
+                out.add(new Token(sql.substring(start, Math.min(i, n)).replace("\n", " "), false, line));
             } else if (c == '"') {
                 StringBuilder name = new StringBuilder();
                 int at = line;
@@ -384,7 +385,13 @@ public final class ServerReach {
                 String body = sql.substring(bodyStart, end < 0 ? n : end);
                 List<Token> inner = new ArrayList<>();
                 lex(body, line, inner);
-                out.addAll(inner);
+                for (Token t : inner) {
+                    out.add(t);
+                    // PL/pgSQL: a statement starts after these too (BEGIN CREATE ROLE …; IF … THEN DROP …).
+                    if (t.is("begin") || t.is("then") || t.is("else") || t.is("loop") || t.is("declare")) {
+                        out.add(new Token(";", false, t.line()));
+                    }
+                }
                 line += (int) body.chars().filter(ch -> ch == '\n').count();
                 i = end < 0 ? n : end + tag.length();
                 // The body's statements are its own: a word after it starts nothing new of them.
