@@ -41,7 +41,9 @@ import java.util.Optional;
  * folder is made. Then each spec runs in a scratch database of its own ({@link IsolationRun}).
  * A step's SQL error is part of the transcript, not a failure. Exit codes: 0 the specs ran; 2 a
  * bad spec, permutation, file or option; 1 a server problem (it cannot be reached, may not create
- * databases, or a spec stopped part-way: a setup failed, a step outlived every bound). A spec that
+ * databases, or a spec stopped part-way: a setup failed, a step outlived every bound, a role it
+ * creates exists on the server already). A spec with a statement RaceLab cannot confine to its
+ * scratch database ({@link dev.racelab.isolation.ServerReach}) is refused as a bad spec. A spec that
  * stops does not stop the others; its transcript up to there is printed (or written) all the same.
  */
 final class IsolationCommand {
@@ -126,9 +128,12 @@ final class IsolationCommand {
                 }
                 interruption.stopping(() -> { });
                 if (!noted && !run.notes().isEmpty()) {
+                    // The scratch database's settings are the server's: the same for every spec, said once.
                     noted = true;
                     run.notes().forEach(note -> err.println("racelab: note: " + note));
                 }
+                // A role left on the user's server is said for every spec that leaves one.
+                run.kept().forEach(kept -> err.println("racelab: " + spec.name() + ": warning: " + kept));
                 if (outDir != null) {
                     write(outDir.resolve(spec.name() + ".out"), transcript.text());
                 }
@@ -136,7 +141,7 @@ final class IsolationCommand {
                     allRan = false;
                     err.println("racelab: " + spec.name() + ": " + failure);
                 }
-                reports.add(json(spec, report, failure));
+                reports.add(json(spec, report, failure, run));
             }
             if (json) {
                 Map<String, Object> all = new LinkedHashMap<>();
@@ -151,6 +156,15 @@ final class IsolationCommand {
 
     /** A spec file, or, when there is no such file, one of RaceLab's teaching specs by name. */
     private static Spec read(Path file) throws UsageException {
+        Spec spec = readSpec(file);
+        Optional<String> refused = IsolationRun.refusal(spec);
+        if (refused.isPresent()) {
+            throw new UsageException(file + ": " + refused.get());
+        }
+        return spec;
+    }
+
+    private static Spec readSpec(Path file) throws UsageException {
         try {
             return SpecReader.read(file);
         } catch (NoSuchFileException e) {
@@ -185,9 +199,11 @@ final class IsolationCommand {
         }
     }
 
-    private static Map<String, Object> json(Spec spec, PermutationReport report, String failure) {
+    private static Map<String, Object> json(Spec spec, PermutationReport report, String failure, IsolationRun run) {
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("spec", spec.name());
+        map.put("scratchDatabase", run.scratchName());
+        map.put("rolesKept", run.kept());
         map.put("sessions", spec.sessions().stream().map(s -> s.name()).toList());
         map.put("permutations", report.outcomes().stream().map(PermutationReport.Outcome::toJson).toList());
         map.put("completed", failure == null);

@@ -1,6 +1,7 @@
 package dev.racelab.labs;
 
 import dev.racelab.engine.Clock;
+import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Run;
@@ -25,6 +26,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /**
@@ -37,6 +39,8 @@ class ServerSafetyTest {
 
     private static final String SENTINEL_SCHEMA = "racelab_sentinel";
     private static final List<String> SENTINEL_KEYS = List.of("racelab_sentinel", "racelabx:sentinel");
+    /** Roles belong to the whole server, where another build may make and drop its own: one of this JVM's. */
+    private static final String SENTINEL_ROLE = "racelab_sentinel_" + ProcessHandle.current().pid();
 
     @BeforeEach
     void plantSentinels() throws Exception {
@@ -45,6 +49,8 @@ class ServerSafetyTest {
             s.execute("CREATE TABLE IF NOT EXISTS " + SENTINEL_SCHEMA + ".mark (note text)");
             s.execute("TRUNCATE " + SENTINEL_SCHEMA + ".mark");
             s.execute("INSERT INTO " + SENTINEL_SCHEMA + ".mark VALUES ('untouched')");
+            s.execute("DROP ROLE IF EXISTS " + SENTINEL_ROLE);
+            s.execute("CREATE ROLE " + SENTINEL_ROLE);
         }
         try (Jedis redis = TestServers.redis().open("test", 5_000)) {
             SENTINEL_KEYS.forEach(key -> redis.set(key, "untouched"));
@@ -55,6 +61,7 @@ class ServerSafetyTest {
     void removeSentinels() throws Exception {
         try (Connection c = TestServers.connect(); Statement s = c.createStatement()) {
             s.execute("DROP SCHEMA IF EXISTS " + SENTINEL_SCHEMA + " CASCADE");
+            s.execute("DROP ROLE IF EXISTS " + SENTINEL_ROLE);
         }
         try (Jedis redis = TestServers.redis().open("test", 5_000)) {
             redis.del(SENTINEL_KEYS.toArray(String[]::new));
@@ -67,6 +74,7 @@ class ServerSafetyTest {
         Set<String> keysBefore = keysOutsideRacelab();
 
         Labs labs = new Labs(TestServers.backends());
+        List<String> scratchDatabases = new java.util.ArrayList<>();
         for (Lab lab : labs.all()) {
             for (Strategy strategy : lab.strategies()) {
                 // Two workers, or as many as the lab must have (an isolation spec: its sessions).
@@ -75,12 +83,31 @@ class ServerSafetyTest {
                         .withOps(2).withStepMode(false), Clock.system());
                 run.start();
                 Outcome outcome = run.awaitOutcome(Duration.ofSeconds(60));
+                // An isolation spec's run notes the scratch database it made: it must be gone.
+                run.record().events().snapshot().stream().filter(e -> e.kind() == EventKind.NOTE)
+                        .map(e -> e.subject()).filter(n -> n.startsWith("scratch database "))
+                        .forEach(n -> scratchDatabases.add(n.split(" ")[2].replace(",", "")));
                 assertNotEquals(Verdict.ERROR, outcome.verdict(), lab.id() + "/" + strategy.id() + ": "
                         + outcome.explanation());
             }
         }
 
         assertEquals(catalogBefore, catalogOutsideRacelab());
+        assertNotEquals(List.of(), scratchDatabases, "the isolation lab's runs noted their scratch databases");
+        try (Connection c = TestServers.connect(); java.sql.PreparedStatement p = c.prepareStatement(
+                "SELECT datname FROM pg_database WHERE datname = ANY (?)")) {
+            p.setArray(1, c.createArrayOf("text", scratchDatabases.toArray()));
+            try (ResultSet rs = p.executeQuery()) {
+                assertFalse(rs.next(), "a run's scratch database was left");
+            }
+            try (java.sql.PreparedStatement role = c.prepareStatement("SELECT count(*) FROM pg_roles WHERE rolname = ?")) {
+                role.setString(1, SENTINEL_ROLE);
+                try (ResultSet rs = role.executeQuery()) {
+                    rs.next();
+                    assertEquals(1, rs.getInt(1), "the sentinel role is untouched");
+                }
+            }
+        }
         assertEquals(keysBefore, keysOutsideRacelab());
         try (Connection c = TestServers.connect(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT note FROM " + SENTINEL_SCHEMA + ".mark")) {
@@ -108,10 +135,10 @@ class ServerSafetyTest {
                      UNION ALL
                      SELECT 'schema ' || nspname FROM pg_namespace
                      UNION ALL
-                     SELECT 'database ' || datname FROM pg_database
-                     UNION ALL
-                     SELECT 'role ' || rolname FROM pg_roles
+                     SELECT 'database ' || datname FROM pg_database WHERE datname NOT LIKE 'racelab\\_isolation\\_%'
                      """)) {
+            // Scratch databases and roles come and go with other builds' runs on the same server:
+            // this run's own scratch databases, and a sentinel role, are checked by name instead.
             while (rs.next()) {
                 objects.add(rs.getString(1));
             }

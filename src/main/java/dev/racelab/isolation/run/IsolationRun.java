@@ -3,9 +3,12 @@ package dev.racelab.isolation.run;
 import dev.racelab.backend.BackendException;
 import dev.racelab.backend.Postgres;
 import dev.racelab.isolation.Permutation;
+import dev.racelab.isolation.ServerReach;
 import dev.racelab.isolation.Spec;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * One spec, run whole on a server: a scratch database made for it, its permutations run by
@@ -25,6 +28,8 @@ public final class IsolationRun {
     private volatile SpecRunner runner;
     private volatile boolean stopped;
     private volatile List<String> notes = List.of();
+    private volatile List<String> kept = List.of();
+    private volatile String scratchName;
 
     public IsolationRun(Postgres server, Spec spec, IsolationListener listener, SpecRunner.Options options) {
         this.server = server;
@@ -45,43 +50,90 @@ public final class IsolationRun {
         new IsolationRun(server, spec, listener, options).run(only);
     }
 
-    /** Runs the spec's permutations, or only {@code only} when it is not empty. */
+    /**
+     * Runs the spec's permutations, or only {@code only} when it is not empty.
+     *
+     * @throws IsolationFailure also when the spec is refused before anything runs: a statement
+     *                          RaceLab cannot confine to the scratch database ({@link ServerReach}),
+     *                          or a role it creates that exists on the server already
+     */
     public void run(List<Permutation> only) throws BackendException, IsolationFailure {
-        ScratchDatabase scratch = ScratchDatabase.create(server);
-        notes = scratch.notes();
-        try {
-            try (SpecRunner connected = SpecRunner.connect(scratch.address(), scratch.name(), spec, listener, options)) {
-                runner = connected;
-                if (stopped) {
-                    throw new IsolationFailure("stopped");
-                }
-                if (only.isEmpty()) {
-                    connected.runAll();
-                } else {
-                    for (Permutation p : only) {
-                        connected.run(p);
-                    }
-                }
-                if (stopped) {
-                    throw new IsolationFailure("stopped");
-                }
-            } catch (IsolationFailure e) {
-                throw stopped ? new IsolationFailure("stopped", e) : e;
+        ServerReach reach = ServerReach.of(spec);
+        Optional<String> refused = refusal(spec, reach);
+        if (refused.isPresent()) {
+            throw new IsolationFailure(refused.get());
+        }
+        try (SpecRoles roles = SpecRoles.claim(server, spec.name(), reach.createdRoles(), () -> stopped)) {
+            ScratchDatabase scratch = ScratchDatabase.create(server);
+            scratchName = scratch.name();
+            notes = scratch.notes();
+            try {
+                runIn(scratch, only);
+                scratch.drop();
             } finally {
-                runner = null;
-            }
-            scratch.drop();
-        } finally {
-            scratch.close();
-            List<String> kept = scratch.dropRolesLeftBy(spec.allSql());
-            if (!kept.isEmpty()) {
-                List<String> all = new java.util.ArrayList<>(notes);
-                all.addAll(kept);
-                notes = List.copyOf(all);
+                // Whatever happened: the database first (the roles' objects in it go with it), then the roles.
+                try {
+                    scratch.close();
+                } finally {
+                    kept = roles.dropCreated();
+                }
             }
         }
     }
 
+    private void runIn(ScratchDatabase scratch, List<Permutation> only) throws IsolationFailure {
+        try (SpecRunner connected = SpecRunner.connect(scratch.address(), scratch.name(), spec, listener, options)) {
+            runner = connected;
+            if (stopped) {
+                throw new IsolationFailure("stopped");
+            }
+            if (only.isEmpty()) {
+                connected.runAll();
+            } else {
+                for (Permutation p : only) {
+                    connected.run(p);
+                }
+            }
+            if (stopped) {
+                throw new IsolationFailure("stopped");
+            }
+        } catch (IsolationFailure e) {
+            throw stopped ? new IsolationFailure("stopped", e) : e;
+        } finally {
+            runner = null;
+        }
+    }
+
+    /**
+     * Why RaceLab will not run {@code spec}, naming each statement it cannot confine to a scratch
+     * database and where it is; empty when it may run (a role it creates may still exist: that is
+     * known only on the server).
+     */
+    public static Optional<String> refusal(Spec spec) {
+        return refusal(spec, ServerReach.of(spec));
+    }
+
+    private static Optional<String> refusal(Spec spec, ServerReach reach) {
+        if (reach.refusals().isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of("refused, nothing ran: spec " + spec.name() + " reaches beyond the scratch database it "
+                + "would run in: " + reach.refusals().stream().map(ServerReach.Refusal::message)
+                .collect(Collectors.joining("; ")));
+    }
+
+    /** The scratch database this run made (dropped by the time {@link #run} returns), or null before. */
+    public String scratchName() {
+        return scratchName;
+    }
+
+    /**
+     * The roles the spec created that could not be dropped, as sentences naming each: they stay
+     * on the server. Empty when it created none or all were dropped; set when {@link #run} returns.
+     */
+    public List<String> kept() {
+        return kept;
+    }
 
     /**
      * How the scratch database differs from PostgreSQL's own test environment, in sentences (a

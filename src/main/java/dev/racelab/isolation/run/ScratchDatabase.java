@@ -16,9 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.HexFormat;
-import java.util.Set;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,8 +24,9 @@ import java.util.regex.Pattern;
 /**
  * The database one spec runs in: created for it with the settings PostgreSQL's test driver gives
  * its own ({@link IsolationSettings}), and dropped after it, whatever happened. A spec never runs
- * in a database RaceLab did not create for it: its setup creates tables, functions and roles as
- * it likes.
+ * in a database RaceLab did not create for it: its setup creates tables and functions as it
+ * likes. Roles belong to the whole server, not to the database: {@link SpecRoles} looks after
+ * those a spec creates.
  *
  * <p>Created from {@code template0}, UTF-8, C collation, named {@code racelab_isolation_} and 16
  * random hex digits, and marked with a comment saying when it would be a leftover. A RaceLab killed
@@ -54,16 +53,13 @@ public final class ScratchDatabase implements AutoCloseable {
     private final String name;
     private final int serverVersion;
     private final List<String> notes;
-    private final Set<String> rolesBefore;
     private boolean dropped;
 
-    private ScratchDatabase(Postgres server, String name, int serverVersion, List<String> notes,
-                            Set<String> rolesBefore) {
+    private ScratchDatabase(Postgres server, String name, int serverVersion, List<String> notes) {
         this.server = server;
         this.name = name;
         this.serverVersion = serverVersion;
         this.notes = List.copyOf(notes);
-        this.rolesBefore = Set.copyOf(rolesBefore);
     }
 
     /**
@@ -87,9 +83,8 @@ public final class ScratchDatabase implements AutoCloseable {
                 version = rs.getInt(4);
             }
             dropLeftovers(admin, version);
-            Set<String> roles = roles(admin);
             String name = createUnique(admin);
-            ScratchDatabase scratch = new ScratchDatabase(server, name, version, List.of(), roles);
+            ScratchDatabase scratch = new ScratchDatabase(server, name, version, List.of());
             try {
                 run(admin, "mark-database", name, MARK + Instant.now().plus(LEFTOVER_AFTER));
                 List<String> notes = new ArrayList<>();
@@ -101,7 +96,7 @@ public final class ScratchDatabase implements AutoCloseable {
                     }
                     run(admin, "set-database", name, setting.name(), setting.value());
                 }
-                return new ScratchDatabase(server, name, version, notes, roles);
+                return new ScratchDatabase(server, name, version, notes);
             } catch (SQLException | RuntimeException e) {
                 scratch.close();
                 throw e;
@@ -230,47 +225,6 @@ public final class ScratchDatabase implements AutoCloseable {
                 throw new SQLException("interrupted while dropping " + name, e);
             }
         }
-    }
-
-    private static Set<String> roles(Connection admin) throws SQLException {
-        Set<String> roles = new HashSet<>();
-        try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery(SQL.get("roles"))) {
-            while (rs.next()) {
-                roles.add(rs.getString(1));
-            }
-        }
-        return roles;
-    }
-
-    /**
-     * Drops the roles {@code spec} created and left behind (a teardown that failed before its DROP
-     * ROLE, or a setup that failed after its CREATE ROLE): roles belong to the whole server, so the
-     * scratch database does not take them with it. Only roles that did not exist when the database
-     * was made, and whose names the spec's SQL mentions, are dropped: never anyone else's.
-     *
-     * @return the roles that could not be dropped (something outside the scratch database depends
-     *         on them), as sentences; empty when none was left or all were dropped
-     */
-    public List<String> dropRolesLeftBy(String specSql) {
-        String sql = specSql.toLowerCase(java.util.Locale.ROOT);
-        List<String> kept = new ArrayList<>();
-        try (Connection admin = server.control("isolation")) {
-            for (String role : roles(admin)) {
-                if (rolesBefore.contains(role) || !sql.contains(role.toLowerCase(java.util.Locale.ROOT))) {
-                    continue;
-                }
-                try {
-                    run(admin, "drop-role", role);
-                } catch (SQLException e) {
-                    kept.add("role " + role + ", which the spec created, stays: "
-                            + e.getMessage().lines().findFirst().orElse(""));
-                }
-            }
-        } catch (SQLException e) {
-            kept.add("the roles the spec created could not be checked: " + e.getMessage().lines().findFirst()
-                    .orElse(""));
-        }
-        return kept;
     }
 
     /** Drops the database if it is still there, swallowing a failure (for a {@code finally}). */

@@ -11,9 +11,12 @@ import dev.racelab.engine.Verdict;
 import dev.racelab.engine.WorkerContext;
 import dev.racelab.isolation.Permutation;
 import dev.racelab.isolation.TeachingSpec;
+import dev.racelab.isolation.ServerReach;
 import dev.racelab.isolation.run.IsolationFailure;
+import dev.racelab.isolation.run.IsolationRun;
 import dev.racelab.isolation.run.PermutationReport;
 import dev.racelab.isolation.run.ScratchDatabase;
+import dev.racelab.isolation.run.SpecRoles;
 import dev.racelab.isolation.run.SpecRunner;
 import dev.racelab.isolation.run.TeachingOutcome;
 
@@ -23,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * One run of a spec in the lab: a scratch database made for it, the sessions connected, a
@@ -42,8 +46,11 @@ final class IsolationScenario implements Scenario {
     private final int number;
     private final boolean byHand;
     private final Conductor conductor;
+    private final SpecRoles roles;
     private final ScratchDatabase scratch;
     private final SpecRunner runner;
+    /** Set once {@link #release} ran: the roles the spec created that could not be dropped. */
+    private List<String> kept;
     private final Thread conductorThread;
 
     IsolationScenario(Postgres postgres, SpecSource source, IsolationStrategy strategy, RunSetup setup)
@@ -62,10 +69,17 @@ final class IsolationScenario implements Scenario {
         }
         byHand = strategy == IsolationStrategy.BY_HAND;
         conductor = new Conductor(source.spec(), offered.get(number - 1), byHand);
-        scratch = ScratchDatabase.create(postgres);
+        Optional<String> refused = IsolationRun.refusal(source.spec());
+        if (refused.isPresent()) {
+            throw new IsolationFailure(refused.get());
+        }
+        roles = SpecRoles.claim(postgres, source.spec().name(), ServerReach.of(source.spec()).createdRoles(),
+                () -> false);
+        ScratchDatabase made = null;
         SpecRunner connected = null;
         try {
-            connected = SpecRunner.connect(scratch.address(), scratch.name(), source.spec(), conductor, OPTIONS);
+            made = ScratchDatabase.create(postgres);
+            connected = SpecRunner.connect(made.address(), made.name(), source.spec(), conductor, OPTIONS);
             conductor.use(connected);
             setup.servers().watch(() -> {
                 try {
@@ -76,13 +90,24 @@ final class IsolationScenario implements Scenario {
                 }
             });
             conductorThread = setup.threads().start("conductor", conductor::run);
-        } catch (IsolationFailure | RuntimeException e) {
-            if (connected != null) {
-                connected.close();
+        } catch (IsolationFailure | BackendException | RuntimeException e) {
+            try {
+                if (connected != null) {
+                    connected.close();
+                }
+            } finally {
+                try {
+                    if (made != null) {
+                        made.close();
+                    }
+                } finally {
+                    roles.dropCreated();
+                    roles.close();
+                }
             }
-            scratch.close();
             throw e;
         }
+        scratch = made;
         runner = connected;
     }
 
@@ -90,6 +115,7 @@ final class IsolationScenario implements Scenario {
     public LabWorker worker(WorkerContext context) {
         List<String> notes = new ArrayList<>();
         if (context.index() == 0) {
+            notes.add("scratch database " + scratch.name() + ", dropped after the run");
             notes.add("spec " + source.name() + (source.title().equals(source.name()) ? "" : ": " + source.title()));
             Permutation p = source.permutations().get(number - 1);
             String label = source.label(number).equals("permutation " + number) ? "" : " (" + source.label(number) + ")";
@@ -102,7 +128,7 @@ final class IsolationScenario implements Scenario {
                         + ", each session's in its own order, as you release them");
             }
         }
-        return new IsolationWorker(context, conductor, notes);
+        return new IsolationWorker(context, conductor, notes, source.teaching().isPresent());
     }
 
     @Override
@@ -117,11 +143,48 @@ final class IsolationScenario implements Scenario {
             return Outcome.error("the conductor did not finish", "The spec's steps did not finish within "
                     + CONDUCTOR_END_SECONDS + " s of the sessions' last step.");
         }
+        List<String> left = release();
         List<PermutationReport.Outcome> outcomes = conductor.report().outcomes();
-        if (outcomes.isEmpty()) {
-            return Outcome.error("nothing ran", "The spec's setup did not complete.");
+        Outcome outcome = outcomes.isEmpty() ? Outcome.error("nothing ran", "The spec's setup did not complete.")
+                : judge(outcomes.get(outcomes.size() - 1));
+        if (left.isEmpty()) {
+            return outcome;
         }
-        return judge(outcomes.get(outcomes.size() - 1));
+        // Said with every run that leaves one: a role stays on the user's server until someone drops it.
+        return new Outcome(outcome.verdict(), outcome.headline(), (outcome.explanation() + " "
+                + left.stream().map(IsolationScenario::sentence).collect(Collectors.joining(" "))).strip(),
+                outcome.violations(), outcome.metrics(), outcome.places());
+    }
+
+    /**
+     * Ends the sessions, drops the scratch database, then the roles the spec created, each in a
+     * {@code finally} of the one before: a failure in one never skips the next. Once only.
+     *
+     * @return the roles that could not be dropped, as sentences
+     */
+    private synchronized List<String> release() {
+        if (kept != null) {
+            return kept;
+        }
+        kept = List.of();
+        List<String> said = new ArrayList<>();
+        try {
+            runner.close();
+        } finally {
+            try {
+                scratch.drop();
+            } catch (BackendException e) {
+                said.add(e.getMessage());
+            } finally {
+                try {
+                    said.addAll(roles.dropCreated());
+                    kept = List.copyOf(said);
+                } finally {
+                    roles.close();
+                }
+            }
+        }
+        return kept;
     }
 
     private Outcome judge(PermutationReport.Outcome run) {
@@ -210,13 +273,11 @@ final class IsolationScenario implements Scenario {
 
     @Override
     public void close() throws Exception {
-        conductor.stop();
-        conductorThread.join(CONDUCTOR_END_SECONDS * 1000);
-        runner.close();
         try {
-            scratch.drop();
+            conductor.stop();
+            conductorThread.join(CONDUCTOR_END_SECONDS * 1000);
         } finally {
-            scratch.dropRolesLeftBy(source.spec().allSql());
+            release();
         }
     }
 }

@@ -26,10 +26,16 @@ final class IsolationWorker implements LabWorker {
     private final List<PermutationStep> script;
     private final BlockingQueue<Conductor.Update> mailbox;
     private final List<String> notes;
+    /** Only a teaching spec says which outcome is an anomaly (its check step's {@code anomaly} column). */
+    private final boolean teaching;
     private boolean done;
 
-    /** @param notes what this lane notes before it starts (the first session's: which spec, which order) */
-    IsolationWorker(WorkerContext context, Conductor conductor, List<String> notes) {
+    /**
+     * @param notes    what this lane notes before it starts (the first session's: which spec, which order)
+     * @param teaching whether the spec is one of RaceLab's teaching specs: only those mark an anomaly
+     */
+    IsolationWorker(WorkerContext context, Conductor conductor, List<String> notes, boolean teaching) {
+        this.teaching = teaching;
         this.context = context;
         this.conductor = conductor;
         this.script = conductor.script(context.index());
@@ -106,7 +112,7 @@ final class IsolationWorker implements LabWorker {
                 context.mark(EventKind.STEP_RESULT, new StepTable(step, result.columns(), result.rows()).encode(),
                         result.rows().size());
                 int anomaly = result.columns().indexOf("anomaly");
-                if (step.equals("check") && anomaly >= 0 && result.rows().size() == 1
+                if (teaching && step.equals("check") && anomaly >= 0 && result.rows().size() == 1
                         && "t".equals(result.rows().get(0).get(anomaly))) {
                     context.violation("anomaly", 1);
                 }

@@ -149,9 +149,9 @@ public final class PermutationGrid extends FlowPane {
             }
         };
         String end;
+        IsolationRun run = null;
         try {
-            IsolationRun run = new IsolationRun(backends.postgres(), spec.spec(), IsolationListener.all(report, filled),
-                    OPTIONS);
+            run = new IsolationRun(backends.postgres(), spec.spec(), IsolationListener.all(report, filled), OPTIONS);
             running = run;
             // The offered ones: all of a spec's own, or the first interleavings of one with too many.
             run.run(spec.permutationCount() > spec.permutations().size() ? spec.permutations() : List.of());
@@ -160,8 +160,14 @@ public final class PermutationGrid extends FlowPane {
             end = "stopped: " + e.getMessage();
         } catch (BackendException e) {
             end = e.getMessage();
+        } catch (RuntimeException e) {
+            // A fault of RaceLab's own: said, so the grid does not sit at "running…" for ever.
+            end = "failed: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
         } finally {
             running = null;
+        }
+        if (run != null && !run.kept().isEmpty()) {
+            end = end + " — " + String.join("; ", run.kept());
         }
         String said = end;
         Platform.runLater(() -> {

@@ -50,10 +50,10 @@ WHERE d.datname LIKE 'racelab\_isolation\_%'
   AND pg_catalog.shobj_description(d.oid, 'pg_database') LIKE 'RaceLab isolation scratch database; a leftover after %'
   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a WHERE a.datid = d.oid)
 
--- name: roles
--- The roles there are, to tell afterwards which ones a spec created (roles belong to the whole
--- server, so dropping the scratch database does not take them).
-SELECT rolname FROM pg_catalog.pg_roles
+-- name: roles-existing
+-- Which of the roles a spec creates exist (roles belong to the whole server, so dropping the
+-- scratch database does not take them): before it runs none may, after it those that do are its own.
+SELECT rolname FROM pg_catalog.pg_roles WHERE rolname = ANY ($1::text[]) ORDER BY rolname
 
 -- name: drop-role
-SELECT pg_catalog.format('DROP ROLE IF EXISTS %I', ?)
+SELECT pg_catalog.format('DROP ROLE IF EXISTS %I', $1::text)

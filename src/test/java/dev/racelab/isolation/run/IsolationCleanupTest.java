@@ -57,6 +57,40 @@ class IsolationCleanupTest {
         return SpecReader.read(name, name + ".spec", text);
     }
 
+    /** Whether the database is on the server now. */
+    private static boolean exists(String database) throws Exception {
+        try (Connection c = TestServers.connect();
+             PreparedStatement p = c.prepareStatement("SELECT count(*) FROM pg_database WHERE datname = ?")) {
+            p.setString(1, database);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) > 0;
+            }
+        }
+    }
+
+    private static boolean roleExists(String role) throws Exception {
+        try (Connection c = TestServers.connect();
+             PreparedStatement p = c.prepareStatement("SELECT count(*) FROM pg_roles WHERE rolname = ?")) {
+            p.setString(1, role);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) > 0;
+            }
+        }
+    }
+
+    private static void execute(String sql) throws Exception {
+        try (Connection c = TestServers.connect(); Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    /** A role name of this JVM's own: another build on the same server has another. */
+    private static String ownRole(String what) {
+        return "racelab_test_" + what + "_" + ProcessHandle.current().pid();
+    }
+
     /** RaceLab's scratch databases on the server now. */
     private static List<String> scratchDatabases() throws Exception {
         List<String> names = new ArrayList<>();
@@ -84,44 +118,46 @@ class IsolationCleanupTest {
 
     @Test
     void aRunThatBlocksAndCompletesLeavesNothing() throws Exception {
-        List<String> before = scratchDatabases();
         Transcript transcript = new Transcript();
-        IsolationRun.run(TestServers.postgres(), spec("cleanup-good", TWO_SESSIONS + "permutation s1u s2u s1c s2c"),
-                List.of(), transcript, QUICK);
+        IsolationRun run = new IsolationRun(TestServers.postgres(), spec("cleanup-good", TWO_SESSIONS
+                + "permutation s1u s2u s1c s2c"), transcript, QUICK);
+        run.run(List.of());
         assertTrue(transcript.text().contains("step s2u: UPDATE t SET x = 2 WHERE id = 1; <waiting ...>\n"
                 + "step s1c: COMMIT;\nstep s2u: <... completed>\nstep s2c: COMMIT;\n"), transcript.text());
-        assertEquals(before, scratchDatabases());
+        assertTrue(run.scratchName().startsWith("racelab_isolation_"), run.scratchName());
+        assertFalse(exists(run.scratchName()), "its scratch database was dropped");
         assertEquals(0, sessionsOf("cleanup-good"));
     }
 
     @Test
     void aFailingSetupStopsTheSpecAndLeavesNothing() throws Exception {
-        List<String> before = scratchDatabases();
         Transcript transcript = new Transcript();
-        IsolationFailure failure = assertThrows(IsolationFailure.class, () -> IsolationRun.run(TestServers.postgres(),
-                spec("cleanup-setup", "setup { SELECT 1/0; }\n" + TWO_SESSIONS), List.of(), transcript, QUICK));
+        IsolationRun run = new IsolationRun(TestServers.postgres(), spec("cleanup-setup", "setup { SELECT 1/0; }\n"
+                + TWO_SESSIONS), transcript, QUICK);
+        IsolationFailure failure = assertThrows(IsolationFailure.class, () -> run.run(List.of()));
         assertEquals("the setup failed: division by zero", failure.getMessage());
         assertTrue(transcript.text().endsWith("\nsetup failed: ERROR:  division by zero\n"), transcript.text());
-        assertEquals(before, scratchDatabases());
+        assertTrue(run.scratchName().startsWith("racelab_isolation_"), run.scratchName());
+        assertFalse(exists(run.scratchName()), "its scratch database was dropped");
         assertEquals(0, sessionsOf("cleanup-setup"));
     }
 
     @Test
     void aStepLeftWaitingIsCancelledAfterTheStepTimeoutAndLeavesNothing() throws Exception {
-        List<String> before = scratchDatabases();
         Transcript transcript = new Transcript();
-        IsolationRun.run(TestServers.postgres(), spec("cleanup-cancel", TWO_SESSIONS + "permutation s1u s2u"),
-                List.of(), transcript, QUICK);
+        IsolationRun run = new IsolationRun(TestServers.postgres(), spec("cleanup-cancel", TWO_SESSIONS
+                + "permutation s1u s2u"), transcript, QUICK);
+        run.run(List.of());
         assertTrue(transcript.text().contains("step s2u: UPDATE t SET x = 2 WHERE id = 1; <waiting ...>\n"
                 + "isolationtester: canceling step s2u after 1 seconds\n"
                 + "step s2u: <... completed>\nERROR:  canceling statement due to user request\n"), transcript.text());
-        assertEquals(before, scratchDatabases());
+        assertTrue(run.scratchName().startsWith("racelab_isolation_"), run.scratchName());
+        assertFalse(exists(run.scratchName()), "its scratch database was dropped");
         assertEquals(0, sessionsOf("cleanup-cancel"));
     }
 
     @Test
     void aRunStoppedFromAnotherThreadInTheMiddleOfAStepLeavesNothing() throws Exception {
-        List<String> before = scratchDatabases();
         Spec sleeping = spec("cleanup-stop", "session s1\nstep sleep { SELECT pg_sleep(60); }\n");
         IsolationRun run = new IsolationRun(TestServers.postgres(), sleeping, new Transcript(),
                 SpecRunner.Options.DEFAULTS);
@@ -138,7 +174,8 @@ class IsolationCleanupTest {
         run.stop();
         Throwable failure = ended.get(30, TimeUnit.SECONDS);
         assertTrue(failure instanceof IsolationFailure && failure.getMessage().equals("stopped"), String.valueOf(failure));
-        assertEquals(before, scratchDatabases());
+        assertTrue(run.scratchName().startsWith("racelab_isolation_"), run.scratchName());
+        assertFalse(exists(run.scratchName()), "its scratch database was dropped");
         assertEquals(0, sessionsOf("cleanup-stop"));
     }
 
@@ -167,31 +204,98 @@ class IsolationCleanupTest {
         // create databases: nothing is created to try this.
         PgAddress base = TestServers.postgres().address();
         PgAddress monitor = PgAddress.parse(base.secretUrl() + "?options=-c%20role%3Dpg_monitor");
-        List<String> before = scratchDatabases();
         try (Postgres limited = Postgres.reach(monitor)) {
-            BackendException refused = assertThrows(BackendException.class, () -> ScratchDatabase.create(limited));
+            Spec spec = spec("cleanup-monitor", TWO_SESSIONS);
+            IsolationRun run = new IsolationRun(limited, spec, new Transcript(), QUICK);
+            BackendException refused = assertThrows(BackendException.class, () -> run.run(List.of()));
             assertTrue(refused.getMessage().contains("does not let user 'pg_monitor' create databases, and an "
                     + "isolation spec runs only in a scratch database RaceLab creates and drops"), refused.getMessage());
+            assertEquals(null, run.scratchName(), "no scratch database was made");
         }
-        assertEquals(before, scratchDatabases());
     }
 
     @Test
     void aRoleTheSpecCreatedAndItsFailingTeardownLeftIsDroppedToo() throws Exception {
-        // Roles belong to the whole server: the scratch database does not take them with it.
-        Spec leaky = spec("cleanup-role", """
-                setup { CREATE ROLE racelab_isolation_cleanup_role; }
-                teardown { SELECT 1/0; DROP ROLE racelab_isolation_cleanup_role; }
-                session s1
-                step s1a { SELECT 1; }
-                """);
+        // Roles belong to the whole server: the scratch database does not take them with it. A
+        // quoted name keeps its case, as the server keeps it.
+        String role = "Racelab_Test_" + ProcessHandle.current().pid();
+        Spec leaky = spec("cleanup-role", "setup { CREATE USER \"" + role + "\"; }\n"
+                + "teardown { SELECT 1/0; DROP ROLE \"" + role + "\"; }\n"
+                + "session s1\nstep s1a { SELECT 1; }\n");
         Transcript transcript = new Transcript();
-        IsolationRun.run(TestServers.postgres(), leaky, List.of(), transcript, QUICK);
+        IsolationRun run = new IsolationRun(TestServers.postgres(), leaky, transcript, QUICK);
+        run.run(List.of());
         assertTrue(transcript.text().endsWith("teardown failed: ERROR:  division by zero\n"), transcript.text());
-        try (Connection c = TestServers.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_roles WHERE rolname = 'racelab_isolation_cleanup_role'")) {
-            rs.next();
-            assertEquals(0, rs.getInt(1), "the spec's role is gone");
+        assertFalse(roleExists(role), "the spec's role is gone");
+        assertEquals(List.of(), run.kept());
+    }
+
+    @Test
+    void aRoleSomeoneElseCreatesWhileASpecRunsIsLeftAloneThoughTheSpecMentionsIt() throws Exception {
+        // The old cleanup dropped every role newer than the scratch database whose name the spec's
+        // SQL contained. Here another user creates one while the spec runs (as its first
+        // permutation starts), named in a string of the spec's.
+        String bystander = ownRole("bystander");
+        Spec mentions = spec("cleanup-bystander", "session s1\nstep s1a { SELECT '" + bystander + "'; }\n");
+        IsolationListener meanwhile = new IsolationListener() {
+            @Override
+            public void permutationStarted(String names) {
+                try {
+                    execute("CREATE ROLE " + bystander);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        };
+        try {
+            IsolationRun.run(TestServers.postgres(), mentions, List.of(), meanwhile, QUICK);
+            assertTrue(roleExists(bystander), "the other user's role is still there");
+        } finally {
+            execute("DROP ROLE IF EXISTS " + bystander);
+        }
+    }
+
+    @Test
+    void aSpecThatWouldCreateAndDropARoleThatExistsIsRefusedAndTheRoleStays() throws Exception {
+        // Someone's role, and a spec that creates it if missing and drops it in its teardown: run,
+        // it would drop the other's role.
+        String theirs = ownRole("theirs");
+        execute("CREATE ROLE " + theirs);
+        try {
+            Spec spec = spec("cleanup-theirs", "setup { DO $$ BEGIN CREATE ROLE " + theirs
+                    + "; EXCEPTION WHEN duplicate_object THEN NULL; END $$; }\n"
+                    + "teardown { DROP ROLE " + theirs + "; }\n"
+                    + "session s1\nstep s1a { SELECT 1; }\n");
+            Transcript transcript = new Transcript();
+            IsolationRun run = new IsolationRun(TestServers.postgres(), spec, transcript, QUICK);
+            IsolationFailure refused = assertThrows(IsolationFailure.class, () -> run.run(List.of()));
+            assertTrue(refused.getMessage().startsWith("role " + theirs + " exists on this server; the spec would "
+                    + "drop it"), refused.getMessage());
+            assertEquals("", transcript.text(), "nothing ran");
+            assertEquals(null, run.scratchName(), "no scratch database was made");
+            assertTrue(roleExists(theirs), "their role is still there");
+        } finally {
+            execute("DROP ROLE IF EXISTS " + theirs);
+        }
+    }
+
+    @Test
+    void aSpecThatDropsARoleItDoesNotCreateIsRefusedBeforeAnythingRuns() throws Exception {
+        String theirs = ownRole("dropped");
+        execute("CREATE ROLE " + theirs);
+        try {
+            Spec spec = spec("cleanup-drops", "session s1\nstep s1a { SELECT 1; }\nstep s1b { DROP ROLE " + theirs
+                    + "; }\n");
+            Transcript transcript = new Transcript();
+            IsolationRun run = new IsolationRun(TestServers.postgres(), spec, transcript, QUICK);
+            IsolationFailure refused = assertThrows(IsolationFailure.class, () -> run.run(List.of()));
+            assertEquals("refused, nothing ran: spec cleanup-drops reaches beyond the scratch database it would run "
+                    + "in: step s1b (line 3): drop role " + theirs + ": role " + theirs + " is not one the spec "
+                    + "creates", refused.getMessage());
+            assertEquals("", transcript.text(), "nothing ran");
+            assertTrue(roleExists(theirs), "their role is still there");
+        } finally {
+            execute("DROP ROLE IF EXISTS " + theirs);
         }
     }
 }

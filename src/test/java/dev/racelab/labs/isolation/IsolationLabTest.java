@@ -147,10 +147,19 @@ class IsolationLabTest {
         assertEquals(Verdict.DEADLOCK, outcome.verdict(), outcome.banner());
         assertEquals("PostgreSQL broke a deadlock: s1 · s1b was refused (40P01)", outcome.headline());
         assertEquals(List.of("run", "s1", "s2"), lanes(run));
-        try (Connection c = TestServers.connect(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_database WHERE datname LIKE 'racelab\\_isolation\\_%'")) {
-            rs.next();
-            assertEquals(0, rs.getInt(1), "no scratch database left");
+        // Its own scratch database, as the run noted it: another build's runs on this server make
+        // and drop theirs meanwhile.
+        String scratch = of(run, EventKind.NOTE).stream().map(e -> e.subject())
+                .filter(note -> note.startsWith("scratch database ")).findFirst().orElseThrow()
+                .split(" ")[2].replace(",", "");
+        assertTrue(scratch.startsWith("racelab_isolation_"), scratch);
+        try (Connection c = TestServers.connect(); java.sql.PreparedStatement p = c.prepareStatement(
+                "SELECT count(*) FROM pg_database WHERE datname = ?")) {
+            p.setString(1, scratch);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                assertEquals(0, rs.getInt(1), "its scratch database was dropped");
+            }
         }
         assertFalse(run.record().events().snapshot().isEmpty());
     }
