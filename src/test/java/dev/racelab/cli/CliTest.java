@@ -31,9 +31,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The command-line contract (docs/architecture.md, "The command line"), run in-process against the test servers. */
@@ -328,16 +330,7 @@ class CliTest {
         try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port())) {
             String viaProxy = real.secretUrl().replace("@" + real.host() + ":" + real.port() + "/",
                     "@127.0.0.1:" + proxy.port() + "/");
-            Thread cutter = new Thread(() -> {
-                try (PgProbe probe = new PgProbe()) {
-                    // Its own run's clients, through this relay: other tests may share the server.
-                    Poll.eventually(Duration.ofSeconds(30), () -> probe.sessionsNamed("client-", proxy.upstreamPorts()) >= 8);
-                } catch (Exception e) {
-                    // Cut anyway: the assertions below say what went wrong.
-                }
-                proxy.cut();
-            }, "test-cutter");
-            cutter.start();
+            Cutter cutter = cutWhenEightClientsConnect(proxy);
             Result result = cli("run", "counter", "--pg-url", viaProxy, "--workers", "8", "--ops", "5000",
                     "--delay", "after-read=2",
                     "--json");
@@ -355,16 +348,7 @@ class CliTest {
         try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port())) {
             String viaProxy = real.secretUrl().replace("@" + real.host() + ":" + real.port() + "/",
                     "@127.0.0.1:" + proxy.port() + "/");
-            Thread cutter = new Thread(() -> {
-                try (PgProbe probe = new PgProbe()) {
-                    // Its own run's clients, through this relay: other tests may share the server.
-                    Poll.eventually(Duration.ofSeconds(30), () -> probe.sessionsNamed("client-", proxy.upstreamPorts()) >= 8);
-                } catch (Exception e) {
-                    // Cut anyway: the assertions below say what went wrong.
-                }
-                proxy.cut();
-            }, "test-cutter");
-            cutter.start();
+            Cutter cutter = cutWhenEightClientsConnect(proxy);
             Result result = cli("run", "counter", "--pg-url", viaProxy, "--workers", "8", "--ops", "5000",
                     "--delay", "after-read=2",
                     "--runs", "20", "--record", file.toString());
@@ -383,6 +367,39 @@ class CliTest {
             assertEquals(1, json.get("runs").getAsInt());
             assertEquals(20, json.get("plannedRuns").getAsInt());
             assertTrue(json.get("serverFailure").getAsString().startsWith(named), json.toString());
+        }
+    }
+
+    /**
+     * Cuts {@code proxy} once eight clients of the run are connected through it (its own run's
+     * clients, through this relay: other tests may share the server), on a thread of its own. It
+     * cuts anyway when the wait gives up, so the run ends; {@link Cutter#join} then fails the test,
+     * saying what never happened.
+     */
+    private static Cutter cutWhenEightClientsConnect(CuttableProxy proxy) {
+        AtomicReference<String> gaveUp = new AtomicReference<>();
+        Thread cutter = new Thread(() -> {
+            try (PgProbe probe = new PgProbe()) {
+                if (!Poll.eventually(Duration.ofSeconds(30),
+                        () -> probe.sessionsNamed("client-", proxy.upstreamPorts()) >= 8)) {
+                    gaveUp.set("never happened within 30 s: eight clients of the run connected through the relay "
+                            + "(the connection was cut anyway)");
+                }
+            } catch (Exception e) {
+                gaveUp.set("watching the relay's sessions failed (the connection was cut anyway): " + e);
+            }
+            proxy.cut();
+        }, "test-cutter");
+        cutter.start();
+        return new Cutter(cutter, gaveUp);
+    }
+
+    /** The cutting thread, and why it cut without its condition, if it did. */
+    private record Cutter(Thread thread, AtomicReference<String> gaveUp) {
+        /** Waits for the cut; fails if it came only because the wait for the run's clients gave up. */
+        void join() throws InterruptedException {
+            thread.join();
+            assertNull(gaveUp.get(), gaveUp::get);
         }
     }
 

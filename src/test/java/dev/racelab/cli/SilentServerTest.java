@@ -32,8 +32,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -80,18 +82,34 @@ class SilentServerTest {
         return real.secretUrl().replace("@" + real.host() + ":" + real.port() + "/", "@127.0.0.1:" + proxy.port() + "/");
     }
 
-    /** Freezes {@code proxy} once {@code ready} holds, on a thread of its own. */
-    private static Thread freezeWhen(CuttableProxy proxy, Poll.Check ready) {
+    /**
+     * Freezes {@code proxy} once {@code ready} holds ({@code what}, in words), on a thread of its
+     * own. It freezes anyway when the wait gives up, so the run ends; {@link Freezer#join} then
+     * fails the test, saying what never happened.
+     */
+    private static Freezer freezeWhen(CuttableProxy proxy, String what, Poll.Check ready) {
+        AtomicReference<String> gaveUp = new AtomicReference<>();
         Thread freezer = new Thread(() -> {
             try {
-                Poll.eventually(Duration.ofSeconds(60), ready);
+                if (!Poll.eventually(Duration.ofSeconds(60), ready)) {
+                    gaveUp.set("never happened within 60 s: " + what);
+                }
             } catch (Exception e) {
-                // Freeze anyway: the assertions say what went wrong.
+                gaveUp.set("watching for \"" + what + "\" failed: " + e);
             }
             proxy.freeze();
         }, "test-freezer");
         freezer.start();
-        return freezer;
+        return new Freezer(freezer, gaveUp);
+    }
+
+    /** The freezing thread, and why it froze without its condition, if it did. */
+    private record Freezer(Thread thread, AtomicReference<String> gaveUp) {
+        /** Waits for the freeze; fails if it came only because the wait for its condition gave up. */
+        void join() throws InterruptedException {
+            thread.join();
+            assertNull(gaveUp.get(), gaveUp::get);
+        }
     }
 
     @Test
@@ -102,7 +120,8 @@ class SilentServerTest {
             // Frozen once the run is well under way: each of its four clients has written (through
             // this relay: other tests may share the server), and a second more has passed. On a busy
             // machine that second may hold few writes, but never none.
-            Thread freezer = freezeWhen(proxy, underWay(() -> probe.sessionsThatRan("client-",
+            Freezer freezer = freezeWhen(proxy, "the run's four clients wrote through the relay, and a second passed",
+                    underWay(() -> probe.sessionsThatRan("client-",
                     "UPDATE racelab.counters", proxy.upstreamPorts()) >= 4));
             Result result = cli("run", "counter", "--pg-url", viaProxy(real, proxy), "--workers", "4", "--ops",
                     "100000", "--delay", "after-read=2", "--timeout", String.valueOf(TIMEOUT_SECONDS), "--record",
@@ -133,7 +152,8 @@ class SilentServerTest {
     void aPooledLabWhosePostgresFreezesMidRunEndsWithinItsTimeoutAndTheProbe() throws Exception {
         PgAddress real = TestServers.postgres().address();
         try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port()); PgProbe probe = new PgProbe()) {
-            Thread freezer = freezeWhen(proxy, underWay(() -> probe.sessionsNamed("pool-", proxy.upstreamPorts()) >= 2));
+            Freezer freezer = freezeWhen(proxy, "two pool sessions connected through the relay, and a second passed",
+                    underWay(() -> probe.sessionsNamed("pool-", proxy.upstreamPorts()) >= 2));
             Result result = cli("run", "advisory-lock", "--strategy", "session-pinned", "--pg-url",
                     viaProxy(real, proxy), "--workers", "4", "--ops", "100000", "--delay", "after-lock=2",
                     "--timeout", String.valueOf(TIMEOUT_SECONDS), "--json");
@@ -172,7 +192,8 @@ class SilentServerTest {
             String url = "redis://127.0.0.1:" + proxy.port() + "/" + real.database();
             // Frozen once the run is well under way: every client in (through this relay: other
             // tests may share the server), and a second of work done.
-            Thread freezer = freezeWhen(proxy, underWay(() -> clientsThrough(watcher, proxy) >= 6));
+            Freezer freezer = freezeWhen(proxy, "six of the run's clients connected to Redis through the relay, and a "
+                    + "second passed", underWay(() -> clientsThrough(watcher, proxy) >= 6));
             Result result = cli("run", "readers-writers", "--redis-url", url, "--ops", "100000", "--delay",
                     "between-reads=2", "--timeout", String.valueOf(TIMEOUT_SECONDS), "--json");
             freezer.join();
@@ -195,7 +216,8 @@ class SilentServerTest {
             // Frozen as soon as the first worker's connection is in: the others are still opening
             // theirs (each a login and a subscription), and a server that takes a connection and
             // never answers must not hold that open for ever.
-            Thread freezer = freezeWhen(proxy, () -> clientsThrough(watcher, proxy) >= 1);
+            Freezer freezer = freezeWhen(proxy, "a client of the run connected to Redis through the relay",
+                    () -> clientsThrough(watcher, proxy) >= 1);
             Result result = cli("run", "readers-writers", "--redis-url", url, "--workers", "60", "--timeout",
                     String.valueOf(TIMEOUT_SECONDS), "--json");
             freezer.join();

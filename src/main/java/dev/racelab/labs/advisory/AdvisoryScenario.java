@@ -48,7 +48,9 @@ import java.util.stream.Collectors;
  *
  * <p><b>The oracle.</b> {@code STUCK} when an advisory lock of the run is held at the end, or for
  * ever, by a session no worker believes holds it: {@code pg_locks}, read on RaceLab's own session,
- * names the pool connection; a fresh session's try is refused then and there. {@code RACE} when two
+ * names the pool connection; a fresh session's try is refused then and there. {@code STUCK} as well
+ * when a lock was left behind (a ✕) and is gone by the end only because an unlock no worker owed
+ * released it ({@link #freedByLuck}): a run with ✕ marks for locks left behind is never SAFE. {@code RACE} when two
  * workers were inside the critical section of one invoice at once. {@code SAFE} otherwise, with
  * the counts. With blocking locks, a run whose every unfinished worker waits in PostgreSQL for a
  * lock that only an orphan or a waiting worker holds ends {@code STUCK} a second after it went
@@ -92,6 +94,8 @@ final class AdvisoryScenario implements Scenario {
     private final LongAdder overlaps = new LongAdder();
     private final LongAdder collisions = new LongAdder();
     private final LongAdder deaths = new LongAdder();
+    /** Locks left behind in a connection nobody believes holds them, one ✕ each, whatever happens to them later. */
+    private final LongAdder leftBehind = new LongAdder();
     /** Per invoice, the workers inside its critical section now (from a grant to the first unlock). */
     private final Map<String, Set<String>> inside = new ConcurrentHashMap<>();
     /** Per worker that believes it holds its lock now: the invoice it is for, and the pid it was granted on first. */
@@ -102,6 +106,8 @@ final class AdvisoryScenario implements Scenario {
     private final AtomicReference<String> firstLeftBehind = new AtomicReference<>();
     private final AtomicReference<String> firstOverlap = new AtomicReference<>();
     private final AtomicReference<String> firstCollision = new AtomicReference<>();
+    /** How an unlock that no worker owed first released a lock, in words: it may free a lock left behind. */
+    private final AtomicReference<String> firstStrayRelease = new AtomicReference<>();
     /** Sequence numbers of the ✕ marks, for the outcome's places. */
     private final List<Long> places = new CopyOnWriteArrayList<>();
 
@@ -148,6 +154,9 @@ final class AdvisoryScenario implements Scenario {
         PgLockObserver.AdvisoryLocks locks = pg.advisoryLocks();
         if (!locks.orphans().isEmpty()) {
             return stuck(locks, false);
+        }
+        if (leftBehind() > 0) {
+            return freedByLuck(locks);
         }
         Map<String, Long> violations = new LinkedHashMap<>();
         if (overlaps.sum() > 0) {
@@ -276,6 +285,40 @@ final class AdvisoryScenario implements Scenario {
         return new Outcome(Verdict.STUCK, headline, why.toString().strip(), violations, metrics(locks), places);
     }
 
+    /**
+     * STUCK too when locks were left behind but {@code pg_locks} holds none at the end: an unlock
+     * that no worker owed (one too many, on the connection that kept them) released them. While
+     * they were left, nobody could unlock them, and every try elsewhere was refused; that one came
+     * along is luck, not a fix, so the verdict counts what the ✕ marks count and never says SAFE.
+     */
+    private Outcome freedByLuck(PgLockObserver.AdvisoryLocks locks) throws SQLException {
+        long left = leftBehind();
+        Map<String, Long> violations = new LinkedHashMap<>();
+        violations.put(LEFT_BEHIND, left);
+        StringBuilder why = new StringBuilder();
+        if (firstLeftBehind.get() != null) {
+            why.append(firstLeftBehind.get()).append(' ');
+        }
+        if (firstStrayRelease.get() != null) {
+            why.append(firstStrayRelease.get()).append(' ');
+        }
+        why.append("pg_locks holds no advisory lock of the run at the end only because an unlock nobody owed "
+                + "came along; no worker believed it held ").append(left == 1 ? "that lock" : "those locks")
+                .append(", and nobody would have unlocked ").append(left == 1 ? "it. " : "them. ");
+        if (refusedByNobody.sum() > 0) {
+            why.append(count(refusedByNobody.sum(), "try", "tries")).append(refusedByNobody.sum() == 1 ? " was" : " were")
+                    .append(" refused (\"still locked\") while no worker held the lock. ");
+        }
+        if (overlaps.sum() > 0) {
+            violations.put(OVERLAPS, overlaps.sum());
+            why.append("Also ").append(count(overlaps.sum(), "time")).append(" a worker got the lock while another "
+                    + "held it: ").append(firstOverlap.get()).append(' ');
+        }
+        why.append(totals());
+        return new Outcome(Verdict.STUCK, count(left, "lock") + " left behind, freed only by an unlock nobody owed",
+                why.toString().strip(), violations, metrics(locks), places);
+    }
+
     /** Whether a session of RaceLab's own is refused the lock {@code key} now; if it got it, it lets it go at once. */
     private boolean refusedNow(AdvisoryKey key) throws SQLException {
         Connection admin = pg.admin();
@@ -303,10 +346,13 @@ final class AdvisoryScenario implements Scenario {
         }
     }
 
-    /** Locks granted and not released: what PostgreSQL still holds once no worker believes it holds anything. */
+    /**
+     * Locks left behind: each time a worker stopped believing it held a lock its connection kept
+     * (an unlock on another connection, a death at the fault gate), as many as the ✕ marks. An
+     * unlock nobody owed may free one later, by luck; it was left behind all the same.
+     */
     private long leftBehind() {
-        long believed = holding.values().stream().mapToLong(h -> h.times).sum();
-        return acquisitions.sum() - released.sum() - believed;
+        return leftBehind.sum();
     }
 
     private String totals() {
@@ -455,24 +501,65 @@ final class AdvisoryScenario implements Scenario {
             }
         }
 
-        /** Lock, work and unlock on one connection, kept from the first lock to the last unlock. */
+        /**
+         * Lock, work and unlock on one connection, kept from the first lock to the last unlock.
+         * Whatever ends the span early (the work fails, the run stops the worker at a gate), the
+         * unlocks still run, in {@code finally}, on that connection, before it goes back to the
+         * pool: the fix must not leak the way the broken strategy does. The one exception is the
+         * fault gate {@code worker-dies-holding}: a worker that dies there gives its connection
+         * back without an unlock on purpose, and believes it holds nothing, so nothing is undone.
+         */
         private void pinned() throws Exception {
             PgSessions.Lease held = takeOnOwnConnection(false);
             if (held == null) {
                 return;
             }
             try (PgSessions.Lease lease = held) {
-                // Taken again on the session that holds it: granted at once, a session lock is re-entrant.
-                for (int i = 1; i < depth; i++) {
-                    lock(lease, false, true);
+                Throwable failure = null;
+                try {
+                    // Taken again on the session that holds it: granted at once, a session lock is re-entrant.
+                    for (int i = 1; i < depth; i++) {
+                        lock(lease, false, true);
+                    }
+                    if (!holdAndWork(lease)) {
+                        return;
+                    }
+                    for (int i = 0; i < unlocks; i++) {
+                        context.gate(AdvisoryLockLab.BEFORE_UNLOCK);
+                        unlock(lease);
+                    }
+                } catch (Throwable t) {
+                    failure = t;
+                    throw t;
+                } finally {
+                    if (!out) {
+                        letGo(lease, failure);
+                    }
                 }
-                if (!holdAndWork(lease)) {
-                    return;
-                }
-                for (int i = 0; i < unlocks; i++) {
-                    context.gate(AdvisoryLockLab.BEFORE_UNLOCK);
+            }
+        }
+
+        /**
+         * Unlocks on {@code lease} every time this worker still believes it holds its lock there,
+         * after {@code failure} (or a stop) cut its span short; nothing after a span that ended
+         * normally. An unlock that fails too is added to {@code failure}, which it never hides.
+         */
+        private void letGo(PgSessions.Lease lease, Throwable failure) throws SQLException {
+            if (believed == 0) {
+                return;
+            }
+            context.mark(EventKind.NOTE, context.name() + " lets its lock go on " + sessionName(lease.pid())
+                    + " on its way out (" + (context.stopping() ? "the run stopped it" : "its span failed") + ")",
+                    lease.pid());
+            try {
+                while (believed > 0) {
                     unlock(lease);
                 }
+            } catch (SQLException | RuntimeException e) {
+                if (failure == null) {
+                    throw e;
+                }
+                failure.addSuppressed(e);
             }
         }
 
@@ -747,8 +834,10 @@ final class AdvisoryScenario implements Scenario {
                 released.increment();
                 context.mark(EventKind.LOCK_RELEASED, resource, lease.pid());
                 if (!believedIt) {
-                    context.mark(EventKind.NOTE, "an unlock " + context.name() + " owed nobody released a lock "
-                            + on + " held for someone else", lease.pid());
+                    String words = "an unlock " + context.name() + " owed nobody released a lock " + on
+                            + " held for someone else";
+                    firstStrayRelease.compareAndSet(null, "Then " + words + ".");
+                    context.mark(EventKind.NOTE, words, lease.pid());
                 }
                 return;
             }
@@ -759,6 +848,7 @@ final class AdvisoryScenario implements Scenario {
                 String words = context.name() + "'s unlock ran on " + on + ", which held no lock, and returned false: "
                         + "the lock stayed in " + sessionName(from) + ", where " + context.name() + " took it.";
                 firstLeftBehind.compareAndSet(null, words);
+                leftBehind.increment();
                 mark(context.violation(LEFT_BEHIND, 1));
                 context.mark(EventKind.NOTE, words, from);
             }
@@ -776,7 +866,11 @@ final class AdvisoryScenario implements Scenario {
                 String words = context.name() + " died holding the lock on " + resource + ": " + where
                         + " went back to the pool without an unlock, and kept the lock.";
                 firstLeftBehind.compareAndSet(null, words);
-                mark(context.violation(LEFT_BEHIND, had));
+                // One ✕ per lock it kept (three, when it took it three times): the marks count what the verdict counts.
+                for (int i = 0; i < had; i++) {
+                    leftBehind.increment();
+                    mark(context.violation(LEFT_BEHIND, 1));
+                }
             }
             context.state(ActorState.FAILED, "died holding the lock on " + resource + " (" + where + ")");
             finished.add(context.name());

@@ -17,7 +17,8 @@ import java.util.TreeMap;
  * unlock and what it answered, so the count each pooled session holds of each key follows from
  * the record alone, as does what each worker believes it holds, and where (the session its lock
  * was first granted in: a session holding a key takes every later grant of it). A session holding a key more
- * times than the workers believe they hold it holds locks nobody will unlock: left behind. Built
+ * times than the workers believe they hold it holds locks nobody will unlock: left behind (the
+ * oracle's ✕ marks count each, once, even if an unlock nobody owed frees it later). Built
  * from events only, so a recording opened with no server shows the same; the server lane, when the
  * run was observed, shows {@code pg_locks} itself beside it.
  *
@@ -60,6 +61,7 @@ final class LockTable {
     private long falseUnlocks;
     private long overlaps;
     private long collisions;
+    private long leftBehind;
 
     LockTable(LockKeys keys, boolean transactionLevel) {
         this.keys = keys;
@@ -109,10 +111,13 @@ final class LockTable {
             case LOCK_REQUESTED -> resources.putIfAbsent(e.actor(), e.subject());
             case KEY_COLLISION -> collisions++;
             case VIOLATION -> {
-                if (!AdvisoryScenario.OVERLAPS.equals(e.subject())) {
+                if (AdvisoryScenario.OVERLAPS.equals(e.subject())) {
+                    overlaps += e.value();
+                } else if (AdvisoryScenario.LEFT_BEHIND.equals(e.subject())) {
+                    leftBehind += e.value();
+                } else {
                     return false;
                 }
-                overlaps += e.value();
             }
             case STATE -> {
                 if (e.state() != ActorState.FAILED || believed.getOrDefault(e.actor(), 0) == 0) {
@@ -193,11 +198,13 @@ final class LockTable {
         return answers.getOrDefault(actor, List.of());
     }
 
-    /** Locks granted and never released that no worker believes it holds: the oracle's locks left behind. */
+    /**
+     * The locks left behind so far, as the oracle's ✕ marks count them: one each time a worker
+     * stopped believing in a lock its connection kept. What the sessions still hold for nobody now
+     * is {@link Hold#leftBehind}, per session.
+     */
     long leftBehind() {
-        long believedTimes = believed.values().stream().mapToLong(Integer::longValue).sum();
-        long heldTimes = held.values().stream().flatMap(m -> m.values().stream()).mapToLong(Integer::longValue).sum();
-        return heldTimes - believedTimes;
+        return leftBehind;
     }
 
     long acquisitions() {

@@ -244,15 +244,37 @@ final class LeaseFencingScenario implements Scenario {
                 }
             }
             took(token);
-            stopTheWorld(LeaseFencingLab.PAUSE_AFTER_ACQUIRE);
-            if (strategy != LeaseFencingStrategy.LEASE_CHECK_OWNER || stillMine(token)) {
-                stopTheWorld(LeaseFencingLab.AFTER_OWNER_CHECK);
-                context.gate(LeaseFencingLab.SLOW_WRITE);
-                write(n, token);
+            // The release runs whatever ends the hold (a failed write, the run stopping the client
+            // at a gate): a lease left in Redis would keep the others out until it ran out, or for
+            // as long as a lease keeper renews it. This lab has no fault gate that skips it.
+            Throwable failure = null;
+            try {
+                stopTheWorld(LeaseFencingLab.PAUSE_AFTER_ACQUIRE);
+                if (strategy != LeaseFencingStrategy.LEASE_CHECK_OWNER || stillMine(token)) {
+                    stopTheWorld(LeaseFencingLab.AFTER_OWNER_CHECK);
+                    context.gate(LeaseFencingLab.SLOW_WRITE);
+                    write(n, token);
+                }
+            } catch (Throwable t) {
+                failure = t;
+                throw t;
+            } finally {
+                letGo(failure);
             }
-            believed.set(context.index(), 0);
-            lock.release();
             context.state(ActorState.RUNNING);
+        }
+
+        /** Releases the lock; a release that fails after {@code failure} is added to it, never hides it. */
+        private void letGo(Throwable failure) {
+            believed.set(context.index(), 0);
+            try {
+                lock.release();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    throw e;
+                }
+                failure.addSuppressed(e);
+            }
         }
 
         /** Holds the lock now, as far as it knows; says so if another client still believes the same. */
