@@ -71,6 +71,11 @@ public final class PgProbe implements AutoCloseable {
                 + "WHERE NOT l.granted AND l.pid = ANY(?) ORDER BY 1", pids);
     }
 
+    /** Ends the sessions of {@code pids} (pg_terminate_backend), as an administrator or a crash would. */
+    public void terminate(Set<Integer> pids) throws SQLException {
+        names("SELECT pg_terminate_backend(pid)::text FROM pg_stat_activity WHERE pid = ANY(?)", pids);
+    }
+
     /** The pids among {@code pids} that still have a session. */
     public List<String> sessionsAlive(Set<Integer> pids) throws SQLException {
         return names("SELECT pid || ' ' || application_name FROM pg_stat_activity WHERE pid = ANY(?)", pids);

@@ -584,6 +584,13 @@ final class AdvisoryScenario implements Scenario {
                     endOfTransaction(pid, "the commit released it");
                     return;
                 }
+            } catch (Exception | Error e) {
+                // Its span failed (the work, or the commit): the lease closed as the exception left
+                // the block, the pool rolled the transaction back, and the lock went with it. Said
+                // so, or the panel would show a lock the worker no longer has.
+                endOfTransaction(pid, "the pool rolled " + sessionName(pid) + "'s transaction back as "
+                        + context.name() + "'s span failed: the transaction-level lock went with it");
+                throw e;
             }
             // Dead: the lease closed without a commit, and the pool rolled its transaction back.
             context.mark(EventKind.NOTE, "the pool rolled back " + sessionName(pid) + "'s transaction as it "

@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -226,6 +227,32 @@ class AdvisoryLockLabTest {
         assertNull(lastHeld(run, WORKER_1), "the last read of pg_locks, after the workers ended: worker-1 holds "
                 + "nothing");
         assertEquals(List.of(), poolHolds(run), "the lab's panel: no connection holds a lock");
+    }
+
+    /**
+     * Transaction-level, its session ended by the server while it holds the lock (halted before its
+     * commit, then terminated, as an administrator or a crash would): its commit fails, the
+     * transaction and its lock are gone with the session, and the lab says so: no connection in
+     * the panel holds a lock, nothing is marked left behind, and the run names the failure.
+     */
+    @Test
+    void aTransactionLockWhoseSessionTheServerEndsIsNotShownHeldAfterwards() throws Exception {
+        Run run = start(RunSpec.defaults(lab).withStrategy("xact-lock").withWorkers(1).withOps(1)
+                .withObserve(true).withGates(GatePlan.NONE.with(AdvisoryLockLab.BEFORE_UNLOCK.id(), GateRule.BREAKPOINT)));
+        assertEquals(AdvisoryLockLab.BEFORE_UNLOCK, run.gates().awaitSettled(WORKER_1, WAIT));
+        Set<Integer> pids = PgProbe.pidsOf(run);
+        try (PgProbe probe = new PgProbe()) {
+            assertEquals(1, probe.advisoryLocksOf(pids).size(), "worker-1 holds its lock in PostgreSQL");
+            assertEquals(1, poolHolds(run).size(), "and the panel shows it held: " + poolHolds(run));
+            probe.terminate(pids);
+            assertTrue(Poll.eventually(WAIT, () -> probe.sessionsAlive(pids).isEmpty()),
+                    "worker-1's sessions never went: " + probe.sessionsAlive(pids));
+        }
+        run.gates().resumeAll();
+        Outcome outcome = run.awaitOutcome(WAIT);
+        assertEquals(Verdict.ERROR, outcome.verdict(), outcome.banner());
+        assertEquals(List.of(), poolHolds(run), "the lab's panel: no connection holds a lock");
+        assertEquals(0, leftBehind(run), "a transaction-level lock is never left behind");
     }
 
     /**
