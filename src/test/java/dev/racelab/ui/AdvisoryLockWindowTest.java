@@ -74,6 +74,11 @@ class AdvisoryLockWindowTest {
                 panelValues(ui, "tries refused"));
         assertEquals(List.of(String.valueOf(outcome.metrics().get("overlappingSections"))),
                 panelValues(ui, "overlapping sections"));
+        long falsesInTable = ui.panels(window).stream().filter(Panel.Table.class::isInstance)
+                .map(Panel.Table.class::cast).filter(t -> t.title().equals("Each worker"))
+                .flatMap(t -> t.rows().stream()).mapToLong(row -> falses(row.get(3))).sum();
+        assertEquals(outcome.metrics().get("falseUnlocks").longValue(), falsesInTable,
+                "each worker's unlock answers add up to the run's false unlocks");
         assertTrue(panelItems(ui).contains(connection + " · key " + key + " · held " + left
                 + "× · ORPHANED: no worker owns it"), panelItems(ui).toString());
         List<String> picture = ui.picture(window).texts();
@@ -144,5 +149,11 @@ class AdvisoryLockWindowTest {
     private List<String> panelItems(WindowDriver ui) throws Exception {
         return ui.panels(window).stream().filter(Panel.Items.class::isInstance)
                 .flatMap(panel -> ((Panel.Items) panel).items().stream()).map(Panel.Item::text).toList();
+    }
+
+    /** How many falses a cell of the workers' table counts ("true ×2, false ×3": 3; "false": 1). */
+    private static long falses(String cell) {
+        Matcher m = Pattern.compile("false(?: ×([0-9]+))?").matcher(cell);
+        return m.find() ? (m.group(1) == null ? 1 : Long.parseLong(m.group(1))) : 0;
     }
 }

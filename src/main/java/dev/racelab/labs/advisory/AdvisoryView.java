@@ -146,22 +146,24 @@ final class AdvisoryView implements LabView {
         return new Panel.Table("Each worker", columns, rows);
     }
 
-    /** What a worker's unlocks answered, runs folded: "true ×3, false"; "—" before any. */
+    /**
+     * What a worker's unlocks answered over the run, counted: "true ×3, false"; "—" before any. The
+     * column's falses add up to the run's false unlocks.
+     */
     static String answered(List<Boolean> answers) {
         if (answers.isEmpty()) {
             return "—";
         }
-        List<String> runs = new ArrayList<>();
-        int i = 0;
-        while (i < answers.size()) {
-            int j = i;
-            while (j < answers.size() && answers.get(j).equals(answers.get(i))) {
-                j++;
-            }
-            runs.add(answers.get(i) + (j - i > 1 ? " ×" + (j - i) : ""));
-            i = j;
+        long trues = answers.stream().filter(Boolean::booleanValue).count();
+        long falses = answers.size() - trues;
+        List<String> parts = new ArrayList<>();
+        if (trues > 0) {
+            parts.add("true" + (trues > 1 ? " ×" + trues : ""));
         }
-        return String.join(", ", runs);
+        if (falses > 0) {
+            parts.add("false" + (falses > 1 ? " ×" + falses : ""));
+        }
+        return String.join(", ", parts);
     }
 
     private String names(List<Integer> actors) {

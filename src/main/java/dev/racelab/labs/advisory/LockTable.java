@@ -52,7 +52,7 @@ final class LockTable {
     /** Per worker actor that believes it holds its lock: the backend pid the lock was granted on first. */
     private final Map<Integer, Integer> grantedOn = new HashMap<>();
     private final Map<Integer, Integer> refusedOf = new HashMap<>();
-    /** Per worker actor: what its unlocks answered since it last took its lock afresh. */
+    /** Per worker actor: what its unlocks answered, in order, over the run. */
     private final Map<Integer, List<Boolean>> answers = new HashMap<>();
     private long acquisitions;
     private long refused;
@@ -82,7 +82,6 @@ final class LockTable {
                 resources.put(e.actor(), e.subject());
                 held((int) e.value()).merge(keyOf(e.subject()), 1, Integer::sum);
                 if (believed.merge(e.actor(), 1, Integer::sum) == 1) {
-                    answers.put(e.actor(), new ArrayList<>());
                     grantedOn.put(e.actor(), (int) e.value());
                 }
             }
