@@ -31,7 +31,7 @@ class LeaseFencingDefaultsTest {
         List<JsonObject> results = DefaultsRuns.all(env, "lease-fencing",
                 List.of("lease-only", "lease-check-owner", "fenced"), RUNS);
         JsonObject leaseOnly = results.get(0);
-        assertEquals("after-owner-check=300@client-1 before-acquire=200@client-2", leaseOnly.get("delays").getAsString(),
+        assertEquals("pause-before-write=300@client-1 before-acquire=200@client-2", leaseOnly.get("delays").getAsString(),
                 "the preset pause, and client-2's time between writes");
         assertEquals(2, leaseOnly.get("workers").getAsInt(), "few enough clients to follow");
         assertEquals(2, leaseOnly.get("ops").getAsInt());

@@ -45,9 +45,9 @@ public final class LeaseFencingLab extends ProfiledLab<LeaseFencingStrategy> {
     static final Gate PAUSE_AFTER_ACQUIRE = new Gate("pause-after-acquire",
             "the client has just taken the lock; a delay here stops its whole process, lease keeper and all "
                     + "(a garbage collector stopping the world, a stalled VM)");
-    static final Gate AFTER_OWNER_CHECK = new Gate("after-owner-check",
-            "lease-check-owner has just heard from Redis that the lock is still its own; the other strategies "
-                    + "pass here too, just before their write. A delay here stops the whole process, as above");
+    static final Gate PAUSE_BEFORE_WRITE = new Gate("pause-before-write",
+            "just before the write to PostgreSQL (lease-check-owner: just after Redis said the lock is still its "
+                    + "own); a delay here stops the whole process, as above");
     static final Gate SLOW_WRITE = new Gate("slow-write",
             "just before the write to PostgreSQL, slow but running: the process goes on, so a lease keeper "
                     + "renews the lease meanwhile");
@@ -72,14 +72,14 @@ public final class LeaseFencingLab extends ProfiledLab<LeaseFencingStrategy> {
         super(LeaseFencingStrategy.class, new LabProfile("lease-fencing", "Lease lock and fencing",
                 "Clients hold a Redis lease lock while they write to PostgreSQL; one pauses past its lease.",
                 Set.of(Service.REDIS, Service.POSTGRES), List.of(LeaseFencingStrategy.values()),
-                List.of(BEFORE_ACQUIRE, PAUSE_AFTER_ACQUIRE, AFTER_OWNER_CHECK, SLOW_WRITE),
+                List.of(BEFORE_ACQUIRE, PAUSE_AFTER_ACQUIRE, PAUSE_BEFORE_WRITE, SLOW_WRITE),
                 new LabProfile.Crew("client", 2, 1, 32), 2, List.of(LEASE_MS, KEEPER)));
         this.backends = backends;
     }
 
     @Override
     public GatePlan presetGates() {
-        return GatePlan.NONE.with(AFTER_OWNER_CHECK.id(), STALLING_CLIENT, STALL)
+        return GatePlan.NONE.with(PAUSE_BEFORE_WRITE.id(), STALLING_CLIENT, STALL)
                 .with(BEFORE_ACQUIRE.id(), OTHER_CLIENT, BETWEEN_WRITES);
     }
 

@@ -251,7 +251,7 @@ final class LeaseFencingScenario implements Scenario {
             try {
                 stopTheWorld(LeaseFencingLab.PAUSE_AFTER_ACQUIRE);
                 if (strategy != LeaseFencingStrategy.LEASE_CHECK_OWNER || stillMine(token)) {
-                    stopTheWorld(LeaseFencingLab.AFTER_OWNER_CHECK);
+                    stopTheWorld(LeaseFencingLab.PAUSE_BEFORE_WRITE);
                     context.gate(LeaseFencingLab.SLOW_WRITE);
                     write(n, token);
                 }

@@ -112,10 +112,10 @@ class LeaseFencingLabTest {
         }
         List<CompletableFuture<List<Outcome>>> cases = List.of(
                 new Case(spec("lease-only", LeaseFencingLab.PAUSE_AFTER_ACQUIRE, 200), LeaseFencingLab.PAUSE_AFTER_ACQUIRE),
-                new Case(spec("lease-check-owner", LeaseFencingLab.AFTER_OWNER_CHECK, 2_000),
-                        LeaseFencingLab.AFTER_OWNER_CHECK),
+                new Case(spec("lease-check-owner", LeaseFencingLab.PAUSE_BEFORE_WRITE, 2_000),
+                        LeaseFencingLab.PAUSE_BEFORE_WRITE),
                 new Case(spec("fenced", LeaseFencingLab.PAUSE_AFTER_ACQUIRE, 200), LeaseFencingLab.PAUSE_AFTER_ACQUIRE),
-                new Case(spec("fenced", LeaseFencingLab.AFTER_OWNER_CHECK, 200), LeaseFencingLab.AFTER_OWNER_CHECK))
+                new Case(spec("fenced", LeaseFencingLab.PAUSE_BEFORE_WRITE, 200), LeaseFencingLab.PAUSE_BEFORE_WRITE))
                 .stream().map(c -> CompletableFuture.supplyAsync(() -> {
                     try {
                         return outcomes(c.spec(), c.gate(), RUNS);
