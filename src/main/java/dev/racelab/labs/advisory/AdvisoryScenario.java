@@ -556,6 +556,9 @@ final class AdvisoryScenario implements Scenario {
                     unlock(lease);
                 }
             } catch (SQLException | RuntimeException e) {
+                // The unlock failed too (its session gone, most likely): the worker has given the
+                // lock up all the same; whether its session still holds it is pg_locks' to say.
+                believe(0, false);
                 if (failure == null) {
                     throw e;
                 }
@@ -585,11 +588,14 @@ final class AdvisoryScenario implements Scenario {
                     return;
                 }
             } catch (Exception | Error e) {
-                // Its span failed (the work, or the commit): the lease closed as the exception left
-                // the block, the pool rolled the transaction back, and the lock went with it. Said
-                // so, or the panel would show a lock the worker no longer has.
+                // Its span ended early (the work or the commit failed, or the run stopped it at a
+                // gate): the lease closed as the exception left the block, the pool rolled the
+                // transaction back, and the lock went with it. Said so, or the panel would show a
+                // lock the worker no longer has.
+                leave();
                 endOfTransaction(pid, "the pool rolled " + sessionName(pid) + "'s transaction back as "
-                        + context.name() + "'s span failed: the transaction-level lock went with it");
+                        + (context.stopping() ? "the run stopped " + context.name() : context.name() + "'s span failed")
+                        + ": the transaction-level lock went with it");
                 throw e;
             }
             // Dead: the lease closed without a commit, and the pool rolled its transaction back.
