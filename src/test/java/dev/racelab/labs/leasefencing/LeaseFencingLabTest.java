@@ -79,7 +79,8 @@ class LeaseFencingLabTest {
     private static void awaitLeaseGone(Run run) throws Exception {
         String key = lockKey(run);
         try (Jedis jedis = TestServers.redis().open("test", 5_000)) {
-            assertTrue(jedis.exists(key), "client-1's lease is in Redis: " + key);
+            // Not asked whether the key is there first: on a busy machine a short lease may have
+            // run out already by the time both clients settled, which is what is waited for.
             assertTrue(Poll.eventually(WAIT, () -> !jedis.exists(key)), "client-1's lease never ran out in Redis: "
                     + key + " still there after " + WAIT.toSeconds() + " s");
         }
@@ -202,12 +203,13 @@ class LeaseFencingLabTest {
 
     /**
      * Checking the owner helps when the pause comes before the check: the client sees it lost the
-     * lock. Observed: the server lane names client-1 as the holder while it is halted, and nobody
+     * lock. A 2 s lease, so the lock observer reads Redis while client-1 holds it even on a busy
+     * machine. Observed: the server lane names client-1 as the holder while it is halted, and nobody
      * once its lease ran out, before client-2 is let go.
      */
     @Test
     void checkingTheOwnerAfterThePauseSkipsTheStaleWriteAndTheRunLeavesNothingBehind() throws Exception {
-        Run run = new Run(lab, spec("lease-check-owner", LeaseFencingLab.PAUSE_AFTER_ACQUIRE, 300).withObserve(true),
+        Run run = new Run(lab, spec("lease-check-owner", LeaseFencingLab.PAUSE_AFTER_ACQUIRE, 2_000).withObserve(true),
                 Clock.system());
         run.start();
         assertEquals(LeaseFencingLab.PAUSE_AFTER_ACQUIRE, run.gates().awaitSettled(CLIENT_1, WAIT));
