@@ -120,11 +120,17 @@ final class IsolationCommand {
                 IsolationRun run = new IsolationRun(server, spec, IsolationListener.all(transcript, report),
                         SpecRunner.Options.DEFAULTS);
                 interruption.stopping(run::stop);
+                run.onRolesLock(sentence -> err.println("racelab: " + spec.name() + ": " + sentence));
                 String failure = null;
+                boolean serverFailed = false;
                 try {
                     run.run(chosen.get(spec));
                 } catch (IsolationFailure e) {
                     failure = e.getMessage();
+                } catch (BackendException e) {
+                    // Reported like any failure, so the roles the spec left (run.kept()) are still said below.
+                    failure = e.getMessage();
+                    serverFailed = true;
                 }
                 interruption.stopping(() -> { });
                 if (!noted && !run.notes().isEmpty()) {
@@ -142,6 +148,11 @@ final class IsolationCommand {
                     err.println("racelab: " + spec.name() + ": " + failure);
                 }
                 reports.add(json(spec, report, failure, run));
+                if (serverFailed) {
+                    // The server failed RaceLab (the scratch database could not be made or dropped): the
+                    // specs after this one would meet the same server.
+                    break;
+                }
             }
             if (json) {
                 Map<String, Object> all = new LinkedHashMap<>();

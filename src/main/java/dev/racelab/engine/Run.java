@@ -353,7 +353,7 @@ public final class Run {
         Outcome result;
         try {
             scenario = lab.open(new RunSetup(id, strategy, spec.workers(), spec.ops(), spec.seed(), spec.switches(),
-                    runThreads, servers));
+                    runThreads, servers, () -> stopRequested));
             stage = "connect the workers";
             for (WorkerHandle worker : workers) {
                 worker.script = scenario.worker(worker);

@@ -1,5 +1,7 @@
 package dev.racelab.engine;
 
+import java.util.function.BooleanSupplier;
+
 /**
  * What a lab needs to open a scenario.
  *
@@ -13,9 +15,17 @@ package dev.racelab.engine;
  *                 housekeeper): named, and with a handler that records its failure in the run
  * @param servers  where the lab's fixtures put the servers they use, so the run can ask them
  *                 whether they still answer when its workers stall
+ * @param stopping whether the run was asked to stop: a lab that waits while it opens (for a
+ *                 lock another program holds) asks it, and stops waiting when it is true
  */
 public record RunSetup(String runId, Strategy strategy, int workers, int ops, long seed, SwitchValues switches,
-                       RunThreads threads, ServerWatch servers) {
+                       RunThreads threads, ServerWatch servers, BooleanSupplier stopping) {
+
+    /** A setup for a run that is never asked to stop while its lab opens (tests that open a lab themselves). */
+    public RunSetup(String runId, Strategy strategy, int workers, int ops, long seed, SwitchValues switches,
+                    RunThreads threads, ServerWatch servers) {
+        this(runId, strategy, workers, ops, seed, switches, threads, servers, () -> false);
+    }
 
     /** The value of the lab's switch {@code sw} in this run. */
     public <T> T get(Switch<T> sw) {

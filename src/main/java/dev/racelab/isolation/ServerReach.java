@@ -18,14 +18,22 @@ import java.util.Set;
  * create; {@code GRANT}, {@code REVOKE}, {@code COMMENT} or {@code SECURITY LABEL} on a database,
  * tablespace or parameter (the spec cannot know its scratch database's name, so a database it
  * names is someone else's), and on a role it does not create; {@code COPY … PROGRAM} and {@code
- * COPY} to or from a server file; {@code pg_reload_conf}, {@code pg_promote}, {@code
- * pg_rotate_logfile}. Allowed: {@code pg_cancel_backend} and {@code pg_terminate_backend}
- * (PostgreSQL's own specs signal their own sessions with them; PostgreSQL lets a login that is no
- * superuser signal only its own role's sessions).
+ * COPY} to or from anything but {@code STDIN}/{@code STDOUT}; functions that act on the whole
+ * server or its files ({@code pg_reload_conf}, {@code pg_promote}, {@code pg_rotate_logfile},
+ * replication slots and origins, {@code pg_stat_reset_shared}/{@code _slru}/{@code
+ * _replication_slot}, {@code lo_import}/{@code lo_export}, {@code pg_file_write}/{@code
+ * _unlink}/{@code _rename}, {@code pg_switch_wal}, {@code pg_backup_start}/{@code
+ * pg_start_backup}), by name quoted or not; setting {@code standard_conforming_strings} or {@code
+ * backslash_quote} (they change how strings must be read); and {@code U&"…"} / {@code U&'…'},
+ * which this lexer does not decode. Allowed: {@code pg_cancel_backend} and {@code
+ * pg_terminate_backend} (PostgreSQL's own specs signal their own sessions with them; a login that
+ * is no superuser may signal only its own role's sessions, but with a superuser login a spec can
+ * end any session on the server).
  *
  * <p>Statements are split the way PostgreSQL's lexer does: comments, string literals and quoted
- * names are not read as SQL; a dollar-quoted body (a function's, a {@code DO} block's) is read as
- * SQL too. SQL a spec builds while it runs ({@code EXECUTE} of a string) is not seen: this is a
+ * names are not read as SQL; a function's or {@code DO} block's body, dollar-quoted or written as
+ * a string after {@code AS} or {@code DO}, is read as SQL too, as statements of its own. SQL a
+ * spec builds while it runs ({@code EXECUTE} of a string) is not seen: this is a
  * guard against the statements a spec shows, not a sandbox. What the login may do is the last
  * bound, so run a spec you do not trust with a login that is no superuser.
  *
@@ -44,7 +52,15 @@ public final class ServerReach {
     }
 
     private static final int NAME_BYTES = 63;
-    private static final Set<String> REFUSED_FUNCTIONS = Set.of("pg_reload_conf", "pg_promote", "pg_rotate_logfile");
+    private static final Set<String> REFUSED_FUNCTIONS = Set.of("pg_reload_conf", "pg_promote", "pg_rotate_logfile",
+            "pg_create_physical_replication_slot", "pg_create_logical_replication_slot", "pg_drop_replication_slot",
+            "pg_replication_origin_create", "pg_replication_origin_drop", "pg_stat_reset_shared",
+            "pg_stat_reset_slru", "pg_stat_reset_replication_slot", "lo_import", "lo_export", "pg_file_write",
+            "pg_file_unlink", "pg_file_rename", "pg_switch_wal", "pg_backup_start", "pg_start_backup");
+    /** Settings that change how a string literal is read: with them changed, this lexer would misread the spec. */
+    private static final Set<String> LEXER_SETTINGS = Set.of("standard_conforming_strings", "backslash_quote");
+    /** The token the lexer leaves where a U&amp; name or string starts: those are refused, not decoded. */
+    private static final String UNICODE_ESCAPE = "\0U&";
 
     private final Set<String> createdRoles = new LinkedHashSet<>();
     private final List<Refusal> refusals = new ArrayList<>();
@@ -126,7 +142,12 @@ public final class ServerReach {
         StringBuilder text = new StringBuilder();
         for (Token t : tokens) {
             boolean joined = t.is(",") || t.is(")") || t.is(".") || t.is("(") && text.length() > 0
-                    || text.toString().endsWith("(") || text.toString().endsWith(".");
+                    || text.toString().endsWith("(") || text.toString().endsWith(".")
+                    || text.toString().endsWith("U&");
+            if (t.is(UNICODE_ESCAPE)) {
+                text.append(text.length() > 0 ? " U&" : "U&");
+                continue;
+            }
             if (text.length() > 0 && !joined) {
                 text.append(' ');
             }
@@ -211,20 +232,40 @@ public final class ServerReach {
             }
         }
         if (first.is("copy")) {
-            int direction = Math.max(indexOf(t, "to"), indexOf(t, "from"));
-            if (direction > 0 && direction + 1 < t.size()) {
-                Token target = t.get(direction + 1);
-                if (target.is("program")) {
-                    return "runs a program on the server's machine";
+            // The target follows the first TO or FROM outside parentheses (a query's SIMILAR TO is inside them).
+            int depth = 0;
+            for (int i = 1; i < t.size(); i++) {
+                Token w = t.get(i);
+                if (w.is("(")) {
+                    depth++;
+                } else if (w.is(")")) {
+                    depth--;
+                } else if (depth == 0 && (w.is("to") || w.is("from"))) {
+                    Token target = i + 1 < t.size() ? t.get(i + 1) : null;
+                    if (target != null && (target.is("stdin") || target.is("stdout"))) {
+                        break;
+                    }
+                    return target != null && target.is("program") ? "runs a program on the server's machine"
+                            : "reads or writes a file on the server's machine (only STDIN and STDOUT are allowed)";
                 }
-                if (target.text().startsWith("'") || target.text().startsWith("E'")
-                        || target.text().startsWith("e'")) {
-                    return "reads or writes a file on the server's machine";
+            }
+        }
+        for (Token w : t) {
+            if (w.text().equals(UNICODE_ESCAPE) && !w.quoted()) {
+                return "uses a Unicode-escaped name or string (U&\"…\" or U&'…'), which RaceLab does not read: "
+                        + "it could hide any statement";
+            }
+        }
+        if (indexOf(t, "set") >= 0 || indexOf(t, "reset") >= 0 || indexOf(t, "set_config") >= 0) {
+            for (Token w : t) {
+                String named = w.text().startsWith("'") ? w.text().replace("'", "").toLowerCase(Locale.ROOT) : w.text();
+                if (LEXER_SETTINGS.contains(named)) {
+                    return "changes " + named + ", which decides how RaceLab must read the spec's strings";
                 }
             }
         }
         for (int i = 0; i + 1 < t.size(); i++) {
-            if (!t.get(i).quoted() && REFUSED_FUNCTIONS.contains(t.get(i).text()) && t.get(i + 1).is("(")) {
+            if (REFUSED_FUNCTIONS.contains(t.get(i).text()) && t.get(i + 1).is("(")) {
                 return t.get(i).text() + " acts on the whole server";
             }
         }
@@ -336,27 +377,40 @@ public final class ServerReach {
                         i++;
                     }
                 } while (i < n && depth > 0);
+            } else if ((c == 'u' || c == 'U') && i + 2 < n && sql.charAt(i + 1) == '&'
+                    && (sql.charAt(i + 2) == '"' || sql.charAt(i + 2) == '\'')) {
+                out.add(new Token(UNICODE_ESCAPE, false, line));
+                i += 2;
             } else if (c == '\'' || ((c == 'e' || c == 'E') && i + 1 < n && sql.charAt(i + 1) == '\'')) {
                 boolean escapes = c != '\'';
                 int start = i;
+                int at = line;
                 i += escapes ? 2 : 1;
+                StringBuilder value = new StringBuilder();
                 while (i < n) {
                     char d = sql.charAt(i);
                     if (d == '\n') {
                         line++;
                     }
                     if (escapes && d == '\\') {
-                        i += 2;
+                        i = unescape(sql, i, value);
                     } else if (d == '\'' && i + 1 < n && sql.charAt(i + 1) == '\'') {
+                        value.append('\'');
                         i += 2;
                     } else if (d == '\'') {
                         i++;
                         break;
                     } else {
+                        value.append(d);
                         i++;
                     }
                 }
-                out.add(new Token(sql.substring(start, Math.min(i, n)).replace("\n", " "), false, line));
+                if (isBodyString(out)) {
+                    // A function's or DO block's body written as a string is SQL as much as a dollar-quoted one.
+                    lexBody(value.toString(), at, out);
+                } else {
+                    out.add(new Token(sql.substring(start, Math.min(i, n)).replace("\n", " "), false, at));
+                }
             } else if (c == '"') {
                 StringBuilder name = new StringBuilder();
                 int at = line;
@@ -383,22 +437,12 @@ public final class ServerReach {
                 int bodyStart = i + tag.length();
                 int end = sql.indexOf(tag, bodyStart);
                 String body = sql.substring(bodyStart, end < 0 ? n : end);
-                List<Token> inner = new ArrayList<>();
-                lex(body, line, inner);
-                for (Token t : inner) {
-                    out.add(t);
-                    // PL/pgSQL: a statement starts after these too (BEGIN CREATE ROLE …; IF … THEN DROP …).
-                    if (t.is("begin") || t.is("then") || t.is("else") || t.is("loop") || t.is("declare")) {
-                        out.add(new Token(";", false, t.line()));
-                    }
-                }
+                lexBody(body, line, out);
                 line += (int) body.chars().filter(ch -> ch == '\n').count();
                 i = end < 0 ? n : end + tag.length();
-                // The body's statements are its own: a word after it starts nothing new of them.
-                out.add(new Token(";", false, line));
-            } else if (Character.isLetter(c) || c == '_') {
+            } else if (isIdentStart(c)) {
                 int start = i;
-                while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_'
+                while (i < n && (isIdentStart(sql.charAt(i)) || Character.isDigit(sql.charAt(i))
                         || sql.charAt(i) == '$')) {
                     i++;
                 }
@@ -410,10 +454,100 @@ public final class ServerReach {
         }
     }
 
+    /**
+     * A body's statements, on their own: a statement ends before it and after it, so neither the
+     * outer statement's words nor the ones after the body are read as part of the body's.
+     */
+    private static void lexBody(String body, int line, List<Token> out) {
+        out.add(new Token(";", false, line));
+        List<Token> inner = new ArrayList<>();
+        lex(body, line, inner);
+        for (Token t : inner) {
+            out.add(t);
+            // PL/pgSQL: a statement starts after these too (BEGIN CREATE ROLE …; IF … THEN DROP …).
+            if (t.is("begin") || t.is("then") || t.is("else") || t.is("loop") || t.is("declare")) {
+                out.add(new Token(";", false, t.line()));
+            }
+        }
+        int last = inner.isEmpty() ? line : inner.get(inner.size() - 1).line();
+        out.add(new Token(";", false, last));
+    }
+
+    /**
+     * Whether a string lexed now is a body: after AS in CREATE [OR REPLACE] FUNCTION or PROCEDURE,
+     * right after DO, or after DO LANGUAGE x.
+     */
+    private static boolean isBodyString(List<Token> out) {
+        int start = out.size();
+        while (start > 0 && !out.get(start - 1).is(";")) {
+            start--;
+        }
+        List<Token> s = out.subList(start, out.size());
+        if (s.isEmpty()) {
+            return false;
+        }
+        if (s.get(0).is("do")) {
+            return s.size() == 1 || s.size() == 3 && s.get(1).is("language");
+        }
+        int kind = s.size() > 3 && s.get(1).is("or") && s.get(2).is("replace") ? 3 : 1;
+        return s.get(0).is("create") && kind < s.size()
+                && (s.get(kind).is("function") || s.get(kind).is("procedure"))
+                && (s.get(s.size() - 1).is("as") || s.size() >= 2 && s.get(s.size() - 1).is(",")
+                && indexOf(s, "as") > 0);
+    }
+
+    /** Reads the escape at {@code i} (a backslash) of an E'…' string into {@code value}; returns where it ends. */
+    private static int unescape(String sql, int i, StringBuilder value) {
+        int n = sql.length();
+        if (i + 1 >= n) {
+            return n;
+        }
+        char e = sql.charAt(i + 1);
+        int j = i + 2;
+        switch (e) {
+            case 'b' -> value.append('\b');
+            case 'f' -> value.append('\f');
+            case 'n' -> value.append('\n');
+            case 'r' -> value.append('\r');
+            case 't' -> value.append('\t');
+            case 'x', 'u', 'U' -> {
+                int max = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+                int k = j;
+                while (k < n && k - j < max && Character.digit(sql.charAt(k), 16) >= 0) {
+                    k++;
+                }
+                if (k == j) {
+                    value.append(e);
+                } else {
+                    value.appendCodePoint(Integer.parseInt(sql.substring(j, k), 16));
+                }
+                j = k;
+            }
+            default -> {
+                if (e >= '0' && e <= '7') {
+                    int k = i + 1;
+                    while (k < n && k - (i + 1) < 3 && sql.charAt(k) >= '0' && sql.charAt(k) <= '7') {
+                        k++;
+                    }
+                    value.append((char) Integer.parseInt(sql.substring(i + 1, k), 8));
+                    j = k;
+                } else {
+                    value.append(e);
+                }
+            }
+        }
+        return j;
+    }
+
+    /** PostgreSQL reads letters, '_' and every byte with the high bit set (any non-ASCII character) as a name's. */
+    private static boolean isIdentStart(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80;
+    }
+
     /** {@code $tag$} starting at {@code i}, or null when the dollar starts no quote ($1, a name's $). */
     private static String dollarTag(String sql, int i) {
         int j = i + 1;
-        while (j < sql.length() && (Character.isLetterOrDigit(sql.charAt(j)) || sql.charAt(j) == '_')) {
+        while (j < sql.length() && (isIdentStart(sql.charAt(j)) || Character.isDigit(sql.charAt(j)))) {
             j++;
         }
         if (j < sql.length() && sql.charAt(j) == '$' && (j == i + 1 || !Character.isDigit(sql.charAt(i + 1)))) {

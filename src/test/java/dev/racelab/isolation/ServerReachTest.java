@@ -68,4 +68,60 @@ class ServerReachTest {
                 refused);
         assertTrue(reach.createdRoles().equals(Set.of("mine")));
     }
+
+    @Test
+    void functionAndDoBodiesAreReadAsSqlWhetherDollarQuotedOrWrittenAsStrings() throws Exception {
+        ServerReach reach = reach("""
+                setup { CREATE FUNCTION f() RETURNS void LANGUAGE sql AS $$ DROP ROLE victim $$; }
+                session s1
+                step s1a { DO 'BEGIN ALTER ROLE postgres NOSUPERUSER; END'; }
+                step s1b { DO LANGUAGE plpgsql E'BEGIN ALTER ROLE \\x61lice SUPERUSER; END'; }
+                step s1c { CREATE OR REPLACE PROCEDURE p() LANGUAGE sql AS 'CREATE ROLE "Eve"; SELECT ''x''; DROP ROLE "Eve"'; }
+                step s1d { SELECT 'DROP ROLE in_a_string', $q$not$q$; DO 'BEGIN CREATE ROLE frank; END'; }
+                """);
+        List<String> refused = reach.refusals().stream().map(ServerReach.Refusal::message).toList();
+        assertEquals(List.of(
+                "setup (its line 1): drop role victim: role victim is not one the spec creates",
+                "step s1a (line 3): alter role postgres nosuperuser: role postgres is not one the spec creates",
+                "step s1b (line 4): alter role alice superuser: role alice is not one the spec creates"),
+                refused);
+        assertEquals(Set.of("Eve", "frank"), reach.createdRoles());
+    }
+
+    @Test
+    void serverWideFunctionsCopyTargetsUnicodeEscapesAndLexerSettingsAreRefused() throws Exception {
+        ServerReach reach = reach("""
+                session s1
+                step s1a { SELECT "pg_reload_conf"(); }
+                step s1b { SELECT pg_catalog.pg_create_physical_replication_slot('s'); }
+                step s1c { SELECT lo_import('/etc/passwd'); }
+                step s1d { COPY (SELECT 1 WHERE 'a' SIMILAR TO 'b') TO PROGRAM 'cmd'; }
+                step s1e { COPY t TO $$/tmp/x$$; }
+                step s1f { COPY t (a, b) FROM stdin; COPY (SELECT 1) TO STDOUT; }
+                step s1g { SELECT U&"d!0061ta" UESCAPE '!'; }
+                step s1h { SET standard_conforming_strings = off; }
+                step s1i { SELECT set_config('backslash_quote', 'on', false); }
+                step s1j { SELECT pg_stat_reset(); SELECT pg_switch_wal(); }
+                step s1k { CREATE ROLE élan; DROP ROLE élan; DROP ROLE élan_2; }
+                """);
+        List<String> refused = reach.refusals().stream().map(ServerReach.Refusal::message).toList();
+        assertEquals(List.of(
+                "step s1a (line 2): select \"pg_reload_conf\"(): pg_reload_conf acts on the whole server",
+                "step s1b (line 3): select pg_catalog.pg_create_physical_replication_slot('s'): "
+                        + "pg_create_physical_replication_slot acts on the whole server",
+                "step s1c (line 4): select lo_import('/etc/passwd'): lo_import acts on the whole server",
+                "step s1d (line 5): copy(select 1 where 'a' similar to 'b') to program 'cmd': runs a program on "
+                        + "the server's machine",
+                "step s1e (line 6): copy t to: reads or writes a file on the server's machine (only STDIN and STDOUT "
+                        + "are allowed)",
+                "step s1g (line 8): select U&\"d!0061ta\" uescape '!': uses a Unicode-escaped name or string (U&\"…\" or "
+                        + "U&'…'), which RaceLab does not read: it could hide any statement",
+                "step s1h (line 9): set standard_conforming_strings = off: changes standard_conforming_strings, "
+                        + "which decides how RaceLab must read the spec's strings",
+                "step s1i (line 10): select set_config('backslash_quote', 'on', false): changes backslash_quote, "
+                        + "which decides how RaceLab must read the spec's strings",
+                "step s1j (line 11): select pg_switch_wal(): pg_switch_wal acts on the whole server",
+                "step s1k (line 12): drop role élan_2: role élan_2 is not one the spec creates"),
+                refused);
+    }
 }

@@ -8,6 +8,7 @@ import dev.racelab.isolation.Spec;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -30,6 +31,7 @@ public final class IsolationRun {
     private volatile List<String> notes = List.of();
     private volatile List<String> kept = List.of();
     private volatile String scratchName;
+    private volatile Consumer<String> rolesLock = sentence -> { };
 
     public IsolationRun(Postgres server, Spec spec, IsolationListener listener, SpecRunner.Options options) {
         this.server = server;
@@ -63,12 +65,13 @@ public final class IsolationRun {
         if (refused.isPresent()) {
             throw new IsolationFailure(refused.get());
         }
-        try (SpecRoles roles = SpecRoles.claim(server, spec.name(), reach.createdRoles(), () -> stopped)) {
+        try (SpecRoles roles = SpecRoles.claim(server, spec.name(), reach.createdRoles(), () -> stopped,
+                rolesLock)) {
             ScratchDatabase scratch = ScratchDatabase.create(server);
             scratchName = scratch.name();
             notes = scratch.notes();
             try {
-                runIn(scratch, only);
+                runIn(scratch, only, roles.witnessing());
                 scratch.drop();
             } finally {
                 // Whatever happened: the database first (the roles' objects in it go with it), then the roles.
@@ -81,8 +84,10 @@ public final class IsolationRun {
         }
     }
 
-    private void runIn(ScratchDatabase scratch, List<Permutation> only) throws IsolationFailure {
-        try (SpecRunner connected = SpecRunner.connect(scratch.address(), scratch.name(), spec, listener, options)) {
+    private void runIn(ScratchDatabase scratch, List<Permutation> only, IsolationListener witness)
+            throws IsolationFailure {
+        try (SpecRunner connected = SpecRunner.connect(scratch.address(), scratch.name(), spec,
+                IsolationListener.all(listener, witness), options)) {
             runner = connected;
             if (stopped) {
                 throw new IsolationFailure("stopped");
@@ -141,6 +146,14 @@ public final class IsolationRun {
      */
     public List<String> notes() {
         return notes;
+    }
+
+    /**
+     * Tells {@code said} as soon as the run waits for another RaceLab's role-creating spec (or
+     * takes its lock outside database {@code postgres}), on the run's thread; call before {@link #run}.
+     */
+    public void onRolesLock(Consumer<String> said) {
+        rolesLock = said;
     }
 
     /** Ends the run from another thread: its connections close, and it drops its database and returns. */

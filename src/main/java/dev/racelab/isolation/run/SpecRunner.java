@@ -228,6 +228,14 @@ public final class SpecRunner implements AutoCloseable {
 
         private void setUp() throws IsolationFailure {
             listener.permutationStarted(names);
+            try {
+                runSetups();
+            } finally {
+                listener.setupDone();
+            }
+        }
+
+        private void runSetups() throws IsolationFailure {
             for (String setup : spec.setups()) {
                 WireResult r = exec(control, setup, "setup");
                 if (r != null && r.status() == WireResult.Status.TUPLES_OK) {
@@ -298,6 +306,7 @@ public final class SpecRunner implements AutoCloseable {
                 throw new IsolationFailure("steps " + waiting.stream().map(r -> r.launched.name())
                         .collect(Collectors.joining(", ")) + " block each other: the permutation cannot complete");
             }
+            listener.teardownStarting();
             for (Link link : links) {
                 if (link.session.teardown() == null) {
                     continue;

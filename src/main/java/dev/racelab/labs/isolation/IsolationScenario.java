@@ -13,6 +13,7 @@ import dev.racelab.isolation.Permutation;
 import dev.racelab.isolation.TeachingSpec;
 import dev.racelab.isolation.ServerReach;
 import dev.racelab.isolation.run.IsolationFailure;
+import dev.racelab.isolation.run.IsolationListener;
 import dev.racelab.isolation.run.IsolationRun;
 import dev.racelab.isolation.run.PermutationReport;
 import dev.racelab.isolation.run.ScratchDatabase;
@@ -47,6 +48,8 @@ final class IsolationScenario implements Scenario {
     private final boolean byHand;
     private final Conductor conductor;
     private final SpecRoles roles;
+    /** What claiming the roles' lock said: a wait for another RaceLab, the database it was taken in. */
+    private final List<String> rolesSaid = new ArrayList<>();
     private final ScratchDatabase scratch;
     private final SpecRunner runner;
     /** Set once {@link #release} ran: the roles the spec created that could not be dropped. */
@@ -74,12 +77,13 @@ final class IsolationScenario implements Scenario {
             throw new IsolationFailure(refused.get());
         }
         roles = SpecRoles.claim(postgres, source.spec().name(), ServerReach.of(source.spec()).createdRoles(),
-                () -> false);
+                setup.stopping(), rolesSaid::add);
         ScratchDatabase made = null;
         SpecRunner connected = null;
         try {
             made = ScratchDatabase.create(postgres);
-            connected = SpecRunner.connect(made.address(), made.name(), source.spec(), conductor, OPTIONS);
+            connected = SpecRunner.connect(made.address(), made.name(), source.spec(),
+                    IsolationListener.all(conductor, roles.witnessing()), OPTIONS);
             conductor.use(connected);
             setup.servers().watch(() -> {
                 try {
@@ -101,8 +105,20 @@ final class IsolationScenario implements Scenario {
                         made.close();
                     }
                 } finally {
-                    roles.dropCreated();
-                    roles.close();
+                    List<String> left;
+                    try {
+                        left = roles.dropCreated();
+                    } finally {
+                        roles.close();
+                    }
+                    if (!left.isEmpty()) {
+                        // A role left on the user's server is said even when the run never started.
+                        String sentences = String.join(" ", left.stream().map(IsolationScenario::sentence).toList());
+                        if (e instanceof IsolationFailure failure) {
+                            throw new IsolationFailure(failure.getMessage() + ". " + sentences, failure);
+                        }
+                        e.addSuppressed(new IsolationFailure(sentences));
+                    }
                 }
             }
             throw e;
@@ -116,6 +132,7 @@ final class IsolationScenario implements Scenario {
         List<String> notes = new ArrayList<>();
         if (context.index() == 0) {
             notes.add("scratch database " + scratch.name() + ", dropped after the run");
+            notes.addAll(rolesSaid);
             notes.add("spec " + source.name() + (source.title().equals(source.name()) ? "" : ": " + source.title()));
             Permutation p = source.permutations().get(number - 1);
             String label = source.label(number).equals("permutation " + number) ? "" : " (" + source.label(number) + ")";

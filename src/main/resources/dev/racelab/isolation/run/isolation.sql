@@ -53,7 +53,7 @@ WHERE d.datname LIKE 'racelab\_isolation\_%'
 -- name: roles-existing
 -- Which of the roles a spec creates exist (roles belong to the whole server, so dropping the
 -- scratch database does not take them): before it runs none may, after it those that do are its own.
-SELECT rolname FROM pg_catalog.pg_roles WHERE rolname = ANY ($1::text[]) ORDER BY rolname
+SELECT rolname, oid FROM pg_catalog.pg_roles WHERE rolname = ANY ($1::text[]) ORDER BY rolname
 
 -- name: drop-role
 SELECT pg_catalog.format('DROP ROLE IF EXISTS %I', $1::text)

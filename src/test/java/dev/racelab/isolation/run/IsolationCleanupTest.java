@@ -256,6 +256,36 @@ class IsolationCleanupTest {
     }
 
     @Test
+    void aRoleOfTheSpecsNameThatSomeoneCreatesAfterItsTeardownDroppedItsOwnIsLeftAndSaid() throws Exception {
+        // The spec creates the role and drops it in its teardown; as the permutation ends (after
+        // the teardown, before RaceLab's cleanup) another client creates a role of that name. It
+        // has another OID than the spec's: the cleanup leaves it and says so.
+        String role = ownRole("successor");
+        Spec spec = spec("cleanup-successor", "setup { CREATE ROLE " + role + "; }\n"
+                + "teardown { DROP ROLE " + role + "; }\n"
+                + "session s1\nstep s1a { SELECT 1; }\n");
+        IsolationListener successor = new IsolationListener() {
+            @Override
+            public void permutationFinished(String names) {
+                try {
+                    execute("CREATE ROLE " + role);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        };
+        try {
+            IsolationRun run = new IsolationRun(TestServers.postgres(), spec, successor, QUICK);
+            run.run(List.of());
+            assertTrue(roleExists(role), "the other client's role is still there");
+            assertEquals(1, run.kept().size(), run.kept().toString());
+            assertTrue(run.kept().get(0).startsWith("role " + role + " exists with OID "), run.kept().get(0));
+        } finally {
+            execute("DROP ROLE IF EXISTS " + role);
+        }
+    }
+
+    @Test
     void aSpecThatWouldCreateAndDropARoleThatExistsIsRefusedAndTheRoleStays() throws Exception {
         // Someone's role, and a spec that creates it if missing and drops it in its teardown: run,
         // it would drop the other's role.
