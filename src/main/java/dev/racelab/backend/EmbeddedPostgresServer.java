@@ -71,16 +71,22 @@ final class EmbeddedPostgresServer implements AutoCloseable {
                     dir.resolve("data/postmaster.pid")).ifPresent(note ->
                     listener.progress(Service.POSTGRES, StartupListener.Stage.NOTE, note)));
             PostgresBinaries binaries = PostgresBinaries.under(root.resolve("bin"));
-            binaries.removeIfDamaged().ifPresent(note ->
-                    listener.progress(Service.POSTGRES, StartupListener.Stage.NOTE, note));
-            boolean fresh = !Files.exists(data.resolve("PG_VERSION"));
-            listener.progress(Service.POSTGRES, StartupListener.Stage.STARTING, fresh
-                    ? "Setting up embedded PostgreSQL (first start only, a few seconds)…"
-                    : "Starting embedded PostgreSQL…");
-            EmbeddedPostgres postgres = startHealing(root, data, slot.dir().resolve("postgres.log"), listener);
+            EmbeddedPostgres postgres;
+            // From the check to the record, one start at a time: another's unpack in progress
+            // would look damaged and be removed under it.
+            try (UnpackLock unpacking = UnpackLock.take(root.resolve("bin"), () -> listener.progress(Service.POSTGRES,
+                    StartupListener.Stage.STARTING, "Waiting for another RaceLab to finish starting its PostgreSQL…"))) {
+                binaries.removeIfDamaged().ifPresent(note ->
+                        listener.progress(Service.POSTGRES, StartupListener.Stage.NOTE, note));
+                boolean fresh = !Files.exists(data.resolve("PG_VERSION"));
+                listener.progress(Service.POSTGRES, StartupListener.Stage.STARTING, fresh
+                        ? "Setting up embedded PostgreSQL (first start only, a few seconds)…"
+                        : "Starting embedded PostgreSQL…");
+                postgres = startHealing(root, data, slot.dir().resolve("postgres.log"), listener);
+                binaries.recordIfUnchecked();
+            }
             EmbeddedPostgresServer server = new EmbeddedPostgresServer(postgres, slot);
             PgAddress address = new PgAddress("127.0.0.1", postgres.getPort(), "postgres", "postgres", null, Map.of());
-            binaries.recordIfUnchecked();
             try {
                 return Postgres.open(address, server, "embedded PostgreSQL %s on 127.0.0.1:" + postgres.getPort());
             } catch (BackendException e) {
