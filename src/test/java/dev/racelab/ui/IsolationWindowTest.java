@@ -55,6 +55,21 @@ class IsolationWindowTest {
                 .map(Event::subject).toList();
     }
 
+    /** Waits up to 30 s for {@code condition}; else fails saying what never happened and where the run was. */
+    private void awaitOrSay(WindowDriver ui, String what, java.util.concurrent.Callable<Boolean> condition)
+            throws Exception {
+        try {
+            WindowDriver.await(30, condition);
+        } catch (java.util.concurrent.TimeoutException e) {
+            ui.snapshot("isolation-by-hand");
+            var run = window.session().run();
+            List<String> last = run == null ? List.of() : run.recorder().snapshot().stream()
+                    .skip(Math.max(0, run.recorder().snapshot().size() - 12)).map(Event::toString).toList();
+            throw new AssertionError("never happened within 30 s: " + what + "; run " + (run == null ? "none"
+                    : window.session().stateProperty().get() + ", verdict '" + ui.verdict() + "', last events " + last), e);
+        }
+    }
+
     private static List<String> items(List<Panel> panels, String title) {
         return panels.stream().filter(p -> p.title().equals(title)).map(Panel.Items.class::cast).findFirst()
                 .orElseThrow(() -> new AssertionError("no panel " + title + " in " + panels)).items().stream()
@@ -71,10 +86,15 @@ class IsolationWindowTest {
                 .toString(robot.lookup("#isolation-spec").queryAs(ComboBox.class).getValue()));
 
         // By hand, in step mode: both clerks read, Alice deposits, and Bob's deposit waits for her.
-        robot.clickOn("#isolation-by-hand");
+        // Fired, not clicked: the bench has just been laid out, and a click aimed on a busy
+        // machine may land where the button was a moment before.
+        robot.interact(() -> robot.lookup("#isolation-by-hand").queryButton().fire());
+        int stepped = 0;
         for (int worker : new int[] {0, 1, 0, 1, 0, 1}) {
-            WindowDriver.await(30, () -> window.session().run().gates().haltedAt(worker) != null);
+            awaitOrSay(ui, "session " + worker + " halted before step " + (stepped + 1),
+                    () -> window.session().run() != null && window.session().run().gates().haltedAt(worker) != null);
             robot.interact(() -> window.session().step(worker));
+            stepped++;
         }
         WindowDriver.await(30, () -> items(ui.panels(window), "Waiting now").contains(
                 "bob: b_deposit blocked by alice"));
@@ -95,7 +115,7 @@ class IsolationWindowTest {
                 && e.state() == ActorState.WAITING && "b_deposit blocked by alice".equals(e.subject())));
 
         // Every permutation: read committed loses the update, the other two levels refuse it.
-        robot.clickOn("#isolation-every");
+        robot.interact(() -> robot.lookup("#isolation-every").queryButton().fire());
         PermutationGrid grid = bench.grid();
         WindowDriver.await(60, () -> grid.shown(3) != PermutationGrid.Shown.NOT_RUN);
         assertEquals(List.of(PermutationGrid.Shown.ANOMALY, PermutationGrid.Shown.REFUSED,
