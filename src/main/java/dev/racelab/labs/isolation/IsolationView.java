@@ -39,6 +39,8 @@ final class IsolationView implements LabView {
     /** A step as the list shows it. */
     private static final class StepLine {
         final String who;
+        /** Its place in the order the conductor sent the steps (the event's value). */
+        long sent;
         boolean waited;
         boolean waitingNow;
         boolean done;
@@ -105,7 +107,14 @@ final class IsolationView implements LabView {
                 int colon = subject.indexOf(':');
                 StepLine line = new StepLine(names.get(e.actor()) + " · " + (colon < 0 ? subject : subject.substring(0,
                         colon)));
-                steps.add(line);
+                line.sent = e.value();
+                // In the order the steps were sent, which each lane's thread records a moment
+                // later: on a busy machine a later step's lane may record it first.
+                int at = steps.size();
+                while (at > 0 && steps.get(at - 1).sent > line.sent) {
+                    at--;
+                }
+                steps.add(at, line);
                 current.put(e.actor(), line);
                 version++;
             }
