@@ -63,8 +63,9 @@ class IsolationWindowTest {
         } catch (java.util.concurrent.TimeoutException e) {
             ui.snapshot("isolation-by-hand");
             var run = window.session().run();
-            List<String> last = run == null ? List.of() : run.recorder().snapshot().stream()
-                    .skip(Math.max(0, run.recorder().snapshot().size() - 12)).map(Event::toString).toList();
+            List<Event> events = run == null ? List.of() : run.recorder().snapshot();
+            List<String> last = events.subList(Math.max(0, events.size() - 12), events.size()).stream()
+                    .map(Event::toString).toList();
             throw new AssertionError("never happened within 30 s: " + what + "; run " + (run == null ? "none"
                     : window.session().stateProperty().get() + ", verdict '" + ui.verdict() + "', last events " + last), e);
         }

@@ -59,20 +59,18 @@ class IsolationCleanupTest {
 
     /** Whether the database is on the server now. */
     private static boolean exists(String database) throws Exception {
-        try (Connection c = TestServers.connect();
-             PreparedStatement p = c.prepareStatement("SELECT count(*) FROM pg_database WHERE datname = ?")) {
-            p.setString(1, database);
-            try (ResultSet rs = p.executeQuery()) {
-                rs.next();
-                return rs.getInt(1) > 0;
-            }
-        }
+        return named("SELECT count(*) FROM pg_database WHERE datname = ?", database);
     }
 
+    /** Whether the role is on the server now. */
     private static boolean roleExists(String role) throws Exception {
-        try (Connection c = TestServers.connect();
-             PreparedStatement p = c.prepareStatement("SELECT count(*) FROM pg_roles WHERE rolname = ?")) {
-            p.setString(1, role);
+        return named("SELECT count(*) FROM pg_roles WHERE rolname = ?", role);
+    }
+
+    /** Whether {@code count} (a count with one parameter) finds anything called {@code name}. */
+    private static boolean named(String count, String name) throws Exception {
+        try (Connection c = TestServers.connect(); PreparedStatement p = c.prepareStatement(count)) {
+            p.setString(1, name);
             try (ResultSet rs = p.executeQuery()) {
                 rs.next();
                 return rs.getInt(1) > 0;
