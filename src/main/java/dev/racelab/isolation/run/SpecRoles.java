@@ -87,13 +87,11 @@ public final class SpecRoles implements AutoCloseable {
         WireConnection c = open(server, specName, said);
         try {
             // The lock lives as long as this session: a server's idle timeouts must not end it.
-            for (String setting : List.of("idle_session_timeout", "idle_in_transaction_session_timeout")) {
-                c.exec("SET " + setting + " = 0", CONTROL_BOUND);
-            }
+            c.exec(SQL.get("lock-session"), CONTROL_BOUND);
             long deadline = System.nanoTime() + WAIT_FOR_LOCK.toNanos();
             boolean waiting = false;
-            while (!"t".equals(single(c.exec("SELECT pg_catalog.pg_try_advisory_lock(" + LOCK_KEY + ")",
-                    CONTROL_BOUND)))) {
+            String tryLock = SQL.get("try-roles-lock").replace("$1", Long.toString(LOCK_KEY));
+            while (!"t".equals(single(c.exec(tryLock, CONTROL_BOUND)))) {
                 if (!waiting) {
                     waiting = true;
                     said.accept("waiting for another RaceLab's role-creating spec on this server to end (specs "

@@ -57,3 +57,11 @@ SELECT rolname, oid FROM pg_catalog.pg_roles WHERE rolname = ANY ($1::text[]) OR
 
 -- name: drop-role
 SELECT pg_catalog.format('DROP ROLE IF EXISTS %I', $1::text)
+
+-- name: lock-session
+-- The session holding the roles lock: a server's idle timeouts must not end it (and the lock with it).
+SET idle_session_timeout = 0; SET idle_in_transaction_session_timeout = 0
+
+-- name: try-roles-lock
+-- The lock role-creating specs take, one at a time across RaceLabs ($1: SpecRoles.LOCK_KEY).
+SELECT pg_catalog.pg_try_advisory_lock($1)
