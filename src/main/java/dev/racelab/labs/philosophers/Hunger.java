@@ -79,11 +79,6 @@ final class Hunger {
         return hungrySince.values().stream().mapToLong(Long::longValue).min().orElse(Long.MAX_VALUE);
     }
 
-    /** When the last meal began; {@link Long#MIN_VALUE} before the first. */
-    long lastMealNanos() {
-        return lastMealNanos;
-    }
-
     /** Forks put back after the second was taken (try-backoff), since the last meal began. */
     long retriesSinceLastMeal() {
         return retries - retriesAtLastMeal;
@@ -91,6 +86,25 @@ final class Hunger {
 
     long retries() {
         return retries;
+    }
+
+    /** The fold as it stands, kept as of the instant {@code at}. */
+    Snapshot snapshot(long at) {
+        return new Snapshot(at, Map.copyOf(hungrySince), lastMealNanos, retriesSinceLastMeal());
+    }
+
+    /**
+     * The fold as it stood at one instant: who was hungry since when, when the last meal began
+     * ({@link Long#MIN_VALUE} before the first), how many forks went back since. A run decides to end on what it saw at one poll; a
+     * philosopher who eats a moment later was starving all the same when it decided.
+     */
+    record Snapshot(long at, Map<Integer, Long> hungrySince, long lastMealNanos, long retriesSinceLastMeal) {
+
+        /** How long {@code actor} had been hungry at {@link #at}; 0 if it was not hungry then. */
+        long hungryFor(int actor) {
+            Long since = hungrySince.get(actor);
+            return since == null ? 0 : at - since;
+        }
     }
 
     /** The philosopher (of {@code actors}, in order; the first wins a tie) who has been hungry longest, as of {@code asOf}. */

@@ -71,6 +71,8 @@ final class PhilosophersScenario implements Scenario {
     /** Meals and hunger folded from the log, up to {@code folded}; supervisor thread only. */
     private final Hunger hunger = new Hunger();
     private long folded;
+    /** The fold as the supervisor's last poll saw it ({@link #waitingSince}): what the run decided to end on. */
+    private Hunger.Snapshot lastPoll;
     /**
      * How long a philosopher thinks and eats, in ms, before any delay set at the gates: from 1 to
      * the lab's switch, never the same twice, as real philosophers. Lockstep (and so naive's
@@ -138,6 +140,7 @@ final class PhilosophersScenario implements Scenario {
     @Override
     public long waitingSince(RunSummary summary) {
         folded = summary.recorder().drain(folded, Integer.MAX_VALUE, hunger::accept);
+        lastPoll = hunger.snapshot(summary.recorder().clock().nanos());
         return hunger.hungrySince();
     }
 
@@ -156,8 +159,12 @@ final class PhilosophersScenario implements Scenario {
         long asOf = measure(summary.recorder());
         Hunger.Hungriest hungriest = hunger.hungriest(philosophers(), asOf);
         long timeout = summary.timeout().toNanos();
+        // Judged as the run saw it when it decided to end (its last poll), and as of now: the
+        // philosophers go on until they are stopped, and one who ate in between starved all the same.
+        Hunger.Snapshot decided = lastPoll != null ? lastPoll : hunger.snapshot(asOf);
         List<Integer> starving = philosophers().stream()
-                .filter(actor -> hunger.hungryFor(actor, asOf) > timeout).toList();
+                .filter(actor -> decided.hungryFor(actor) > timeout || hunger.hungryFor(actor, asOf) > timeout)
+                .toList();
         if (starving.isEmpty()) {
             String who = graph.edges().stream().map(e -> e.waiter() + " waits for " + e.resource() + ", held by "
                     + e.holder()).collect(Collectors.joining("; "));
@@ -166,8 +173,8 @@ final class PhilosophersScenario implements Scenario {
                             + mealsText(), Map.of(), metrics(hungriest), List.of());
         }
         String who = nameOf(hungriest.actor()) + " hungry " + Hunger.words(hungriest.millis());
-        boolean nobodyAte = hunger.lastMealNanos() < asOf - timeout;
-        long putBack = hunger.retriesSinceLastMeal();
+        boolean nobodyAte = decided.lastMealNanos() < decided.at() - timeout;
+        long putBack = decided.retriesSinceLastMeal();
         String violation;
         String headline;
         String why;
