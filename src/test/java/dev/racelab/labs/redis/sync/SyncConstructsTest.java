@@ -44,6 +44,11 @@ class SyncConstructsTest {
      * pause) before the lease runs out; a third of 300 ms was too little on two busy cores.
      */
     private static final Duration KEPT_LEASE = Duration.ofSeconds(1);
+    /**
+     * For a holder whose lease is no part of the test: it never runs out while the test runs, so
+     * a thread held up on a busy machine changes nothing (a 300 ms lease could lapse under one).
+     */
+    private static final Duration HELD = Duration.ofMinutes(5);
     /** Look once, now: the state that decides the answer is already in Redis. */
     private static final Duration NOW = Duration.ZERO;
     private static final Duration LONG = Duration.ofSeconds(10);
@@ -121,7 +126,7 @@ class SyncConstructsTest {
     }
 
     private Trio aHoldsAndBWaits(Constructs.Variant variant) {
-        return aHoldsAndBWaits(variant, LEASE);
+        return aHoldsAndBWaits(variant, HELD);
     }
 
     private Trio aHoldsAndBWaits(Constructs.Variant variant, Duration lease) {
@@ -157,7 +162,7 @@ class SyncConstructsTest {
         // A's lease ends a lease after A took the mutex at the earliest (renewals only move it
         // later), and A took it after this instant: so B's turn can come no sooner than a lease from here.
         long beforeATookIt = System.nanoTime();
-        Trio t = aHoldsAndBWaits(Constructs.Variant.HARDENED);
+        Trio t = aHoldsAndBWaits(Constructs.Variant.HARDENED, LEASE);
         t.a.crash();
         assertTrue(t.mb.awaitTurn(LONG), "A's lease runs out and its permit goes to B");
         long millis = (System.nanoTime() - beforeATookIt) / 1_000_000;
@@ -255,7 +260,8 @@ class SyncConstructsTest {
 
     @Test
     void hardenedGrantToAWaiterThatVanishedComesBackOneLeaseLater() throws Exception {
-        Trio t = aHoldsAndBWaits(Constructs.Variant.HARDENED);
+        // A's lease is kept until its release and B's grant must run out: a lease the keeper keeps.
+        Trio t = aHoldsAndBWaits(Constructs.Variant.HARDENED, KEPT_LEASE);
         assertFalse(t.mc.acquireOrEnqueue());
         t.b.vanish();
         assertTrue(t.ma.release(), "the permit is granted to B, who will never take it up");
