@@ -78,7 +78,9 @@ class CliTest {
 
     @Test
     void aSweepRunsABatchAtEachDelayAndCountsTheVerdictsOfEach() {
-        Result result = cli("run", "counter", "--workers", "2", "--ops", "3", "--delay", "before-read=0",
+        // Twenty increments each: however late the second client's thread starts on a busy
+        // machine, the two still overlap at 20 ms a pause (three each could miss each other).
+        Result result = cli("run", "counter", "--workers", "2", "--ops", "20", "--delay", "before-read=0",
                 "--sweep", "after-read=0-20/10", "--runs", "2", "--json");
         assertEquals(0, result.code(), result.err());
         JsonObject json = result.json();

@@ -39,10 +39,20 @@ class RedisRunStopTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    /** Starts {@code spec}, waits until {@code waiting} workers wait, stops it, checks the leftovers. */
-    private static void stopWhileWorkersWait(Lab lab, RunSpec spec, ActorState state, int waiting) throws Exception {
+    /**
+     * Starts {@code spec}, waits until {@code waiting} workers wait, stops it, checks the leftovers.
+     * Where the workers' waits would be judged by the run itself after a quiet second (a deadlock,
+     * a mutex lost for good), {@code held} is one more worker kept at a breakpoint: a worker held
+     * at a gate is the user's doing, not a stall, so the run goes on until the test stops it,
+     * however long a busy machine makes the test take to see the waits.
+     */
+    private static void stopWhileWorkersWait(Lab lab, RunSpec spec, ActorState state, int waiting, int held)
+            throws Exception {
         Run run = new Run(lab, spec.withTimeout(Duration.ofMinutes(5)), Clock.system());
         run.start();
+        if (held >= 0) {
+            assertTrue(run.gates().awaitSettled(held, WAIT) != null, "the held worker halted");
+        }
         Poll.until("the workers all wait", () -> waitingNow(run, state) >= waiting);
         run.stop();
         Outcome outcome = run.awaitOutcome(WAIT);
@@ -78,15 +88,19 @@ class RedisRunStopTest {
     @Test
     void stoppingDeadlockedPhilosophersLeavesNothingBehind() throws Exception {
         PhilosophersLab lab = new PhilosophersLab(TestServers.backends());
+        // Philosopher-5 halts holding its left fork: the other four hold theirs and wait in a chain.
         stopWhileWorkersWait(lab, RunSpec.defaults(lab).withObserve(true)
-                .withGates(GatePlan.NONE.with("between-forks", GateRule.fixed(100))), ActorState.HOLDING, 5);
+                .withGates(GatePlan.NONE.with("between-forks", GateRule.fixed(100))
+                        .with("between-forks", 4, GateRule.BREAKPOINT)), ActorState.HOLDING, 4, 4);
     }
 
     @Test
     void stoppingTheArticlesMutexWithWaitersQueuedLeavesNothingBehind() throws Exception {
         PrimitivesLab lab = new PrimitivesLab(TestServers.backends());
-        stopWhileWorkersWait(lab, RunSpec.defaults(lab).withWorkers(4).withObserve(true)
-                .withGates(GatePlan.NONE.with("holder-crashes", 0, GateRule.fixed(1))), ActorState.WAITING, 3);
+        // Client-5 is held before it asks: the other three wait for ever behind the crashed holder.
+        stopWhileWorkersWait(lab, RunSpec.defaults(lab).withWorkers(5).withObserve(true)
+                .withGates(GatePlan.NONE.with("holder-crashes", 0, GateRule.fixed(1))
+                        .with("before-acquire", 4, GateRule.BREAKPOINT)), ActorState.WAITING, 3, 4);
     }
 
     @Test
@@ -94,13 +108,13 @@ class RedisRunStopTest {
         LeaseFencingLab lab = new LeaseFencingLab(TestServers.backends());
         stopWhileWorkersWait(lab, RunSpec.defaults(lab).withWorkers(3).withObserve(true)
                 .withSwitches(SwitchValues.DEFAULTS.parse(lab.profile().switchNamed("keeper").orElseThrow(), "true"))
-                .withGates(GatePlan.NONE.with("slow-write", GateRule.fixed(60_000))), ActorState.WAITING, 2);
+                .withGates(GatePlan.NONE.with("slow-write", GateRule.fixed(60_000))), ActorState.WAITING, 2, -1);
     }
 
     @Test
     void stoppingTheHardenedMonitorWithWaitersLeavesNothingBehind() throws Exception {
         ReadersWritersLab lab = new ReadersWritersLab(TestServers.backends());
         stopWhileWorkersWait(lab, RunSpec.defaults(lab).withStrategy("fair").withWorkers(6).withOps(1000)
-                .withGates(GatePlan.NONE.with("between-writes", GateRule.fixed(60_000))), ActorState.WAITING, 5);
+                .withGates(GatePlan.NONE.with("between-writes", GateRule.fixed(60_000))), ActorState.WAITING, 5, -1);
     }
 }

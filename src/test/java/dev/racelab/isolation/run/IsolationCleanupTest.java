@@ -36,7 +36,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Isolated
 class IsolationCleanupTest {
 
+    /**
+     * For the test whose step must be cancelled: a second's step timeout. Every other test runs
+     * with isolationtester's own, so that no step of theirs is cancelled because the machine is busy.
+     */
     private static final SpecRunner.Options QUICK = SpecRunner.Options.DEFAULTS.withStepTimeout(Duration.ofSeconds(1));
+    private static final SpecRunner.Options PATIENT = SpecRunner.Options.DEFAULTS;
 
     private static final String TWO_SESSIONS = """
             setup { CREATE TABLE t (id int PRIMARY KEY, x int); INSERT INTO t VALUES (1, 0); }
@@ -118,7 +123,7 @@ class IsolationCleanupTest {
     void aRunThatBlocksAndCompletesLeavesNothing() throws Exception {
         Transcript transcript = new Transcript();
         IsolationRun run = new IsolationRun(TestServers.postgres(), spec("cleanup-good", TWO_SESSIONS
-                + "permutation s1u s2u s1c s2c"), transcript, QUICK);
+                + "permutation s1u s2u s1c s2c"), transcript, PATIENT);
         run.run(List.of());
         assertTrue(transcript.text().contains("step s2u: UPDATE t SET x = 2 WHERE id = 1; <waiting ...>\n"
                 + "step s1c: COMMIT;\nstep s2u: <... completed>\nstep s2c: COMMIT;\n"), transcript.text());
@@ -131,7 +136,7 @@ class IsolationCleanupTest {
     void aFailingSetupStopsTheSpecAndLeavesNothing() throws Exception {
         Transcript transcript = new Transcript();
         IsolationRun run = new IsolationRun(TestServers.postgres(), spec("cleanup-setup", "setup { SELECT 1/0; }\n"
-                + TWO_SESSIONS), transcript, QUICK);
+                + TWO_SESSIONS), transcript, PATIENT);
         IsolationFailure failure = assertThrows(IsolationFailure.class, () -> run.run(List.of()));
         assertEquals("the setup failed: division by zero", failure.getMessage());
         assertTrue(transcript.text().endsWith("\nsetup failed: ERROR:  division by zero\n"), transcript.text());
@@ -204,7 +209,7 @@ class IsolationCleanupTest {
         PgAddress monitor = PgAddress.parse(base.secretUrl() + "?options=-c%20role%3Dpg_monitor");
         try (Postgres limited = Postgres.reach(monitor)) {
             Spec spec = spec("cleanup-monitor", TWO_SESSIONS);
-            IsolationRun run = new IsolationRun(limited, spec, new Transcript(), QUICK);
+            IsolationRun run = new IsolationRun(limited, spec, new Transcript(), PATIENT);
             BackendException refused = assertThrows(BackendException.class, () -> run.run(List.of()));
             assertTrue(refused.getMessage().contains("does not let user 'pg_monitor' create databases, and an "
                     + "isolation spec runs only in a scratch database RaceLab creates and drops"), refused.getMessage());
@@ -221,7 +226,7 @@ class IsolationCleanupTest {
                 + "teardown { SELECT 1/0; DROP ROLE \"" + role + "\"; }\n"
                 + "session s1\nstep s1a { SELECT 1; }\n");
         Transcript transcript = new Transcript();
-        IsolationRun run = new IsolationRun(TestServers.postgres(), leaky, transcript, QUICK);
+        IsolationRun run = new IsolationRun(TestServers.postgres(), leaky, transcript, PATIENT);
         run.run(List.of());
         assertTrue(transcript.text().endsWith("teardown failed: ERROR:  division by zero\n"), transcript.text());
         assertFalse(roleExists(role), "the spec's role is gone");
@@ -246,7 +251,7 @@ class IsolationCleanupTest {
             }
         };
         try {
-            IsolationRun.run(TestServers.postgres(), mentions, List.of(), meanwhile, QUICK);
+            IsolationRun.run(TestServers.postgres(), mentions, List.of(), meanwhile, PATIENT);
             assertTrue(roleExists(bystander), "the other user's role is still there");
         } finally {
             execute("DROP ROLE IF EXISTS " + bystander);
@@ -273,7 +278,7 @@ class IsolationCleanupTest {
             }
         };
         try {
-            IsolationRun run = new IsolationRun(TestServers.postgres(), spec, successor, QUICK);
+            IsolationRun run = new IsolationRun(TestServers.postgres(), spec, successor, PATIENT);
             run.run(List.of());
             assertTrue(roleExists(role), "the other client's role is still there");
             assertEquals(1, run.kept().size(), run.kept().toString());
@@ -295,7 +300,7 @@ class IsolationCleanupTest {
                     + "teardown { DROP ROLE " + theirs + "; }\n"
                     + "session s1\nstep s1a { SELECT 1; }\n");
             Transcript transcript = new Transcript();
-            IsolationRun run = new IsolationRun(TestServers.postgres(), spec, transcript, QUICK);
+            IsolationRun run = new IsolationRun(TestServers.postgres(), spec, transcript, PATIENT);
             IsolationFailure refused = assertThrows(IsolationFailure.class, () -> run.run(List.of()));
             assertTrue(refused.getMessage().startsWith("role " + theirs + " exists on this server; the spec would "
                     + "drop it"), refused.getMessage());
@@ -315,7 +320,7 @@ class IsolationCleanupTest {
             Spec spec = spec("cleanup-drops", "session s1\nstep s1a { SELECT 1; }\nstep s1b { DROP ROLE " + theirs
                     + "; }\n");
             Transcript transcript = new Transcript();
-            IsolationRun run = new IsolationRun(TestServers.postgres(), spec, transcript, QUICK);
+            IsolationRun run = new IsolationRun(TestServers.postgres(), spec, transcript, PATIENT);
             IsolationFailure refused = assertThrows(IsolationFailure.class, () -> run.run(List.of()));
             assertEquals("refused, nothing ran: spec cleanup-drops reaches beyond the scratch database it would run "
                     + "in: step s1b (line 3): drop role " + theirs + ": role " + theirs + " is not one the spec "
