@@ -171,6 +171,14 @@ public final class Recorder implements EventLog {
         return visible.accumulateAndGet(seen, Math::max);
     }
 
+    /**
+     * How many slots have been claimed: the events stored, and those their threads are storing
+     * now (a reader waiting for every event recorded until now waits for this many).
+     */
+    public long claimed() {
+        return Math.min(claimed.get(), capacity);
+    }
+
     /** Events dropped: because the log was full, or because memory ran out for their segment. */
     @Override
     public long dropped() {

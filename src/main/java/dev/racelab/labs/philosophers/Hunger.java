@@ -95,8 +95,9 @@ final class Hunger {
 
     /**
      * The fold as it stood at one instant: who was hungry since when, when the last meal began
-     * ({@link Long#MIN_VALUE} before the first), how many forks went back since. A run decides to end on what it saw at one poll; a
-     * philosopher who eats a moment later was starving all the same when it decided.
+     * ({@link Long#MIN_VALUE} before the first), how many forks went back since. A run decides to
+     * end on what it saw at one poll; a philosopher who eats a moment later was starving all the
+     * same when it decided.
      */
     record Snapshot(long at, Map<Integer, Long> hungrySince, long lastMealNanos, long retriesSinceLastMeal) {
 
@@ -105,6 +106,15 @@ final class Hunger {
             Long since = hungrySince.get(actor);
             return since == null ? 0 : at - since;
         }
+    }
+
+    /**
+     * The philosophers (of {@code actors}, in order) starving: hungry for longer than {@code
+     * timeoutNanos} when the run {@code decided} to end, or still as of {@code asOf}.
+     */
+    List<Integer> starving(List<Integer> actors, Snapshot decided, long asOf, long timeoutNanos) {
+        return actors.stream().filter(actor -> decided.hungryFor(actor) > timeoutNanos
+                || hungryFor(actor, asOf) > timeoutNanos).toList();
     }
 
     /** The philosopher (of {@code actors}, in order; the first wins a tie) who has been hungry longest, as of {@code asOf}. */

@@ -43,7 +43,9 @@ import static dev.racelab.labs.support.RedisFixture.PATIENCE;
  * others stay busy ({@link #waitingSince}) ends the run too: a livelock when nobody ate meanwhile
  * and forks went back and forth, starvation when the others ate. Meals and hunger are folded from
  * the run's events ({@link Hunger}), as the table view folds them, and measured at one instant (a
- * note on the run's lane), so the verdict, the panels and the picture show the same numbers.
+ * note on the run's lane), so the verdict, the panels and the picture show the same numbers; who
+ * was starving is judged as the poll that ended the run saw it (the philosophers eat on until they
+ * are stopped, after the diagnosis).
  */
 final class PhilosophersScenario implements Scenario {
 
@@ -136,11 +138,21 @@ final class PhilosophersScenario implements Scenario {
         redis.close();
     }
 
-    /** When the philosopher hungry longest got hungry, from the events so far. */
+    /**
+     * When the philosopher hungry longest got hungry, from the events so far. When that is longer
+     * ago than the timeout, the run may end on it: first every event recorded until now is folded,
+     * those still being stored too (a meal just eaten must not go unseen), and the fold is kept
+     * as it stands ({@link #lastPoll}) for the diagnosis.
+     */
     @Override
     public long waitingSince(RunSummary summary) {
-        folded = summary.recorder().drain(folded, Integer.MAX_VALUE, hunger::accept);
-        lastPoll = hunger.snapshot(summary.recorder().clock().nanos());
+        Recorder recorder = summary.recorder();
+        folded = recorder.drain(folded, Integer.MAX_VALUE, hunger::accept);
+        long now = recorder.clock().nanos();
+        if (hunger.hungrySince() != Long.MAX_VALUE && now - hunger.hungrySince() > summary.timeout().toNanos()) {
+            foldUpTo(recorder, recorder.claimed());
+        }
+        lastPoll = hunger.snapshot(now);
         return hunger.hungrySince();
     }
 
@@ -162,9 +174,7 @@ final class PhilosophersScenario implements Scenario {
         // Judged as the run saw it when it decided to end (its last poll), and as of now: the
         // philosophers go on until they are stopped, and one who ate in between starved all the same.
         Hunger.Snapshot decided = lastPoll != null ? lastPoll : hunger.snapshot(asOf);
-        List<Integer> starving = philosophers().stream()
-                .filter(actor -> decided.hungryFor(actor) > timeout || hunger.hungryFor(actor, asOf) > timeout)
-                .toList();
+        List<Integer> starving = hunger.starving(philosophers(), decided, asOf, timeout);
         if (starving.isEmpty()) {
             String who = graph.edges().stream().map(e -> e.waiter() + " waits for " + e.resource() + ", held by "
                     + e.holder()).collect(Collectors.joining("; "));
@@ -276,13 +286,17 @@ final class PhilosophersScenario implements Scenario {
             folded = recorder.drain(folded, Integer.MAX_VALUE, hunger::accept);
             return recorder.clock().nanos();
         }
-        // Events before the note may still be being stored by their threads: wait for them, briefly.
+        foldUpTo(recorder, instant.seq());
+        return instant.nanos();
+    }
+
+    /** Folds the events before {@code seq}, waiting (a second at most) for those still being stored by their threads. */
+    private void foldUpTo(Recorder recorder, long seq) {
         long giveUp = System.nanoTime() + 1_000_000_000L;
-        while (folded < instant.seq() && System.nanoTime() < giveUp) {
-            folded = recorder.drain(folded, (int) (instant.seq() - folded), hunger::accept);
+        while (folded < seq && System.nanoTime() < giveUp) {
+            folded = recorder.drain(folded, (int) (seq - folded), hunger::accept);
             Thread.onSpinWait();
         }
-        return instant.nanos();
     }
 
     private int indexOf(String philosopher) {

@@ -11,17 +11,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The hunger the verdict names is the hunger the run decided on. A run of try-backoff in lockstep
- * ends when its supervisor's poll sees a philosopher hungry for longer than the timeout; the
- * philosophers go on until they are stopped, after the diagnosis. Under a heavy load one of them
- * ate in that gap, and the diagnosis, measuring only the hunger still going, found nobody starving
- * and said "no progress, but no cycle of waiting either" (a build under verify-under-load).
+ * Who was starving, as the verdict names them, is who was starving when the run decided to end.
+ * A run of try-backoff in lockstep ends when its supervisor's poll sees a philosopher hungry for
+ * longer than the timeout; the philosophers go on until they are stopped, after the diagnosis.
+ * Under a heavy load one of them ate in that gap, and the diagnosis, measuring only the hunger
+ * still going, found nobody starving: "no progress, but no cycle of waiting either" (a build
+ * under verify-under-load).
  */
 class HungerTest {
 
     private static final long MS = 1_000_000L;
+    private static final long TIMEOUT = 2_000 * MS;
     private static final int FIRST = 10;
     private static final int SECOND = 11;
+    private static final List<Integer> BOTH = List.of(FIRST, SECOND);
 
     private final Hunger hunger = new Hunger();
     private long seq;
@@ -35,7 +38,7 @@ class HungerTest {
     }
 
     @Test
-    void aSnapshotKeepsTheHungerTheRunDecidedOnWhenThePhilosopherEatsAMomentLater() {
+    void aPhilosopherWhoAteJustAfterTheRunDecidedWasStarvingAllTheSame() {
         state(0, FIRST, ActorState.HUNGRY);
         state(0, SECOND, ActorState.HUNGRY);
         state(300, SECOND, ActorState.EATING);
@@ -45,15 +48,30 @@ class HungerTest {
 
         Hunger.Snapshot decided = hunger.snapshot(2_100 * MS);
         state(2_120, FIRST, ActorState.EATING);
+        long asOf = 2_130 * MS;
 
-        assertEquals(2_100 * MS, decided.hungryFor(FIRST), "starving when the run decided");
-        assertEquals(0, decided.hungryFor(SECOND), "not hungry then");
-        assertEquals(300 * MS, decided.lastMealNanos(), "the last meal before it");
-        assertEquals(2, decided.retriesSinceLastMeal());
-        assertEquals(0, hunger.hungryFor(FIRST, 2_130 * MS), "a moment later it ate: the fold alone says not hungry");
-        Hunger.Hungriest hungriest = hunger.hungriest(List.of(FIRST, SECOND), 2_130 * MS);
-        assertEquals(FIRST, hungriest.actor());
+        assertEquals(0, hunger.hungryFor(FIRST, asOf), "a moment later it ate: the fold alone says not hungry");
+        assertEquals(List.of(FIRST), hunger.starving(BOTH, decided, asOf, TIMEOUT), "starving when the run decided");
+        assertEquals(300 * MS, decided.lastMealNanos(), "the last meal before the decision");
+        assertEquals(2, decided.retriesSinceLastMeal(), "forks put back since");
+        Hunger.Hungriest hungriest = hunger.hungriest(BOTH, asOf);
+        assertEquals(FIRST, hungriest.actor(), "and the hungriest the verdict names");
         assertTrue(hungriest.millis() > 2_000 && !hungriest.ongoing(), "its hunger, ended, still the longest: "
                 + hungriest);
+    }
+
+    @Test
+    void aPhilosopherWhoAteBeforeTheRunDecidedIsNotStarving() {
+        state(0, FIRST, ActorState.HUNGRY);
+        state(0, SECOND, ActorState.HUNGRY);
+        state(1_990, FIRST, ActorState.EATING);
+        state(2_000, FIRST, ActorState.THINKING);
+        state(2_050, FIRST, ActorState.HUNGRY);
+
+        Hunger.Snapshot decided = hunger.snapshot(2_100 * MS);
+
+        assertEquals(50 * MS, decided.hungryFor(FIRST), "hungry again, but only since its meal");
+        assertEquals(List.of(SECOND), hunger.starving(BOTH, decided, 2_130 * MS, TIMEOUT),
+                "only the one that never ate");
     }
 }
