@@ -78,8 +78,8 @@ class CliTest {
 
     @Test
     void aSweepRunsABatchAtEachDelayAndCountsTheVerdictsOfEach() {
-        // Twenty increments each: however late the second client's thread starts on a busy
-        // machine, the two still overlap at 20 ms a pause (three each could miss each other).
+        // Twenty increments each, 20 ms a pause: the two overlap unless the second client's
+        // thread starts 400 ms after the first's (with three each, 60 ms late was enough to miss).
         Result result = cli("run", "counter", "--workers", "2", "--ops", "20", "--delay", "before-read=0",
                 "--sweep", "after-read=0-20/10", "--runs", "2", "--json");
         assertEquals(0, result.code(), result.err());

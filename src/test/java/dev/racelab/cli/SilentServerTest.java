@@ -122,7 +122,7 @@ class SilentServerTest {
          */
         void endedWithin(long boundMillis, Result result) {
             long millis = (result.endedNanos() - frozeAt.get()) / 1_000_000;
-            assertTrue(millis < boundMillis, "it ended " + millis + " ms after the freeze (bound " + boundMillis
+            assertTrue(millis >= 0 && millis < boundMillis, "it ended " + millis + " ms after the freeze (bound " + boundMillis
                     + " ms; " + result.millis() + " ms in all)");
         }
     }

@@ -44,7 +44,7 @@ class RedisRunStopTest {
      * Where the workers' waits would be judged by the run itself after a quiet second (a deadlock,
      * a mutex lost for good), {@code held} is one more worker kept at a breakpoint: a worker held
      * at a gate is the user's doing, not a stall, so the run goes on until the test stops it,
-     * however long a busy machine makes the test take to see the waits.
+     * however long a busy machine makes the test take to see the waits; -1 when no worker is held.
      */
     private static void stopWhileWorkersWait(Lab lab, RunSpec spec, ActorState state, int waiting, int held)
             throws Exception {
@@ -86,7 +86,7 @@ class RedisRunStopTest {
     }
 
     @Test
-    void stoppingDeadlockedPhilosophersLeavesNothingBehind() throws Exception {
+    void stoppingPhilosophersWaitingInAChainForTheirForksLeavesNothingBehind() throws Exception {
         PhilosophersLab lab = new PhilosophersLab(TestServers.backends());
         // Philosopher-5 halts holding its left fork: the other four hold theirs and wait in a chain.
         stopWhileWorkersWait(lab, RunSpec.defaults(lab).withObserve(true)

@@ -122,7 +122,12 @@ class AdvisoryLockLabTest {
         System.out.printf("[advisory-lock] session-pooled, %d runs: orphaned in %s%n", RUNS, seen);
     }
 
-    /** Ten runs of each fix with the same pool and delays, three requests a worker (the lab's default). */
+    /**
+     * Ten runs of each fix with the same pool and delays, three requests a worker (the lab's
+     * default), and a patience no wait for a lock that is let go comes near: every request is
+     * served, however busy the machine (at 200 ms, a worker refused for its whole patience on a
+     * busy machine gave its request up, as a client would).
+     */
     @Test
     void bothFixesAreSafeEveryTimeAndLeaveNoAdvisoryLock() throws Exception {
         List<CompletableFuture<List<Outcome>>> going = List.of("session-pinned", "xact-lock").stream()
@@ -136,11 +141,9 @@ class AdvisoryLockLabTest {
                 assertEquals(0L, outcome.metrics().get("falseUnlocks"));
                 assertEquals(outcome.metrics().get("acquisitions"), outcome.metrics().get("workDone"),
                         "every lock granted, the work done once under it");
-                // Each request served or, refused for the worker's whole patience, given up: how many
-                // are given up is the machine's speed, none is lost.
-                assertEquals(6L * lab.defaultOps(), outcome.metrics().get("acquisitions").longValue()
-                        + outcome.metrics().get("requestsGivenUp").longValue(), outcome.metrics().toString());
-                assertTrue(outcome.metrics().get("acquisitions").longValue() >= 1, outcome.metrics().toString());
+                assertEquals(6L * lab.defaultOps(), outcome.metrics().get("acquisitions").longValue(),
+                        "every request served: " + outcome.metrics());
+                assertEquals(0L, outcome.metrics().get("requestsGivenUp"));
             }
         }
     }
@@ -149,7 +152,8 @@ class AdvisoryLockLabTest {
         List<Outcome> outcomes = new ArrayList<>();
         try {
             for (int seed = 1; seed <= RUNS; seed++) {
-                Run run = start(underLoad(strategy, seed).withOps(lab.defaultOps()));
+                Run run = start(underLoad(strategy, seed).withOps(lab.defaultOps())
+                        .with(AdvisoryLockLab.PATIENCE_MS, 60_000));
                 outcomes.add(run.awaitOutcome(WAIT));
                 try (PgProbe probe = new PgProbe()) {
                     assertEquals(List.of(), probe.advisoryLocksOf(PgProbe.pidsOf(run)), "no advisory lock afterwards");

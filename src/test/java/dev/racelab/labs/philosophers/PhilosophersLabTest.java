@@ -188,7 +188,6 @@ class PhilosophersLabTest {
                 .withGates(GatePlan.NONE.with(PhilosophersLab.BETWEEN_FORKS.id(), PhilosophersLab.DAWDLE_BETWEEN_FORKS));
         int runs = 20;
         List<Outcome> outcomes = new java.util.ArrayList<>();
-        List<Long> decidedMs = new java.util.ArrayList<>();
         List<Long> wallMs = new java.util.ArrayList<>();
         for (int batch = 0; batch < runs; batch += 4) {
             List<Run> going = new java.util.ArrayList<>();
@@ -200,7 +199,6 @@ class PhilosophersLabTest {
                 // Bounded well above the timeout: a run still going then fails the test, as it should.
                 outcomes.add(run.awaitOutcome(timeout.plusSeconds(20)));
                 wallMs.add((System.nanoTime() - started) / 1_000_000);
-                decidedMs.add(decidedMs(run));
             }
         }
         long named = outcomes.stream().filter(o -> o.verdict() == Verdict.STUCK
@@ -209,14 +207,13 @@ class PhilosophersLabTest {
                 + outcomes.stream().map(Outcome::banner).toList());
         for (int i = 0; i < runs; i++) {
             Outcome o = outcomes.get(i);
-            // Judged at its timeout: what follows (stopping the workers, letting Redis go) is the
-            // machine's, bounded by the wall-clock check below.
-            assertTrue(decidedMs.get(i) >= 0 && decidedMs.get(i) <= timeout.toMillis() + 1_000, "run " + i + " was judged "
-                    + decidedMs.get(i) + " ms after it started: " + o.banner());
             assertTrue(wallMs.get(i) <= timeout.toMillis() + 10_000, "run " + i + " took " + wallMs.get(i) + " ms");
             if (o.verdict() == Verdict.STUCK) {
                 long hungerMs = o.metrics().get("longestHungerMs").longValue();
-                assertTrue(hungerMs > timeout.toMillis(), o.banner());
+                // Judged at its timeout: within a second of the longest hunger passing it (what
+                // follows, stopping the workers and letting Redis go, is the wall-clock bound's).
+                assertTrue(hungerMs > timeout.toMillis() && hungerMs <= timeout.toMillis() + 1_000,
+                        "run " + i + ": " + o.banner());
                 assertTrue(o.headline().contains("philosopher-" + o.metrics().get("hungriestPhilosopher")
                         + " hungry " + hungerMs + " ms"), "the headline names the hungriest and how long: " + o.banner());
                 long marked = o.violations().values().stream().mapToLong(Long::longValue).sum();
@@ -226,14 +223,6 @@ class PhilosophersLabTest {
         System.out.printf("[philosophers] try-backoff in lockstep: %d of %d named; %s%n", named, runs,
                 outcomes.stream().map(o -> o.headline().split(":")[0]).collect(java.util.stream.Collectors.groupingBy(
                         h -> h, java.util.stream.Collectors.counting())));
-    }
-
-    /** From the run's start to the instant its verdict measured the hunger, in ms; -1 if it never did. */
-    private static long decidedMs(Run run) {
-        List<Event> events = run.recorder().snapshot();
-        long started = events.stream().filter(e -> e.kind() == EventKind.RUN_STARTED).findFirst().orElseThrow().nanos();
-        return events.stream().filter(e -> e.kind() == EventKind.NOTE && PhilosophersScenario.MEASURED.equals(e.subject()))
-                .findFirst().map(e -> (e.nanos() - started) / 1_000_000).orElse(-1L);
     }
 
     @Test

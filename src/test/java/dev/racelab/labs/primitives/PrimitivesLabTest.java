@@ -38,12 +38,17 @@ class PrimitivesLabTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     /**
-     * The article's constructs' runs' timeout: a run that stops making progress is judged STUCK
-     * when it runs out, so the tests whose verdict is STUCK take this long by nature (they are
-     * tagged {@code slow}). The hardened constructs' runs wait quietly for a lease to run out (a
-     * second) and must not be judged meanwhile: theirs is {@link #WAIT}.
+     * The timeout of runs of the article's constructs: a run that stops making progress is judged
+     * STUCK when it runs out, so the tests whose verdict is STUCK take this long by nature (they
+     * are tagged {@code slow}).
      */
     private static final Duration STALL = Duration.ofSeconds(2);
+    /**
+     * The timeout of runs of the hardened constructs, which wait quietly for a lease (a second) to
+     * run out and must not be judged meanwhile, however busy the machine; a run that never ends
+     * is still judged STUCK well within the test's wait.
+     */
+    private static final Duration LEASE_STALL = Duration.ofSeconds(10);
     private static final int A = 0;
     private static final int B = 1;
     private static final int C = 2;
@@ -61,7 +66,7 @@ class PrimitivesLabTest {
 
     private Run start(String strategy, GatePlan plan) {
         Run run = new Run(lab, RunSpec.defaults(lab).withStrategy(strategy).withWorkers(3).withOps(1)
-                .withTimeout(strategy.startsWith("hardened") ? WAIT : STALL).withGates(plan), Clock.system());
+                .withTimeout(strategy.startsWith("hardened") ? LEASE_STALL : STALL).withGates(plan), Clock.system());
         run.start();
         return run;
     }
