@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code racelab run advisory-lock} with nothing but its defaults, as a class first runs it: six
+ * {@code racelab run advisory-lock} with nothing but its defaults, as a class first runs it: eight
  * workers, three requests each, two pooled connections, the preset delays before each lock and
  * each unlock. session-pooled leaves a lock behind in a connection no worker owns (STUCK) in at
  * least 19 of 20 runs; session-pinned and xact-lock, with the very same defaults, are SAFE in all
@@ -34,7 +34,7 @@ class AdvisoryLockDefaultsTest {
         assertTrue(stuck >= 19, "session-pooled left a lock behind in " + stuck + " of " + RUNS + ": "
                 + broken.get("verdicts") + " " + halves.get(1).get("verdicts"));
         assertEquals("before-lock=0-20 before-unlock=0-20", broken.get("delays").getAsString(), "the preset delays");
-        assertEquals(6, broken.get("workers").getAsInt());
+        assertEquals(8, broken.get("workers").getAsInt());
         assertEquals(3, broken.get("ops").getAsInt());
         assertEquals(2, broken.getAsJsonObject("metrics").get("poolSize").getAsInt());
         assertTrue(broken.get("headline").getAsString().matches("advisory lock -?[0-9]+ orphaned in pool-[0-9]+"),
@@ -47,8 +47,8 @@ class AdvisoryLockDefaultsTest {
             assertEquals(metrics.get("acquisitions").getAsInt(), metrics.get("workDone").getAsInt(),
                     "the work done once under each lock granted: " + metrics);
             // How many a worker gives up, refused for its whole patience, depends on the machine's speed.
-            assertEquals(6 * 3, metrics.get("acquisitions").getAsInt() + metrics.get("requestsGivenUp").getAsInt(),
-                    "each of the 18 requests served or given up, none lost: " + metrics);
+            assertEquals(8 * 3, metrics.get("acquisitions").getAsInt() + metrics.get("requestsGivenUp").getAsInt(),
+                    "each of the 24 requests served or given up, none lost: " + metrics);
             assertTrue(metrics.get("acquisitions").getAsInt() >= 1, "requests served: " + metrics);
         }
     }

@@ -193,7 +193,7 @@ public final class ScreenshotTour extends Application {
         }
         if (wanted("advisory-lock-xact")) {
             setUpDefaults("advisory-lock");
-            setUp("advisory-lock", "xact-lock", 6, 3, null, false);
+            setUp("advisory-lock", "xact-lock", 8, 3, null, false);
             fx(s -> window.session().start());
             awaitOutcome();
             fx(s -> window.view().timeline().fit());

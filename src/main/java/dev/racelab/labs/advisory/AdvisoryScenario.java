@@ -67,9 +67,12 @@ final class AdvisoryScenario implements Scenario {
 
     private static final SqlFile SQL = SqlFile.load(AdvisoryScenario.class, "advisory-lock.sql");
     private static final PgFixture.Tables TABLES = new PgFixture.Tables("advisory-lock", 1, SQL);
-    /** How long a refused worker pauses before it tries again: a few milliseconds, drawn anew each time. */
-    private static final int RETRY_MIN_MILLIS = 2;
-    private static final int RETRY_MAX_MILLIS = 8;
+    /**
+     * How long a refused worker pauses before it tries again: a few milliseconds, drawn anew each
+     * time; often enough that two tries meet on a connection now and then however fast the machine.
+     */
+    private static final int RETRY_MIN_MILLIS = 1;
+    private static final int RETRY_MAX_MILLIS = 4;
 
     private final AdvisoryStrategy strategy;
     private final RunSetup setup;
