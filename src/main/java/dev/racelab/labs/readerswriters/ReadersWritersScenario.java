@@ -43,8 +43,10 @@ import static dev.racelab.labs.support.RedisFixture.PATIENCE;
  * <p>The oracle, at the event where it happens: a writer getting in while anyone reads or writes,
  * or a reader while someone writes, is an exclusion violation; a reader finding the two parts
  * different read a torn document. It times every writer's wait and counts the reads that got in
- * while the writer waited: more than two per reader means the writer was starved (in arrival order
- * each reader could go ahead of it at most once, having asked first).
+ * while the writer waited, from the moment its request had its place in the monitor's queue: more
+ * than two per reader means the writer was starved (in arrival order each reader could go ahead of
+ * it at most once, having asked first). Counted from the moment its thread asked, a writer held up
+ * by a busy machine before its request reached Redis was once called starved by a fair monitor.
  */
 final class ReadersWritersScenario implements Scenario {
 
@@ -296,12 +298,13 @@ final class ReadersWritersScenario implements Scenario {
         public void operation(int n) throws Exception {
             context.gate(ReadersWritersLab.BEFORE_REQUEST);
             long asked = System.nanoTime();
-            long readsBefore = reads.sum();
+            long[] readsBefore = {reads.sum()};
             context.state(ActorState.WAITING, "write access");
             boolean writerFirst = strategy == ReadersWritersStrategy.WRITER_PREFERENCE;
             turnstile(true);
             try {
-                monitor.inside(() -> {
+                // Reads went ahead of this writer from when its request had its place in the queue.
+                monitor.inside(() -> readsBefore[0] = reads.sum(), () -> {
                     if (writerFirst) {
                         commands.incr(waitingWritersKey);
                     }
@@ -316,7 +319,7 @@ final class ReadersWritersScenario implements Scenario {
                     turnstile.release();
                 }
             }
-            waited(System.nanoTime() - asked, reads.sum() - readsBefore);
+            waited(System.nanoTime() - asked, reads.sum() - readsBefore[0]);
             try {
                 write();
             } finally {

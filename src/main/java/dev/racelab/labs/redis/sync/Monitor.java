@@ -54,7 +54,15 @@ public final class Monitor {
     }
 
     public void enter() throws InterruptedException {
-        if (!mutex.acquire(patience)) {
+        enter(() -> { });
+    }
+
+    /** Enters; {@code queued} runs as soon as the mutex is taken or this client has its place in its queue. */
+    private void enter(Runnable queued) throws InterruptedException {
+        boolean taken = mutex.acquireOrEnqueue();
+        queued.run();
+        if (!taken && !mutex.awaitTurn(patience)) {
+            mutex.stopWaiting();
             throw new IllegalStateException("could not enter the monitor " + mutex.name() + " within "
                     + patience.toSeconds() + " s");
         }
@@ -71,7 +79,15 @@ public final class Monitor {
      * unless it failed while waiting on a condition (when the mutex is not held).
      */
     public void inside(Step body) throws Exception {
-        enter();
+        inside(() -> { }, body);
+    }
+
+    /**
+     * {@link #inside}, telling when this client's turn is settled: {@code queued} runs once it
+     * holds the mutex or has its place in the mutex's queue (in arrival order from then on).
+     */
+    public void inside(Runnable queued, Step body) throws Exception {
+        enter(queued);
         try {
             body.run();
         } finally {

@@ -293,6 +293,40 @@ class SyncConstructsTest {
         assertEquals(List.of(t.b.owner()), admin.zrange(t.constructs.holdersKey("mutex"), 0, -1));
     }
 
+    /**
+     * A client entering a taken monitor is told as soon as its request has its place in the
+     * mutex's queue, while it still waits: readers-writers counts the reads that go ahead of a
+     * writer from then, not from when its thread asked (a thread held up before it reached Redis
+     * made a fair monitor look unfair).
+     */
+    @Test
+    void aClientEnteringATakenMonitorIsToldOnceItIsQueuedAndGetsInWhenTheHolderLeaves() throws Exception {
+        Constructs constructs = constructs(Constructs.Variant.ARTICLE);
+        constructs.createSemaphore(admin, "monitor", 1);
+        Monitor holding = new Monitor(constructs.mutex(client("client-1"), "monitor"), LONG, LONG);
+        SyncClient second = client("client-2");
+        holding.enter();
+        AtomicLong queuedThen = new AtomicLong(-1);
+        AtomicBoolean wentIn = new AtomicBoolean();
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread entering = new Thread(() -> {
+            try {
+                new Monitor(constructs.mutex(second, "monitor"), LONG, LONG).inside(
+                        () -> queuedThen.set(admin.llen(constructs.queueKey("monitor"))), () -> wentIn.set(true));
+            } catch (Throwable t) {
+                failed.set(t);
+            }
+        }, "test-entering");
+        entering.start();
+        Poll.until("client-2 was told it is queued", () -> queuedThen.get() >= 0);
+        assertEquals(1, queuedThen.get(), "its place was in Redis's queue when it was told");
+        assertFalse(wentIn.get(), "and it had not got in: client-1 is inside");
+        holding.exit();
+        entering.join(LONG.toMillis());
+        assertEquals(null, failed.get());
+        assertTrue(wentIn.get(), "client-1 left, client-2 went in");
+    }
+
     // (c) A woken waiter that does not check again (Mesa semantics: if instead of while).
 
     /**
