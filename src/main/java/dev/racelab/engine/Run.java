@@ -423,8 +423,10 @@ public final class Run {
         }
         threads.forEach(Thread::start);
         long seen = -1;
-        long lastProgress = clock.nanos();
-        long lastHalt = lastProgress;
+        // Measured from the start, not from when this thread gets round to it: on a busy machine
+        // that can be much later, and a wait would then have to last longer than the timeout.
+        long lastProgress = startNanos;
+        long lastHalt = startNanos;
         boolean askedForDeadlock = false;
         while (!workersDone.await(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
             if (stopRequested || failure.get() != null) {
