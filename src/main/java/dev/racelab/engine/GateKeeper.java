@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.Condition;
@@ -180,15 +181,20 @@ public final class GateKeeper {
      * Waits until {@code worker} is halted at a gate or has finished, for at most {@code timeout}
      * of real time.
      *
-     * @return the gate it halted at, or null if it finished or the time ran out
+     * @return the gate it halted at, or null if it finished or the run is stopping
+     * @throws TimeoutException if it did neither within {@code timeout}
      */
-    public Gate awaitSettled(int worker, Duration timeout) throws InterruptedException {
+    public Gate awaitSettled(int worker, Duration timeout) throws InterruptedException, TimeoutException {
         long left = timeout.toNanos();
         lock.lock();
         try {
             while (haltedAt.get(worker) == null || permit[worker]) {
-                if (finished[worker] || stopped || left <= 0) {
+                if (finished[worker] || stopped) {
                     return null;
+                }
+                if (left <= 0) {
+                    throw new TimeoutException("worker-" + (worker + 1) + " neither halted at a gate nor finished within "
+                            + timeout.toMillis() + " ms");
                 }
                 left = changed.awaitNanos(left);
             }
