@@ -94,7 +94,11 @@ public final class PgLockObserver implements ServerObserver {
     @Override
     public void poll(LaneSink sink) throws SQLException {
         connect();
-        Integer[] pids = sessions.pids().toArray(Integer[]::new);
+        // The run's sessions as of the read's start, the moment its answer is drawn from: asked
+        // after the answer came back, they could name a worker that took a session's lock only
+        // then, and the lane would draw it holding the lock before it did.
+        PgSessions.View atRead = sessions.view();
+        Integer[] pids = atRead.pids().toArray(Integer[]::new);
         if (pids.length == 0) {
             // No session of the run is open (before the workers connect, after they closed): none
             // holds or waits for anything, and what an earlier read saw ends here.
@@ -118,14 +122,14 @@ public final class PgLockObserver implements ServerObserver {
             if (!held.granted) {
                 continue;
             }
-            if (!sessions.tracked(held.key)) {
+            if (!atRead.tracked(held.key)) {
                 untracked.computeIfAbsent(held.pid, k -> new ArrayList<>()).add(held.lock);
                 continue;
             }
-            List<PgSessions.Belief> believers = sessions.believers(held.key, held.pid);
-            String asker = sessions.userOf(held.pid);
-            if (believers.isEmpty() && sessions.asks(asker, held.key)) {
-                holdsNow.merge(asker, held.lock + " in " + sessions.nameOf(held.pid) + ", granted just now",
+            List<PgSessions.Belief> believers = atRead.believers(held.key, held.pid);
+            String asker = atRead.userOf(held.pid);
+            if (believers.isEmpty() && atRead.asks(asker, held.key)) {
+                holdsNow.merge(asker, held.lock + " in " + atRead.nameOf(held.pid) + ", granted just now",
                         (a, b) -> a + ", " + b);
                 continue;
             }
@@ -134,29 +138,29 @@ public final class PgLockObserver implements ServerObserver {
                 unbelievedNow.add(lock);
                 if (unbelieved.contains(lock)) {
                     orphanCount++;
-                    orphaned.add(sessions.nameOf(held.pid) + " holds " + held.lock + ", no worker owns it");
+                    orphaned.add(atRead.nameOf(held.pid) + " holds " + held.lock + ", no worker owns it");
                 }
                 continue;
             }
             for (PgSessions.Belief belief : believers) {
-                holdsNow.merge(belief.worker(), held.lock + " in " + sessions.nameOf(held.pid) + ", "
+                holdsNow.merge(belief.worker(), held.lock + " in " + atRead.nameOf(held.pid) + ", "
                         + (belief.transactionLevel() ? "transaction" : "session") + " level", (a, b) -> a + ", " + b);
             }
         }
         unbelieved = unbelievedNow;
         for (Map.Entry<Integer, List<String>> held : untracked.entrySet()) {
-            String user = sessions.userOf(held.getKey());
+            String user = atRead.userOf(held.getKey());
             String locks = String.join(", ", held.getValue());
             if (user != null) {
                 holdsNow.merge(user, locks, (a, b) -> a + ", " + b);
             } else {
                 orphanCount += held.getValue().size();
-                orphaned.add(sessions.nameOf(held.getKey()) + " holds " + locks + ", no worker owns "
+                orphaned.add(atRead.nameOf(held.getKey()) + " holds " + locks + ", no worker owns "
                         + (held.getValue().size() == 1 ? "it" : "them"));
             }
         }
         if (!rows.isEmpty()) {
-            rowHolders(array, holdsNow);
+            rowHolders(array, atRead, holdsNow);
         }
 
         // pg_blocking_pids names the holders and also the sessions queued ahead; only those not
@@ -168,14 +172,14 @@ public final class PgLockObserver implements ServerObserver {
             List<String> holders = new ArrayList<>();
             for (Integer blocker : w.blockers) {
                 if (!waitingPids.contains(blocker)) {
-                    holders.add(holderName(blocker, w.key));
-                    String user = sessions.userOf(blocker);
-                    if (user != null && (w.key == null || !sessions.tracked(w.key))) {
+                    holders.add(holderName(atRead, blocker, w.key));
+                    String user = atRead.userOf(blocker);
+                    if (user != null && (w.key == null || !atRead.tracked(w.key))) {
                         holdsNow.putIfAbsent(user, "a " + w.lock);
                     }
                 }
             }
-            String who = sessions.userOf(w.pid);
+            String who = atRead.userOf(w.pid);
             if (who != null && !waitsNow.containsKey(who)) {
                 waitsNow.put(who, (holders.isEmpty() ? "in line" : "for " + String.join(", ", holders))
                         + " (" + w.lock + ")");
@@ -201,7 +205,7 @@ public final class PgLockObserver implements ServerObserver {
     }
 
     /** Names the sessions whose open transaction is the xmax of a protected row: they hold its lock. */
-    private void rowHolders(Array pids, Map<String, String> holdsNow) throws SQLException {
+    private void rowHolders(Array pids, PgSessions.View atRead, Map<String, String> holdsNow) throws SQLException {
         Map<Long, Integer> pidOfXid = new HashMap<>();
         try (PreparedStatement ps = connection.prepareStatement(XIDS)) {
             ps.setArray(1, pids);
@@ -220,7 +224,7 @@ public final class PgLockObserver implements ServerObserver {
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
                         Integer pid = pidOfXid.get(rs.getLong(1));
-                        String who = pid == null ? null : sessions.userOf(pid);
+                        String who = pid == null ? null : atRead.userOf(pid);
                         if (who != null) {
                             holdsNow.merge(who, row.label(), (advisory, label) -> label + ", " + advisory);
                         }
@@ -287,16 +291,16 @@ public final class PgLockObserver implements ServerObserver {
      * that believe they hold it, for a key the lab keeps count of; else the session's user; else the
      * session (an orphan's, which nobody will unlock).
      */
-    private String holderName(int blocker, AdvisoryKey key) {
-        if (key != null && sessions.tracked(key)) {
-            List<PgSessions.Belief> believers = sessions.believers(key, blocker);
+    private static String holderName(PgSessions.View atRead, int blocker, AdvisoryKey key) {
+        if (key != null && atRead.tracked(key)) {
+            List<PgSessions.Belief> believers = atRead.believers(key, blocker);
             if (!believers.isEmpty()) {
                 return String.join(", ", believers.stream().map(PgSessions.Belief::worker).toList());
             }
-            return sessions.nameOf(blocker);
+            return atRead.nameOf(blocker);
         }
-        String user = sessions.userOf(blocker);
-        return user != null ? user : sessions.nameOf(blocker);
+        String user = atRead.userOf(blocker);
+        return user != null ? user : atRead.nameOf(blocker);
     }
 
     /**

@@ -16,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -125,6 +126,8 @@ public final class PgSessions implements AutoCloseable {
     private final Set<Session> open = ConcurrentHashMap.newKeySet();
     /** Where the pool's threads come from, and the one that shuts an abandoned pool. */
     private final ThreadFactory threads;
+    /** The maps above, read through. */
+    private final View live = new View(names, users, beliefs, asking);
 
     /**
      * Opens the pool, if {@code mode} pools for {@code workers} workers; dedicated sessions open
@@ -152,7 +155,7 @@ public final class PgSessions implements AutoCloseable {
 
     /** The worker using the session with backend {@code pid} right now, or null. */
     public String userOf(int pid) {
-        return users.get(pid);
+        return live.userOf(pid);
     }
 
     /**
@@ -169,14 +172,12 @@ public final class PgSessions implements AutoCloseable {
      * even while some worker borrows that session for something else.
      */
     public boolean tracked(AdvisoryKey key) {
-        return beliefs.containsKey(key);
+        return live.tracked(key);
     }
 
     /** The workers that believe they hold advisory lock {@code key} in the session with backend {@code pid} now, by name. */
     public List<Belief> believers(AdvisoryKey key, int pid) {
-        Map<String, Belief> of = beliefs.get(key);
-        return of == null ? List.of() : of.values().stream().filter(b -> b.pid() == pid)
-                .sorted(Comparator.comparing(Belief::worker)).toList();
+        return live.believers(key, pid);
     }
 
     /**
@@ -184,17 +185,81 @@ public final class PgSessions implements AutoCloseable {
      * was granted a moment ago is its, though it has not said so yet.
      */
     public boolean asks(String worker, AdvisoryKey key) {
-        return worker != null && key.equals(asking.get(worker));
+        return live.asks(worker, key);
     }
 
     /** The name of this run's session with backend {@code pid} ({@code client-3}, {@code pool-4711}), or {@code pid N}. */
     public String nameOf(int pid) {
-        return names.getOrDefault(pid, "pid " + pid);
+        return live.nameOf(pid);
     }
 
     /** The backend pids of every session this run opened. */
     public Set<Integer> pids() {
-        return Set.copyOf(names.keySet());
+        return live.pids();
+    }
+
+    /**
+     * The sessions as they are now, kept: who uses each, who believes they hold what, who asks.
+     * For a reader that matches them with what the server said at about this moment, however long
+     * the server takes to say it; the workers go on meanwhile. Copied in the order the workers
+     * hand over (a session is borrowed before its lock is asked for, asked for before it is
+     * believed in), so a worker between two steps is found at one of them, not at neither.
+     */
+    public View view() {
+        Map<Integer, String> names = Map.copyOf(this.names);
+        Map<Integer, String> users = Map.copyOf(this.users);
+        Map<String, AdvisoryKey> asking = Map.copyOf(this.asking);
+        Map<AdvisoryKey, Map<String, Belief>> beliefs = new HashMap<>();
+        this.beliefs.forEach((key, of) -> beliefs.put(key, Map.copyOf(of)));
+        return new View(names, users, beliefs, asking);
+    }
+
+    /** The run's sessions, read through ({@link PgSessions}'s own answers) or as of one moment ({@link #view}). */
+    public static final class View {
+        private final Map<Integer, String> names;
+        private final Map<Integer, String> users;
+        private final Map<AdvisoryKey, Map<String, Belief>> beliefs;
+        private final Map<String, AdvisoryKey> asking;
+
+        private View(Map<Integer, String> names, Map<Integer, String> users,
+                     Map<AdvisoryKey, Map<String, Belief>> beliefs, Map<String, AdvisoryKey> asking) {
+            this.names = names;
+            this.users = users;
+            this.beliefs = beliefs;
+            this.asking = asking;
+        }
+
+        /** As {@link PgSessions#userOf}. */
+        public String userOf(int pid) {
+            return users.get(pid);
+        }
+
+        /** As {@link PgSessions#tracked}. */
+        public boolean tracked(AdvisoryKey key) {
+            return beliefs.containsKey(key);
+        }
+
+        /** As {@link PgSessions#believers}. */
+        public List<Belief> believers(AdvisoryKey key, int pid) {
+            Map<String, Belief> of = beliefs.get(key);
+            return of == null ? List.of() : of.values().stream().filter(b -> b.pid() == pid)
+                    .sorted(Comparator.comparing(Belief::worker)).toList();
+        }
+
+        /** As {@link PgSessions#asks}. */
+        public boolean asks(String worker, AdvisoryKey key) {
+            return worker != null && key.equals(asking.get(worker));
+        }
+
+        /** As {@link PgSessions#nameOf}. */
+        public String nameOf(int pid) {
+            return names.getOrDefault(pid, "pid " + pid);
+        }
+
+        /** As {@link PgSessions#pids}. */
+        public Set<Integer> pids() {
+            return Set.copyOf(names.keySet());
+        }
     }
 
     /**
