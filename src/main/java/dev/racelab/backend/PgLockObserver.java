@@ -27,7 +27,7 @@ import java.util.Set;
  * <p>An advisory lock held by a session no worker uses now (a pooled session back in the pool) is
  * an <em>orphan</em>: nobody is going to unlock it. Orphans are reported together, in one {@code
  * SERVER_ORPHANS} event on the lane naming each session and key, counted in its value. For a key
- * whose believers the lab keeps ({@link PgSessions#tracked}), the workers that believe they hold it
+ * whose believers the lab keeps ({@link PgSessions.View#tracked}), the workers that believe they hold it
  * in the session that has it are its holders, whoever borrows that session now ("advisory lock 42
  * in pool-4711, session level"); a worker whose lock call for it is still in flight on that session
  * has it "granted just now"; and the lock is an orphan when none of these holds for two reads
@@ -309,7 +309,8 @@ public final class PgLockObserver implements ServerObserver {
      * believes they hold it, and each one awaited, with the sessions in its way. For an oracle that
      * must know, not guess, whether a lock is orphaned or a worker waits for one for ever.
      */
-    public static AdvisoryLocks advisoryLocks(Connection connection, PgSessions sessions) throws SQLException {
+    public static AdvisoryLocks advisoryLocks(Connection connection, PgSessions run) throws SQLException {
+        PgSessions.View sessions = run.live();
         Integer[] pids = sessions.pids().toArray(Integer[]::new);
         List<Held> held = new ArrayList<>();
         List<Awaited> awaited = new ArrayList<>();

@@ -37,7 +37,7 @@ import java.util.logging.Logger;
  * one lease and an unlock sent on another, the classic pooling mistake, happens when a lab wants it.
  *
  * <p><b>Who uses what.</b> A dedicated session belongs to its worker until the worker closes it; a
- * pooled one to the worker holding a lease on it, and to nobody between leases. {@link #userOf}
+ * pooled one to the worker holding a lease on it, and to nobody between leases. {@link View#userOf}
  * answers this for the lock observer: a lock held by a session no worker uses is a lock nobody is
  * going to release. A lab whose workers take an advisory lock on one pooled session and go on
  * without it (the article's pooled lock, or a lock taken many times over) says which locks each
@@ -153,11 +153,6 @@ public final class PgSessions implements AutoCloseable {
         return new HikariDataSource(config);
     }
 
-    /** The worker using the session with backend {@code pid} right now, or null. */
-    public String userOf(int pid) {
-        return live.userOf(pid);
-    }
-
     /**
      * What worker {@code worker} believes of one advisory lock: that it holds it {@code times} times
      * (a session lock taken n times needs n unlocks), at session or transaction level, in the
@@ -166,36 +161,9 @@ public final class PgSessions implements AutoCloseable {
     public record Belief(String worker, int times, boolean transactionLevel, int pid) {
     }
 
-    /**
-     * Whether the lab keeps count of who believes they hold advisory lock {@code key} ({@link
-     * Session#believes}): then a session holding it that no worker believes it holds is an orphan,
-     * even while some worker borrows that session for something else.
-     */
-    public boolean tracked(AdvisoryKey key) {
-        return live.tracked(key);
-    }
-
-    /** The workers that believe they hold advisory lock {@code key} in the session with backend {@code pid} now, by name. */
-    public List<Belief> believers(AdvisoryKey key, int pid) {
-        return live.believers(key, pid);
-    }
-
-    /**
-     * Whether worker {@code worker} has a lock call for {@code key} in flight: a lock its session
-     * was granted a moment ago is its, though it has not said so yet.
-     */
-    public boolean asks(String worker, AdvisoryKey key) {
-        return live.asks(worker, key);
-    }
-
-    /** The name of this run's session with backend {@code pid} ({@code client-3}, {@code pool-4711}), or {@code pid N}. */
-    public String nameOf(int pid) {
-        return live.nameOf(pid);
-    }
-
-    /** The backend pids of every session this run opened. */
-    public Set<Integer> pids() {
-        return live.pids();
+    /** The sessions read through: each answer is as of the moment it is asked. */
+    public View live() {
+        return live;
     }
 
     /**
@@ -214,7 +182,7 @@ public final class PgSessions implements AutoCloseable {
         return new View(names, users, beliefs, asking);
     }
 
-    /** The run's sessions, read through ({@link PgSessions}'s own answers) or as of one moment ({@link #view}). */
+    /** The run's sessions: read through ({@link #live}) or as of one moment ({@link #view}). */
     public static final class View {
         private final Map<Integer, String> names;
         private final Map<Integer, String> users;
@@ -229,34 +197,41 @@ public final class PgSessions implements AutoCloseable {
             this.asking = asking;
         }
 
-        /** As {@link PgSessions#userOf}. */
+        /** The worker using the session with backend {@code pid}, or null. */
         public String userOf(int pid) {
             return users.get(pid);
         }
 
-        /** As {@link PgSessions#tracked}. */
+        /**
+         * Whether the lab keeps count of who believes they hold advisory lock {@code key} ({@link
+         * Session#believes}): then a session holding it that no worker believes it holds is an
+         * orphan, even while some worker borrows that session for something else.
+         */
         public boolean tracked(AdvisoryKey key) {
             return beliefs.containsKey(key);
         }
 
-        /** As {@link PgSessions#believers}. */
+        /** The workers that believe they hold advisory lock {@code key} in the session with backend {@code pid}, by name. */
         public List<Belief> believers(AdvisoryKey key, int pid) {
             Map<String, Belief> of = beliefs.get(key);
             return of == null ? List.of() : of.values().stream().filter(b -> b.pid() == pid)
                     .sorted(Comparator.comparing(Belief::worker)).toList();
         }
 
-        /** As {@link PgSessions#asks}. */
+        /**
+         * Whether worker {@code worker} has a lock call for {@code key} in flight: a lock its
+         * session was granted a moment ago is its, though it has not said so yet.
+         */
         public boolean asks(String worker, AdvisoryKey key) {
             return worker != null && key.equals(asking.get(worker));
         }
 
-        /** As {@link PgSessions#nameOf}. */
+        /** The name of the run's session with backend {@code pid} ({@code client-3}, {@code pool-4711}), or {@code pid N}. */
         public String nameOf(int pid) {
             return names.getOrDefault(pid, "pid " + pid);
         }
 
-        /** As {@link PgSessions#pids}. */
+        /** The backend pids of every session the run opened. */
         public Set<Integer> pids() {
             return Set.copyOf(names.keySet());
         }
@@ -344,7 +319,7 @@ public final class PgSessions implements AutoCloseable {
             Lease lease = new Lease(this, connection, pid, true);
             leases.add(lease);
             users.put(pid, context.name());
-            context.mark(EventKind.CONNECTED, nameOf(pid), pid);
+            context.mark(EventKind.CONNECTED, live.nameOf(pid), pid);
             return lease;
         }
 

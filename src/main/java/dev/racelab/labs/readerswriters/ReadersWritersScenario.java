@@ -298,7 +298,7 @@ final class ReadersWritersScenario implements Scenario {
         public void operation(int n) throws Exception {
             context.gate(ReadersWritersLab.BEFORE_REQUEST);
             long asked = System.nanoTime();
-            long[] readsBefore = {reads.sum()};
+            long[] readsBefore = new long[1];
             context.state(ActorState.WAITING, "write access");
             boolean writerFirst = strategy == ReadersWritersStrategy.WRITER_PREFERENCE;
             turnstile(true);

@@ -227,7 +227,7 @@ class ServerLaneTruthTest {
                     // A hold a read reported is drawn from the read's start; it was true at some
                     // moment until the report: that long a read took is allowed on top.
                     long read = holdReports.getOrDefault(lane.actor, Map.of()).getOrDefault(from, from) - from;
-                    long within = tolerance + Math.max(0, read);
+                    long within = tolerance + read;
                     for (long t = from; t < to; t += 1_000_000) {
                         if (!saysItHolds(lane.actor, t, within)) {
                             wrong.add(lane.name + ": \"" + lane.stripeText.get(s) + "\" drawn " + ms(from) + "–" + ms(to)

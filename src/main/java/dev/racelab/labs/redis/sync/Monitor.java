@@ -59,10 +59,7 @@ public final class Monitor {
 
     /** Enters; {@code queued} runs as soon as the mutex is taken or this client has its place in its queue. */
     private void enter(Runnable queued) throws InterruptedException {
-        boolean taken = mutex.acquireOrEnqueue();
-        queued.run();
-        if (!taken && !mutex.awaitTurn(patience)) {
-            mutex.stopWaiting();
+        if (!mutex.acquire(patience, queued)) {
             throw new IllegalStateException("could not enter the monitor " + mutex.name() + " within "
                     + patience.toSeconds() + " s");
         }

@@ -39,7 +39,17 @@ public interface Semaphore {
 
     /** P in one call: takes a permit within {@code patience}, else gives up waiting. */
     default boolean acquire(Duration patience) throws InterruptedException {
-        if (acquireOrEnqueue() || awaitTurn(patience)) {
+        return acquire(patience, () -> { });
+    }
+
+    /**
+     * {@link #acquire(Duration)}, telling when this client's turn is settled: {@code queued} runs
+     * once it holds a permit or has its place in the wait queue (in arrival order from then on).
+     */
+    default boolean acquire(Duration patience, Runnable queued) throws InterruptedException {
+        boolean taken = acquireOrEnqueue();
+        queued.run();
+        if (taken || awaitTurn(patience)) {
             return true;
         }
         stopWaiting();

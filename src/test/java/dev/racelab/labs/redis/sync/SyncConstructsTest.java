@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -318,12 +319,15 @@ class SyncConstructsTest {
             }
         }, "test-entering");
         entering.start();
-        Poll.until("client-2 was told it is queued", () -> queuedThen.get() >= 0);
-        assertEquals(1, queuedThen.get(), "its place was in Redis's queue when it was told");
-        assertFalse(wentIn.get(), "and it had not got in: client-1 is inside");
-        holding.exit();
-        entering.join(LONG.toMillis());
-        assertEquals(null, failed.get());
+        try {
+            Poll.until("client-2 was told it is queued", () -> queuedThen.get() >= 0);
+            assertEquals(1, queuedThen.get(), "its place was in Redis's queue when it was told");
+            assertFalse(wentIn.get(), "and it had not got in: client-1 is inside");
+        } finally {
+            holding.exit();
+            entering.join(LONG.toMillis());
+        }
+        assertNull(failed.get());
         assertTrue(wentIn.get(), "client-1 left, client-2 went in");
     }
 
