@@ -22,7 +22,10 @@ import java.util.stream.Collectors;
  * With several runs, {@code violations} sum over the runs and {@code metrics} are those of the
  * last run; {@code runs} counts the runs that ran, {@code plannedRuns} those asked for (more when
  * a signal or a failed server ended the batch early), and {@code serverFailure}, when there is one,
- * names the server that failed and ended the command.
+ * names the server that failed and ended the command. As text, a batch's lines give its totals
+ * ("in all") and the lines under "last run:" that run's own figures. A command that ran no run (a
+ * server failed to start, a signal came first) still has a summary: its settings, and the verdict
+ * ERROR with the server's sentence, or no verdict and {@code interrupted}.
  */
 final class Summary {
 
@@ -100,6 +103,13 @@ final class Summary {
         this.sweep = swept;
     }
 
+    /** The settings the runs are made with, for a summary of a command that ran none. */
+    void planned(RunSpec runSpec) {
+        if (spec == null) {
+            spec = runSpec;
+        }
+    }
+
     /** Counts one finished run in. */
     void add(RunRecord record) {
         if (spec == null) {
@@ -140,7 +150,6 @@ final class Summary {
     }
 
     Map<String, Object> toJson() {
-        Outcome outcome = last.outcome();
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("lab", lab.id());
         json.put("strategy", spec.strategy());
@@ -151,18 +160,27 @@ final class Summary {
         json.put("seed", spec.seed());
         json.put("delays", spec.gates().describe(lab::workerName));
         json.put("switches", spec.switches().describe(lab.switches()));
-        json.put("verdict", verdict().name());
+        if (runs > 0 || serverFailure != null) {
+            // With no run, no lab's verdict: ERROR if a server failed the command, else none at all.
+            json.put("verdict", runs > 0 ? verdict().name() : Verdict.ERROR.name());
+        }
         Map<String, Integer> counts = new LinkedHashMap<>();
         verdicts.forEach((v, n) -> counts.put(v.name(), n));
         json.put("verdicts", counts);
-        json.put("headline", outcome.headline());
-        json.put("explanation", outcome.explanation());
+        if (last != null) {
+            json.put("headline", last.outcome().headline());
+            json.put("explanation", last.outcome().explanation());
+        } else {
+            json.put("headline", serverFailure != null ? "no run: a server failed" : "no run: interrupted by a signal");
+            json.put("explanation", serverFailure != null ? serverFailure
+                    : "A signal came before any run started; nothing ran.");
+        }
         json.put("violations", violations);
-        json.put("metrics", outcome.metrics());
+        json.put("metrics", last == null ? Map.of() : last.outcome().metrics());
         json.put("events", events);
         json.put("elapsedMs", elapsedMs);
         json.put("startupMs", startupMs);
-        json.put("backend", last.backend());
+        json.put("backend", last == null ? Map.of() : last.backend());
         json.put("interrupted", interrupted);
         if (serverFailure != null) {
             json.put("serverFailure", serverFailure);
@@ -186,7 +204,6 @@ final class Summary {
     }
 
     void print(PrintStream out) {
-        Outcome outcome = last.outcome();
         String delays = spec.gates().describe(lab::workerName);
         String switches = spec.switches().describe(lab.switches()).entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
@@ -194,7 +211,8 @@ final class Summary {
                 lab.workerRole(), spec.workers() == 1 ? "" : "s", spec.ops(),
                 delays.isEmpty() ? "" : " · " + delays, switches.isEmpty() ? "" : " · " + switches);
         if (interrupted) {
-            out.println("interrupted by a signal: the run in progress was stopped");
+            out.println(last == null ? "interrupted by a signal before any run started"
+                    : "interrupted by a signal: the run in progress was stopped");
         }
         if (sweep != null) {
             out.println("sweep " + sweep.describe(lab::workerName) + ", " + (runs / Math.max(1, points.size()))
@@ -208,22 +226,36 @@ final class Summary {
                                 .map(v -> String.format("%8d", point.verdicts.getOrDefault(v, 0))).toList()));
             }
         }
-        if (runs > 1 || planned > 1) {
+        boolean batch = runs > 1 || planned > 1;
+        if (runs == 0) {
+            out.printf("no run ran (%d asked for)%n", Math.max(1, planned));
+        } else if (batch) {
+            // The batch's own figures here; the lines under "last run:" are that run's alone.
             out.printf("%s runs: %s%n", runs < planned ? runs + " of " + planned : String.valueOf(runs),
                     verdictCounts());
+            violations.forEach((name, count) -> out.printf("  %s: %d in all%n", name, count));
+            out.printf("  %d ms · %d events in all%n", elapsedMs, events);
         }
         if (serverFailure != null) {
             out.println("a server failed: " + serverFailure);
         }
-        if (runs > 1 || planned > 1) {
+        if (last == null) {
+            return;
+        }
+        if (batch) {
             out.println("last run:");
         }
+        Outcome outcome = last.outcome();
         out.println(outcome.banner());
         out.println("  " + outcome.explanation());
-        violations.forEach((name, count) -> out.printf("  %s: %d%n", name, count));
+        outcome.violations().forEach((name, count) -> out.printf("  %s: %d%n", name, count));
         out.println("  " + outcome.metrics().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
                 .collect(Collectors.joining(" · ")));
-        out.printf("  %d ms · %d events%n", elapsedMs, events);
+        if (batch) {
+            out.printf("  %d events%n", last.events().size());
+        } else {
+            out.printf("  %d ms · %d events%n", elapsedMs, events);
+        }
         last.backend().forEach((service, what) -> out.printf("  %s: %s%n", service, what));
     }
 }
