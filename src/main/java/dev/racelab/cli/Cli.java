@@ -307,8 +307,13 @@ public final class Cli {
             try (RecordingWriter recording = options.record() == null ? null
                     : RecordingWriter.create(options.record())) {
                 long startupStart = System.nanoTime();
-                for (Service service : lab.services()) {
-                    backends.ensure(service);
+                try {
+                    for (Service service : lab.services()) {
+                        backends.ensure(service);
+                    }
+                } catch (BackendException e) {
+                    return notStarted(lab, options, e, (System.nanoTime() - startupStart) / 1_000_000,
+                            interruption.signalled());
                 }
                 long startupMs = (System.nanoTime() - startupStart) / 1_000_000;
                 return execute(lab, options, backends, recording, startupMs, interruption);
@@ -316,15 +321,43 @@ public final class Cli {
         }
     }
 
+    /**
+     * No run: a server could not be started or reached, or a signal stopped its start. The summary
+     * of no run still goes to standard output with {@code --json} (verdict ERROR and the reason, or
+     * interrupted), and as text after a signal; a server's failure is the one line on standard error.
+     */
+    private int notStarted(Lab lab, RunOptions options, BackendException failure, long startupMs, boolean signalled) {
+        Summary summary = new Summary(lab);
+        summary.planned(options.spec());
+        summary.times(0, startupMs, signalled);
+        summary.batch(planned(options), signalled ? null : failure.getMessage());
+        if (options.json()) {
+            out.println(JSON.toJson(summary.toJson()));
+        } else if (signalled) {
+            summary.print(out);
+        }
+        if (signalled) {
+            return OK;
+        }
+        err.println("racelab: " + failure.getMessage());
+        return BACKEND_FAILURE;
+    }
+
+    /** How many runs the options ask for: a batch, or a batch at each delay of a sweep. */
+    private static int planned(RunOptions options) {
+        return options.runs() * (options.sweep() == null ? 1 : options.sweep().delays().size());
+    }
+
     private int execute(Lab lab, RunOptions options, Backends backends, RecordingWriter recording, long startupMs,
                         Interruption interruption) throws InterruptedException, RecordingException {
         Summary summary = new Summary(lab);
+        summary.planned(options.spec());
         boolean allExpected = true;
         String serverDown = null;
         long start = System.nanoTime();
         // Without a sweep, one batch of the spec; with one, a batch at each of its delays.
         List<Long> delays = options.sweep() == null ? java.util.Collections.singletonList(null) : options.sweep().delays();
-        int planned = options.runs() * delays.size();
+        int planned = planned(options);
         batches:
         for (Long delay : delays) {
             RunSpec spec = delay == null ? options.spec() : options.sweep().at(options.spec(), delay);

@@ -195,7 +195,9 @@ class SilentServerTest {
                     err.get(0));
             assertTrue(err.get(0).toLowerCase().contains("timed out") || err.get(0).contains("no answer in time"),
                     err.get(0));
-            assertTrue(result.out().isEmpty(), "nothing ran, nothing is summed up");
+            assertEquals(0, result.json().get("runs").getAsInt(), "nothing ran: " + result.out());
+            assertEquals("ERROR", result.json().get("verdict").getAsString(), result.out());
+            assertEquals(err.get(0), "racelab: " + result.json().get("serverFailure").getAsString());
         }
     }
 
