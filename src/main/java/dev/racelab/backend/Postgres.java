@@ -1,6 +1,7 @@
 package dev.racelab.backend;
 
 import dev.racelab.engine.Service;
+import org.postgresql.PGConnection;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -172,6 +173,18 @@ public final class Postgres implements AutoCloseable {
         } catch (SQLException e) {
             throw explain(address, e, "stopped answering");
         }
+    }
+
+    /**
+     * Reads what the server sent {@code session} unasked, without sending anything: a server that
+     * ends a session (terminated, shutting down, another backend crashed) says so in a message that
+     * waits on the socket, thrown here as the server's error. Quiet for a session that is well, and
+     * for one busy in a transaction or a statement (it waits for the statement's end: that
+     * statement meets any failure itself). For a session left idle, which would otherwise learn of
+     * its end only when next used. Safe beside the session's user: pgjdbc takes the session's lock.
+     */
+    public static void readUnasked(Connection session) throws SQLException {
+        session.unwrap(PGConnection.class).getNotifications();
     }
 
     public PgAddress address() {

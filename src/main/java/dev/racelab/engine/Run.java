@@ -727,7 +727,11 @@ public final class Run {
                 try {
                     observers.get(i).poll(this);
                 } catch (Exception e) {
-                    if (open) {
+                    if (open && servers.lost(e).isPresent() && !stopping) {
+                        // The server ended the observer's own session: a session of the run's, as a
+                        // worker's is, and the run ends as when a worker's ends, naming the server.
+                        failure.compareAndSet(null, new Failure(Thread.currentThread().getName(), e));
+                    } else if (open) {
                         recorder.record(current[0], EventKind.NOTE, "observer failed: " + message(e), 0);
                     }
                 }
