@@ -44,8 +44,9 @@ import java.util.function.Consumer;
  * recording's summary, {@code rerun} a recording's settings. The commands are declared in
  * {@link Commands} and parsed by picocli; this class does what they ask.
  *
- * <p>Exit codes: 0 ran, 1 a server could not be reached, started or used, or failed, 2 bad usage, 3 the verdict
- * differed from {@code --expect}. Every problem is one line on standard error that names it;
+ * <p>Exit codes: 0 ran, 1 a server could not be reached, started or used, or failed, or a run ended
+ * ERROR (the line on standard error says what failed), 2 bad usage, 3 the verdict differed from
+ * {@code --expect}. Every problem is one line on standard error that names it;
  * no stack traces. With {@code --json}, standard output carries exactly one JSON object.
  */
 public final class Cli {
@@ -354,6 +355,8 @@ public final class Cli {
         summary.planned(options.spec());
         boolean allExpected = true;
         String serverDown = null;
+        // The first run that ended ERROR not by a server's doing: what failed, in words.
+        String failed = null;
         long start = System.nanoTime();
         // Without a sweep, one batch of the spec; with one, a batch at each of its delays.
         List<Long> delays = options.sweep() == null ? java.util.Collections.singletonList(null) : options.sweep().delays();
@@ -393,6 +396,10 @@ public final class Cli {
                     if (serverDown != null) {
                         break batches;
                     }
+                    if (failed == null) {
+                        failed = (planned > 1 ? "run " + summary.runs() + " of " + planned + ": " : "")
+                                + outcome.headline() + ": " + outcome.explanation();
+                    }
                 }
             }
             if (point != null && !options.json()) {
@@ -415,6 +422,11 @@ public final class Cli {
         }
         if (serverDown != null) {
             err.println("racelab: " + serverDown);
+            return BACKEND_FAILURE;
+        }
+        if (failed != null && options.expect() != Verdict.ERROR) {
+            // An ERROR is a failure of the command, whatever failed: it exits 1 and says what.
+            err.println("racelab: " + failed);
             return BACKEND_FAILURE;
         }
         if (!allExpected) {
