@@ -3,6 +3,7 @@ package dev.racelab.backend;
 import dev.racelab.engine.Service;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -35,6 +36,8 @@ public final class Backends implements AutoCloseable {
     private final ReentrantLock redisLock = new ReentrantLock();
     private volatile boolean closing;
     private volatile BackendSettings settings;
+    /** How long a login to either server may take; null: each server's default (or its URL's). */
+    private volatile Duration login;
     private Postgres postgres;
     private Redis redis;
 
@@ -46,6 +49,15 @@ public final class Backends implements AutoCloseable {
 
     public BackendSettings settings() {
         return settings;
+    }
+
+    /**
+     * Bounds every login to the servers brought up from now on by {@code bound} ({@code
+     * --connect-timeout}; null: each server's default): on a heavily loaded machine a healthy
+     * server can take longer than that to let RaceLab in.
+     */
+    public void loginWithin(Duration bound) {
+        this.login = bound;
     }
 
     /**
@@ -86,9 +98,9 @@ public final class Backends implements AutoCloseable {
                         PgAddress address = settings.postgres().get();
                         listener.progress(Service.POSTGRES, StartupListener.Stage.CONNECTING, "Connecting to PostgreSQL at "
                                 + address.host() + ":" + address.port() + "…");
-                        postgres = Postgres.connect(address);
+                        postgres = Postgres.connect(address, login);
                     } else {
-                        postgres = EmbeddedPostgresServer.start(home, listener, () -> closing);
+                        postgres = EmbeddedPostgresServer.start(home, listener, () -> closing, login);
                     }
                 } finally {
                     started();
@@ -117,9 +129,9 @@ public final class Backends implements AutoCloseable {
                         RedisAddress address = settings.redis().get();
                         listener.progress(Service.REDIS, StartupListener.Stage.CONNECTING, "Connecting to Redis at "
                                 + address.host() + ":" + address.port() + "…");
-                        redis = Redis.connect(address);
+                        redis = Redis.connect(address, login);
                     } else {
-                        redis = EmbeddedRedisServer.start(home, listener, () -> closing);
+                        redis = EmbeddedRedisServer.start(home, listener, () -> closing, login);
                     }
                 } finally {
                     started();

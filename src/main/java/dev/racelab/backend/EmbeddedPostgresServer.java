@@ -56,11 +56,13 @@ final class EmbeddedPostgresServer implements AutoCloseable {
     }
 
     /**
-     * Starts RaceLab's PostgreSQL under {@code home}. {@code calledOff} is asked between the steps
-     * of the start (and the starting thread is interrupted to make a wait end): once it says yes,
-     * the start stops where it is, stops what it started, and fails.
+     * Starts RaceLab's PostgreSQL under {@code home}; its sessions' logins are bounded by {@code
+     * login} (null: the default). {@code calledOff} is asked between the steps of the start (and the
+     * starting thread is interrupted to make a wait end): once it says yes, the start stops where
+     * it is, stops what it started, and fails.
      */
-    static Postgres start(Path home, StartupListener listener, BooleanSupplier calledOff) throws BackendException {
+    static Postgres start(Path home, StartupListener listener, BooleanSupplier calledOff, Duration login)
+            throws BackendException {
         boolean cannotRun = isRoot() && !LinuxUtils.isUnshareAvailable();
         if (calledOff.getAsBoolean()) {
             // Asking for unshare runs a process, which the call-off interrupts: its answer is not to be believed.
@@ -102,7 +104,8 @@ final class EmbeddedPostgresServer implements AutoCloseable {
             EmbeddedPostgresServer server = new EmbeddedPostgresServer(postgres, slot);
             PgAddress address = new PgAddress("127.0.0.1", postgres.getPort(), "postgres", "postgres", null, Map.of());
             try {
-                return Postgres.open(address, server, "embedded PostgreSQL %s on 127.0.0.1:" + postgres.getPort());
+                return Postgres.open(address, server, "embedded PostgreSQL %s on 127.0.0.1:" + postgres.getPort(),
+                        login);
             } catch (BackendException e) {
                 server.close();
                 throw e;

@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,10 +42,12 @@ final class EmbeddedRedisServer implements AutoCloseable {
     }
 
     /**
-     * Starts RaceLab's Redis under {@code home}. Once {@code calledOff} says yes (the starting
+     * Starts RaceLab's Redis under {@code home}, its logins bounded by {@code login} (null: the
+     * default). Once {@code calledOff} says yes (the starting
      * thread is interrupted to end its wait), the start stops the server it started and fails.
      */
-    static Redis start(Path home, StartupListener listener, BooleanSupplier calledOff) throws BackendException {
+    static Redis start(Path home, StartupListener listener, BooleanSupplier calledOff, Duration login)
+            throws BackendException {
         Path root = home.resolve("redis");
         Slot slot = null;
         EmbeddedRedisServer starting = null;
@@ -73,7 +76,7 @@ final class EmbeddedRedisServer implements AutoCloseable {
                 RedisAddress address = new RedisAddress("127.0.0.1", port, 0, null, null, false);
                 if (awaitReady(process, address) && !calledOff.getAsBoolean()) {
                     try {
-                        return Redis.open(address, starting, "embedded Redis %s on 127.0.0.1:" + port);
+                        return Redis.open(address, starting, "embedded Redis %s on 127.0.0.1:" + port, login);
                     } catch (BackendException e) {
                         starting.close();
                         throw e;

@@ -304,6 +304,7 @@ public final class Cli {
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }
+            backends.loginWithin(options.connectTimeout());
             // A recording that cannot be written is found before any server starts.
             try (RecordingWriter recording = options.record() == null ? null
                     : RecordingWriter.create(options.record())) {

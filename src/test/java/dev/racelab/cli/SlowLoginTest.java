@@ -1,0 +1,104 @@
+package dev.racelab.cli;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.racelab.backend.DataHome;
+import dev.racelab.backend.PgAddress;
+import dev.racelab.backend.RedisAddress;
+import dev.racelab.support.CuttableProxy;
+import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A server that is up but slow to answer a login (an overloaded machine), played by a relay that
+ * holds back the server's first reply on each connection: RaceLab says the server is slow to
+ * answer the login, not that it cannot be reached, and {@code --connect-timeout} sets how long it waits.
+ */
+@Tag("lab")
+class SlowLoginTest {
+
+    /** How late the relay lets each login's first reply through. */
+    private static final Duration LATE = Duration.ofSeconds(3);
+
+    private record Result(int code, String out, String err) {
+        JsonObject json() {
+            return JsonParser.parseString(out).getAsJsonObject();
+        }
+    }
+
+    private static Result cli(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Map<String, String> env = TestServers.childEnvironment();
+        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)).run(List.of(args));
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static String viaProxy(PgAddress real, CuttableProxy proxy) {
+        return real.secretUrl().replace("@" + real.host() + ":" + real.port() + "/", "@127.0.0.1:" + proxy.port() + "/");
+    }
+
+    @Test
+    void aPostgresSlowerThanTheLoginBoundIsSaidToBeSlowNotUnreachable() throws Exception {
+        PgAddress real = TestServers.postgres().address();
+        try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port())) {
+            proxy.holdFirstReplies(LATE);
+            Result result = cli("run", "counter", "--workers", "1", "--ops", "1", "--pg-url", viaProxy(real, proxy),
+                    "--connect-timeout", "1", "--json");
+            assertEquals(1, result.code(), result.err());
+            String line = result.err().strip();
+            assertTrue(line.startsWith("racelab: PostgreSQL at 127.0.0.1:" + proxy.port()
+                    + " is slow to answer: it took the connection but did not finish the login within 1 s"), line);
+            assertTrue(line.contains("--connect-timeout"), "it says how to wait longer: " + line);
+            assertFalse(line.contains("cannot be reached"), line);
+            assertEquals("ERROR", result.json().get("verdict").getAsString(), result.out());
+        }
+    }
+
+    @Test
+    void aLongerLoginBoundLetsTheSlowPostgresServeTheRun() throws Exception {
+        PgAddress real = TestServers.postgres().address();
+        try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port())) {
+            proxy.holdFirstReplies(LATE);
+            Result result = cli("run", "counter", "--workers", "1", "--ops", "1", "--pg-url", viaProxy(real, proxy),
+                    "--connect-timeout", "30", "--json");
+            assertEquals(0, result.code(), result.err());
+            assertEquals("SAFE", result.json().get("verdict").getAsString(), result.out());
+        }
+    }
+
+    @Test
+    void aRedisSlowerThanTheLoginBoundIsSaidToBeSlowNotUnreachable() throws Exception {
+        RedisAddress real = TestServers.redis().address();
+        try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port())) {
+            proxy.holdFirstReplies(LATE);
+            Result result = cli("run", "readers-writers", "--redis-url", "redis://127.0.0.1:" + proxy.port() + "/"
+                    + real.database(), "--connect-timeout", "1", "--json");
+            assertEquals(1, result.code(), result.err());
+            String line = result.err().strip();
+            assertTrue(line.startsWith("racelab: Redis at 127.0.0.1:" + proxy.port()
+                    + " is slow to answer: it took the connection but did not finish the login within 1 s"), line);
+            assertFalse(line.contains("cannot be reached"), line);
+        }
+    }
+
+    @Test
+    void theLoginBoundIsAWholeNumberOfSecondsWithinReason() {
+        Result result = cli("run", "counter", "--connect-timeout", "0");
+        assertEquals(2, result.code());
+        assertEquals("racelab: --connect-timeout must be from 1 to 300, not 0\n", result.err());
+    }
+}
