@@ -354,6 +354,9 @@ public final class Cli {
                         Interruption interruption) throws InterruptedException, RecordingException {
         Summary summary = new Summary(lab);
         summary.planned(options.spec());
+        // A recording is made to be looked at: its runs observe their servers, as the window's do
+        // (server lanes, the lab's server values), which costs a little; a plain run does not.
+        RunSpec observed = recording == null ? options.spec() : options.spec().withObserve(true);
         boolean allExpected = true;
         String serverDown = null;
         // The first run that ended ERROR not by a server's doing: what failed, in words.
@@ -364,7 +367,7 @@ public final class Cli {
         int planned = planned(options);
         batches:
         for (Long delay : delays) {
-            RunSpec spec = delay == null ? options.spec() : options.sweep().at(options.spec(), delay);
+            RunSpec spec = delay == null ? observed : options.sweep().at(observed, delay);
             Summary.Point point = delay == null ? null : summary.point(delay);
             for (int i = 0; i < options.runs(); i++) {
                 if (interruption.signalled()) {

@@ -25,6 +25,9 @@ public final class LabPicture {
         for (Event event : record.events().snapshot()) {
             view.accept(event);
         }
+        if (record.ended()) {
+            view.concluded(record.outcome());
+        }
         return view;
     }
 

@@ -35,6 +35,9 @@ final class FencingView implements LabView {
 
     FencingView(RunHeader header) {
         this.tracker = new RunTracker(header);
+        tracker.finalValue(FencingScenario.PRICE, "finalPrice");
+        tracker.finalValue(FencingScenario.BOOK_TOKEN, "finalToken");
+        tracker.finalValue(FencingScenario.LATEST_TOKEN, "maxToken");
     }
 
     @Override
@@ -69,6 +72,11 @@ final class FencingView implements LabView {
                 return;
             }
         }
+    }
+
+    @Override
+    public void concluded(dev.racelab.engine.Outcome outcome) {
+        tracker.concluded(outcome);
     }
 
     @Override
