@@ -13,6 +13,7 @@ import dev.racelab.backend.RedisAddress;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -22,6 +23,7 @@ import redis.clients.jedis.params.ClientKillParams;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -68,7 +70,7 @@ class LostOwnSessionTest {
     void terminatingTheRunsOwnIdleSessionEndsTheRunNamingTheServer(String lab) throws Exception {
         runAndEnd(lab, run -> {
             try (Connection test = TestServers.connect()) {
-                int pid = ownSetupSession(test);
+                int pid = ownSession(test, "racelab:setup");
                 try (PreparedStatement terminate = test.prepareStatement("SELECT pg_terminate_backend(?)")) {
                     terminate.setInt(1, pid);
                     try (ResultSet rs = terminate.executeQuery()) {
@@ -79,6 +81,24 @@ class LostOwnSessionTest {
             PgAddress server = TestServers.postgres().address();
             return "PostgreSQL at " + server.host() + ":" + server.port() + " ended the session";
         });
+    }
+
+    /** A recorded run observes: its observer's session is one of its own too. */
+    @Test
+    void terminatingARecordedRunsObserverSessionEndsTheRunNamingTheServer(@TempDir Path dir) throws Exception {
+        runAndEnd("counter", run -> {
+            try (Connection test = TestServers.connect()) {
+                int pid = ownSession(test, "racelab:observer");
+                try (PreparedStatement terminate = test.prepareStatement("SELECT pg_terminate_backend(?)")) {
+                    terminate.setInt(1, pid);
+                    try (ResultSet rs = terminate.executeQuery()) {
+                        assertTrue(rs.next() && rs.getBoolean(1), "backend " + pid + " terminated");
+                    }
+                }
+            }
+            PgAddress server = TestServers.postgres().address();
+            return "PostgreSQL at " + server.host() + ":" + server.port() + " ended the session";
+        }, "--record", dir.resolve("observed.racelab").toString());
     }
 
     @Test
@@ -99,7 +119,7 @@ class LostOwnSessionTest {
      * {@code ender} once its workers are well under way, and checks the command ended within the
      * bound, ERROR, exit 1, naming the server as {@code ender} says.
      */
-    private static void runAndEnd(String lab, EndOwnSession ender) throws Exception {
+    private static void runAndEnd(String lab, EndOwnSession ender, String... more) throws Exception {
         AtomicReference<Run> running = new AtomicReference<>();
         AtomicReference<Throwable> trouble = new AtomicReference<>();
         AtomicReference<String> named = new AtomicReference<>();
@@ -128,6 +148,7 @@ class LostOwnSessionTest {
         terminator.start();
         List<String> args = new ArrayList<>(List.of("run", lab, "--timeout", "60", "--json"));
         args.addAll(RUNS.get(lab));
+        args.addAll(List.of(more));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Map<String, String> env = new HashMap<>(TestServers.childEnvironment());
@@ -159,22 +180,26 @@ class LostOwnSessionTest {
     }
 
     /**
-     * The backend of this run's {@code racelab:setup} session: the one whose client is a socket of
+     * The backend of this run's (first) session called {@code name}: one whose client is a socket of
      * this JVM (the command runs in it; other test JVMs may share the server).
      */
-    private static int ownSetupSession(Connection test) throws Exception {
+    private static int ownSession(Connection test, String name) throws Exception {
         Set<Integer> ours = ProcFs.localPorts(ProcessHandle.current().pid());
         List<Integer> found = new ArrayList<>();
         try (PreparedStatement ps = test.prepareStatement(
-                "SELECT pid, client_port FROM pg_stat_activity WHERE application_name = 'racelab:setup'");
-             ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                if (ours.contains(rs.getInt(2))) {
-                    found.add(rs.getInt(1));
+                "SELECT pid, client_port FROM pg_stat_activity WHERE application_name = ?")) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (ours.contains(rs.getInt(2))) {
+                        found.add(rs.getInt(1));
+                    }
                 }
             }
         }
-        assertEquals(1, found.size(), "this run's racelab:setup session, by its client port: " + found);
+        // One setup session; one observer's session per observer (the counter has two: locks, the row).
+        assertTrue(!found.isEmpty() && (found.size() == 1 || name.endsWith("observer")),
+                "this run's " + name + " session, by its client port: " + found);
         return found.get(0);
     }
 }
