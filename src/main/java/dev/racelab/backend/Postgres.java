@@ -215,8 +215,9 @@ public final class Postgres implements AutoCloseable {
     public void probe() throws BackendException {
         Properties props = address.properties();
         props.setProperty("ApplicationName", APP_PREFIX + "probe");
-        // The login as any other (a busy machine's is slow, and that is not a dead server), then its answer.
-        bound(props, login);
+        // A probe asks whether a server that failed a run still answers: its own short bound, unless
+        // --connect-timeout gave one (a busy machine's slow login is said to be slow, either way).
+        bound(props, login == null ? Duration.ofSeconds(PROBE_TIMEOUT_SECONDS) : login);
         props.setProperty("socketTimeout", String.valueOf(PROBE_TIMEOUT_SECONDS));
         try (Connection c = login(address, props); Statement s = c.createStatement()) {
             s.execute("SELECT 1");

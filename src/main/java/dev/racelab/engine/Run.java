@@ -753,6 +753,16 @@ public final class Run {
             return -1;
         }
 
+        private void abortAll() {
+            for (ServerObserver observer : observers) {
+                try {
+                    observer.abort();
+                } catch (Exception e) {
+                    recorder.record(RUN_ACTOR, EventKind.NOTE, "cutting observer: " + message(e), 0);
+                }
+            }
+        }
+
         /** Stops polling, reads the servers one last time (the run's final state), and closes. */
         @Override
         public void close() {
@@ -760,7 +770,12 @@ public final class Run {
             if (thread != null) {
                 thread.interrupt();
                 try {
-                    thread.join(TEARDOWN_MILLIS);
+                    thread.join(ABORT_AFTER_MILLIS);
+                    if (thread.isAlive()) {
+                        // A read blocked on a server that stopped answering: cut it rather than wait out its bound.
+                        abortAll();
+                        thread.join(TEARDOWN_MILLIS);
+                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
