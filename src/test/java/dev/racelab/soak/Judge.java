@@ -38,9 +38,9 @@ final class Judge {
 
     /** The classes and problems of one ended run; see the class comment for what is expected. */
     Report judge(Plan plan, boolean hung, Integer exit, String inflicted, String note, Instant faultWall,
-                         List<String> left,
-                         Path recordingFile, Path out, Path err, List<String> command, double underWay,
-                         double fault, double printed, double ended, double bound) throws IOException {
+                 List<String> left, List<String> partials,
+                 Path recordingFile, Path out, Path err, List<String> command, double underWay,
+                 double fault, double printed, double ended, double bound) throws IOException {
         String stdout = Files.readString(out, StandardCharsets.UTF_8);
         String stderr = Files.readString(err, StandardCharsets.UTF_8);
         JsonObject summary = summary(stdout);
@@ -52,7 +52,12 @@ final class Judge {
 
         Optional<Recording> recording = Optional.empty();
         String recordingProblem = null;
-        if (!Files.exists(recordingFile)) {
+        // A signal before any run leaves no recording: there is nothing to record.
+        boolean noRun = plan.fault().signals() && summaryInterrupted && summary.has("runs")
+                && summary.get("runs").getAsInt() == 0;
+        if (noRun) {
+            recordingProblem = Files.exists(recordingFile) ? "a recording though no run ran" : null;
+        } else if (!Files.exists(recordingFile)) {
             recordingProblem = "no recording";
         } else {
             try {
@@ -84,12 +89,18 @@ final class Judge {
                     }
                     yield plan.fault() == Fault.NONE ? Result.OK : Result.FAULT_TOO_LATE;
                 }
-                case SIGTERM -> {
+                case SIGTERM, START_SIGNAL -> {
                     if (summary == null) {
-                        problems.add("signalled, exit " + exit + ", and no summary printed");
+                        problems.add("signalled (SIG" + plan.signal() + "), exit " + exit + ", and no summary printed");
                         yield Result.UNNAMED_CAUSE;
                     }
                     if (summaryInterrupted) {
+                        // The JVM ends with the signal's status once its shutdown (RaceLab's summary) is done.
+                        int signalled = 128 + (plan.signal().equals("INT") ? 2 : 15);
+                        if (exit != signalled) {
+                            problems.add("exit " + exit + " after SIG" + plan.signal() + ", not " + signalled);
+                            yield Result.WRONG_EXIT;
+                        }
                         yield Result.OK;
                     }
                     yield verdict != null ? Result.FAULT_TOO_LATE : Result.UNNAMED_CAUSE;
@@ -112,15 +123,19 @@ final class Judge {
             };
         }
 
-        boolean wantInterrupted = result == Result.OK && done == Fault.SIGTERM;
+        boolean wantInterrupted = result == Result.OK && done.signals();
         if (recordingProblem != null) {
             problems.add(recordingProblem);
-        } else if (recording.get().interrupted() != wantInterrupted && !hung) {
+        } else if (recording.isPresent() && recording.get().interrupted() != wantInterrupted && !hung) {
             problems.add(wantInterrupted ? "the recording is not marked interrupted"
                     : "the recording is marked interrupted");
         }
         if (recordingProblem != null || problems.stream().anyMatch(p -> p.contains("marked interrupted"))) {
             result = result.failure() ? result : Result.RECORDING;
+        }
+        if (!partials.isEmpty()) {
+            problems.add("left beside the recording's target: " + String.join(", ", partials));
+            result = result.failure() ? result : Result.PARTIAL_FILE;
         }
         if (!left.isEmpty()) {
             problems.add("still running " + Soak.PROCESS_GRACE.toSeconds() + " s after the child ended (killed): "
@@ -128,7 +143,7 @@ final class Judge {
             result = result.failure() ? result : Result.PROCESS_LEFT;
         }
         if (result == Result.FAULT_TOO_LATE) {
-            note = (note != null ? note : done == Fault.SIGTERM ? "the signal came after the run was recorded"
+            note = (note != null ? note : done.signals() ? "the signal came after the run was recorded"
                     : "the fault came after the workers were done") + workTime(recording);
         }
         String outcome = summary == null ? Tables.tail(stdout, 12)

@@ -10,6 +10,7 @@ import dev.racelab.labs.Labs;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +29,9 @@ import java.util.stream.Stream;
  * The soak: many short runs of a packaged RaceLab, each a child process {@code run LAB … --record
  * FILE --timeout T --json}, across every lab, on the child's own embedded servers or on the
  * machine's, each with a fault drawn from a seed (none, SIGTERM to RaceLab, a server killed, a
- * server frozen, a PostgreSQL backend killed) that lands while the run's workers are at work.
+ * server frozen, a PostgreSQL backend killed) that lands while the run's workers are at work, or
+ * (start-signal) SIGTERM or SIGINT while the child sets up or starts its embedded servers, in a
+ * fresh data home for some runs so that the first set-up is signalled too.
  *
  * <p>A run's bound: {@link #START_UP} until its workers are seen on their server (the soak asks the
  * server for sessions named after them), then the run's timeout, {@link #MARGIN} and a generous
@@ -36,11 +39,13 @@ import java.util.stream.Stream;
  * moment plus the timeout and the margin (plus the signal grace after a SIGTERM).
  *
  * <p>Every run must: end within its bound (a run the soak has to kill is "hung", never a success);
- * end with a named cause (no fault: exit 0 and a verdict; SIGTERM: the summary says it was
- * interrupted and so does the recording; a server fault: exit 1 and a line naming the server,
- * unless the fault came after the workers were done and the run ended 0 with a verdict, "fault too
- * late"); leave a recording RaceLab reads back; leave no process of its own running ten seconds
- * after it exited. On the machine's servers, nothing outside schema {@code racelab} and keys
+ * end with a named cause (no fault: exit 0 and a verdict; a signal: the summary says it was
+ * interrupted and so does the recording, exit 128 + the signal; a server fault: exit 1 and a line
+ * naming the server, unless the fault came after the workers were done and the run ended 0 with a
+ * verdict, "fault too late"); leave a recording RaceLab reads back (none after a signal that came
+ * before any run); leave nothing beside the recording's target (no partial file); leave no process
+ * of its own running ten seconds after it exited. A signal during start-up must end the child
+ * within {@link #START_SIGNAL_BOUND}. On the machine's servers, nothing outside schema {@code racelab} and keys
  * {@code racelab:} may change (see {@link External}).
  *
  * <p>Run with {@code scripts/soak [runs] [seed]}; the same seed draws the same runs. Prints a line
@@ -55,6 +60,12 @@ public final class Soak {
     private static final Duration MARGIN = Duration.ofSeconds(15);
     /** What a signalled RaceLab may take to stop its run and write what it has (Interruption.GRACE_SECONDS). */
     private static final Duration SIGNAL_GRACE = Duration.ofSeconds(20);
+    /**
+     * What a RaceLab signalled while its servers start may take to end: it calls the start off and
+     * sums up no run in a second or two; this is room for a very busy machine, far from the 23 s it
+     * took when it waited for the start.
+     */
+    private static final Duration START_SIGNAL_BOUND = Duration.ofSeconds(10);
     /** How long after a child exits its processes must be gone. */
     static final Duration PROCESS_GRACE = Duration.ofSeconds(10);
     private static final long POLL_MILLIS = 20;
@@ -155,7 +166,9 @@ public final class Soak {
         Instant started = Instant.now();
         long t0 = System.nanoTime();
         Processes seen = new Processes();
-        try (RunServers servers = new RunServers(plan, home, external, started)) {
+        // A fresh data home makes the start a first set-up (unpack, initdb) for the signal to land in.
+        Path runHome = plan.freshHome() ? work.resolve(name + ".home") : home;
+        try (RunServers servers = new RunServers(plan, runHome, external, started)) {
             currentServers = servers;
             List<String> command = plan.command(jar, recording, servers.urls());
             ProcessBuilder builder = new ProcessBuilder(command)
@@ -164,11 +177,16 @@ public final class Soak {
                     .redirectError(err.toFile());
             builder.environment().remove(BackendSettings.PG_ENV);
             builder.environment().remove(BackendSettings.REDIS_ENV);
-            builder.environment().put("RACELAB_HOME", home.toString());
+            builder.environment().put("RACELAB_HOME", runHome.toString());
             Process child = builder.start();
             current = child;
             try {
-                return watch(plan, child, servers, seen, random, started, t0, recording, out, err, command);
+                Report report = watch(plan, child, servers, seen, random, started, t0, recording, out, err, command,
+                        runHome);
+                if (plan.freshHome() && !report.result().failure()) {
+                    deleteTree(runHome);
+                }
+                return report;
             } finally {
                 if (child.isAlive()) {
                     // The soak itself failed: the child and its servers must not outlive the run.
@@ -184,8 +202,10 @@ public final class Soak {
 
     /** Follows a started child to its end: spots it under way, inflicts its fault, bounds it; then judges it. */
     private Report watch(Plan plan, Process child, RunServers servers, Processes seen, Random random, Instant started,
-                         long t0, Path recording, Path out, Path err, List<String> command) throws Exception {
+                         long t0, Path recording, Path out, Path err, List<String> command, Path runHome)
+            throws Exception {
         seen.add(child.toHandle());
+        long startSaid = -1;
 
         long timeout = TimeUnit.SECONDS.toNanos(plan.timeoutSeconds());
         long deadline = t0 + START_UP.toNanos() + timeout + MARGIN.toNanos();
@@ -212,7 +232,20 @@ public final class Soak {
                 underWay = now;
                 deadline = now + timeout + MARGIN.toNanos() + TimeUnit.MILLISECONDS.toNanos(plan.workMillis());
             }
-            if (underWay >= 0 && faultAt < 0 && plan.fault() != Fault.NONE
+            if (plan.fault() == Fault.START_SIGNAL && faultAt < 0) {
+                if (startSaid < 0 && startingSaid(err)) {
+                    startSaid = now;
+                }
+                if (startSaid >= 0 && now - startSaid >= TimeUnit.MILLISECONDS.toNanos(plan.faultDelayMillis())) {
+                    faultAt = now;
+                    faultWall = Instant.now();
+                    inflicted = signal(child, plan.signal()) + (underWay < 0 ? " while its servers started"
+                            : " (its workers had started)");
+                    deadline = underWay < 0 ? now + START_SIGNAL_BOUND.toNanos()
+                            : now + timeout + MARGIN.toNanos() + SIGNAL_GRACE.toNanos();
+                }
+            }
+            if (underWay >= 0 && faultAt < 0 && plan.fault() != Fault.NONE && plan.fault() != Fault.START_SIGNAL
                     && now - underWay >= TimeUnit.MILLISECONDS.toNanos(plan.faultDelayMillis())) {
                 faultAt = now;
                 faultWall = Instant.now();
@@ -240,7 +273,9 @@ public final class Soak {
             printed = ended;
         }
         String note = null;
-        if (plan.fault() != Fault.NONE && inflicted == null) {
+        if (plan.fault() == Fault.START_SIGNAL && inflicted == null) {
+            note = startSaid < 0 ? "fault not done: no server start was said" : "fault not done: it ended first";
+        } else if (plan.fault() != Fault.NONE && inflicted == null) {
             note = underWay < 0 ? "fault not done: the workers were never seen at work"
                     : faultAt < 0 ? "fault not done: the run ended before its moment"
                     : "fault not done: nothing left to inflict it on";
@@ -253,10 +288,12 @@ public final class Soak {
         Integer exit = child.isAlive() ? null : child.exitValue();
         servers.look(child.toHandle(), seen);
         servers.close();
-        seen.add(homeProcesses(started));
+        seen.add(homeProcesses(runHome, started));
         List<String> left = seen.awaitGone(PROCESS_GRACE);
+        List<String> partials = leftBeside(recording);
 
-        Report report = new Judge(labs).judge(plan, hung, exit, inflicted, note, faultWall, left, recording, out, err, command,
+        Report report = new Judge(labs).judge(plan, hung, exit, inflicted, note, faultWall, left, partials, recording,
+                out, err, command,
                 seconds(t0, underWay), seconds(t0, faultAt), seconds(t0, printed), (ended - t0) / 1e9,
                 (deadline - t0) / 1e9);
         if (!report.result().failure()) {
@@ -271,8 +308,42 @@ public final class Soak {
         return at < 0 ? -1 : (at - t0) / 1e9;
     }
 
+    /** Whether the child said it sets up or starts an embedded server (on standard error, as it does). */
+    private static boolean startingSaid(Path err) throws IOException {
+        String said = Files.readString(err, StandardCharsets.UTF_8);
+        return said.contains("Setting up embedded") || said.contains("Starting embedded");
+    }
+
+    /** Sends SIG{@code name} to the child (a Ctrl-C is SIGINT); says what was done. */
+    private static String signal(Process child, String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(child.pid())).start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IOException("kill -" + name + " " + child.pid() + " failed");
+        }
+        return "SIG" + name + " to RaceLab (pid " + child.pid() + ")";
+    }
+
+    /**
+     * What the child left beside its recording's target: a partial file ({@code .NAME.<random>.part},
+     * where the recording is written before it is moved into place whole) or any other file named
+     * after the target.
+     */
+    private List<String> leftBeside(Path recording) throws IOException {
+        String target = recording.getFileName().toString();
+        try (Stream<Path> files = Files.list(work)) {
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith("." + target) || n.startsWith(target) && !n.equals(target))
+                    .sorted().toList();
+        }
+    }
+
     /** Processes started since {@code since} whose command line names the soak's home: the child's servers. */
     private Stream<ProcessHandle> homeProcesses(Instant since) {
+        return homeProcesses(home, since);
+    }
+
+    /** Processes started since {@code since} whose command line names {@code home}: a child's servers. */
+    private static Stream<ProcessHandle> homeProcesses(Path home, Instant since) {
         String path = home.toString();
         return ProcessHandle.allProcesses()
                 .filter(p -> p.info().startInstant().map(s -> !s.isBefore(since.minusSeconds(1))).orElse(false))
