@@ -291,6 +291,19 @@ public final class Postgres implements AutoCloseable {
         });
     }
 
+    /**
+     * Whether {@code failure} is a reply that did not come in time: a socket's read timed out, or a
+     * login ran out its bound on a server that took the connection.
+     */
+    public static boolean timedOut(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.net.SocketTimeoutException || cause instanceof SlowLogin) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A sentence for a refusal that makes this server unusable for RaceLab as it is (someone else's object in the way). */
     public String cannotBeUsed(SQLException e) {
         return explain(address, e, "cannot be used").getMessage();

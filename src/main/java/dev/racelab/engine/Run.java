@@ -359,6 +359,7 @@ public final class Run {
                 worker.script = scenario.worker(worker);
             }
             if (spec.observe()) {
+                stage = "connect its observers";
                 observing = new Observing(scenario.observers());
             }
             if (spec.stepMode()) {
@@ -682,6 +683,11 @@ public final class Run {
                 try {
                     observer.connect();
                 } catch (Exception e) {
+                    if (servers.lost(e).isPresent()) {
+                        // The server failed the observer's own session, as it would a worker's: the
+                        // run ends now, named, rather than start its workers beside a silent server.
+                        throw new IllegalStateException("an observer could not connect", e);
+                    }
                     recorder.record(ids[0], EventKind.NOTE, "observer failed: " + message(e), 0);
                 }
             }
