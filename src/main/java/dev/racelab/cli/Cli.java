@@ -10,6 +10,7 @@ import dev.racelab.engine.Clock;
 import dev.racelab.engine.Gate;
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.Outcome;
+import dev.racelab.engine.Printable;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.Service;
 import dev.racelab.engine.Strategy;
@@ -127,7 +128,8 @@ public final class Cli {
                 return BACKEND_FAILURE;
             }
             if (e instanceof UsageException || e instanceof RecordingException) {
-                err.println("racelab: " + e.getMessage());
+                // These may quote a file's text (a recording's, a name given): never its controls.
+                err.println("racelab: " + Printable.line(e.getMessage()));
                 return USAGE;
             }
             throw e;
@@ -230,7 +232,7 @@ public final class Cli {
             summary.times(recording.elapsedMs(), recording.startupMs(), recording.interrupted());
             summary.batch(recording.planned(), recording.serverFailure());
             if (json) {
-                out.println(JSON.toJson(summary.toJson()));
+                out.println(Printable.json(JSON.toJson(summary.toJson())));
             } else {
                 summary.print(out);
             }

@@ -2,6 +2,7 @@ package dev.racelab.cli;
 
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.Outcome;
+import dev.racelab.engine.Printable;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Sweep;
@@ -213,17 +214,19 @@ final class Summary {
                     verdictCounts());
         }
         if (serverFailure != null) {
-            out.println("a server failed: " + serverFailure);
+            out.println("a server failed: " + Printable.line(serverFailure));
         }
         if (runs > 1 || planned > 1) {
             out.println("last run:");
         }
-        out.println(outcome.banner());
-        out.println("  " + outcome.explanation());
-        violations.forEach((name, count) -> out.printf("  %s: %d%n", name, count));
-        out.println("  " + outcome.metrics().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
-                .collect(Collectors.joining(" · ")));
+        // What the record says in words may come from a file: shown with its controls escaped.
+        out.println(Printable.line(outcome.banner()));
+        out.println("  " + Printable.line(outcome.explanation()));
+        violations.forEach((name, count) -> out.printf("  %s: %d%n", Printable.line(name), count));
+        out.println("  " + outcome.metrics().entrySet().stream()
+                .map(e -> Printable.line(e.getKey()) + " " + e.getValue()).collect(Collectors.joining(" · ")));
         out.printf("  %d ms · %d events%n", elapsedMs, events);
-        last.backend().forEach((service, what) -> out.printf("  %s: %s%n", service, what));
+        last.backend().forEach((service, what) -> out.printf("  %s: %s%n", Printable.line(service),
+                Printable.line(what)));
     }
 }

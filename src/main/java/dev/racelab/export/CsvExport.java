@@ -4,6 +4,7 @@ import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Printable;
 import dev.racelab.engine.RunRecord;
 
 import java.io.IOException;
@@ -58,8 +59,13 @@ public final class CsvExport {
         }
     }
 
-    /** A field, quoted when it holds a comma, a quote or a line break (quotes doubled). */
-    static String field(String text) {
+    /**
+     * A field: its control characters shown as escapes ({@link Printable#field}: a line feed kept,
+     * which RFC 4180 allows in a quoted field), quoted when it holds a comma, a quote or a line
+     * break (quotes doubled).
+     */
+    static String field(String raw) {
+        String text = Printable.field(raw);
         if (text.indexOf(',') < 0 && text.indexOf('"') < 0 && text.indexOf('\n') < 0 && text.indexOf('\r') < 0) {
             return text;
         }

@@ -1,6 +1,7 @@
 package dev.racelab.export;
 
 import dev.racelab.engine.Ink;
+import dev.racelab.engine.Printable;
 import dev.racelab.engine.view.Sketch;
 import dev.racelab.engine.view.Theme;
 
@@ -134,8 +135,12 @@ public final class SvgSketch extends Drawing {
         return text.equals("-0") ? "0" : text;
     }
 
-    /** Text as XML character data or an attribute value. */
-    static String escape(String text) {
+    /**
+     * Text as XML character data or an attribute value: control characters, which XML 1.0 does not
+     * allow or a viewer would act on, shown as escapes ({@link Printable#line}).
+     */
+    static String escape(String raw) {
+        String text = Printable.line(raw);
         StringBuilder out = new StringBuilder(text.length());
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
@@ -144,11 +149,7 @@ public final class SvgSketch extends Drawing {
                 case '>' -> out.append("&gt;");
                 case '&' -> out.append("&amp;");
                 case '"' -> out.append("&quot;");
-                default -> {
-                    if (c >= 0x20 || c == '\t') {
-                        out.append(c);
-                    }
-                }
+                default -> out.append(c);
             }
         }
         return out.toString();

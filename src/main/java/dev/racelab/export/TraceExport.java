@@ -5,6 +5,7 @@ import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Printable;
 import dev.racelab.engine.RunRecord;
 
 import java.io.IOException;
@@ -42,7 +43,9 @@ public final class TraceExport {
 
     /** Writes {@code runs} (the runs of one recording, in order) to {@code out} as one trace. */
     public static void write(List<RunRecord> runs, Writer out) throws IOException {
-        JsonWriter json = new JsonWriter(out);
+        // Names and subjects may come from a file: what JSON leaves raw (C1, bidirectional
+        // controls) is written as JSON's escapes, the same text to a viewer that parses it.
+        JsonWriter json = new JsonWriter(Printable.json(out));
         json.setIndent("");
         json.beginObject();
         json.name("displayTimeUnit").value("ms");

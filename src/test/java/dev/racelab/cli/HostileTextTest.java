@@ -1,0 +1,164 @@
+package dev.racelab.cli;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.racelab.backend.DataHome;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A crafted recording whose text fields carry terminal escapes (set the window's title, clear the
+ * screen, a C1 control sequence introducer, a right-to-left override, DEL, a lone carriage return):
+ * {@code replay}, its refusal lines and the exports show them as visible escapes ({@code \x1b}),
+ * never as the bytes a terminal or a viewer would act on; the JSON summary keeps the exact text in
+ * JSON's own escapes; the CSV stays RFC 4180 and the SVG stays XML. No server is involved.
+ */
+@Tag("engine")
+class HostileTextTest {
+
+    /** Sets the terminal's title to "pwned", rings its bell and clears the screen. */
+    private static final String TITLE_AND_CLEAR = "\\u001b]0;pwned\\u0007\\u001b[2J";
+    /** The same as raw characters, for what must never appear in output. */
+    private static final String RAW_ESC = "\u001b";
+
+    private static String recording(String lab) {
+        return String.join("\n",
+                "{\"format\":\"racelab-recording\",\"version\":1}",
+                "{\"type\":\"run\",\"run\":1,\"lab\":\"" + lab + "\",\"strategy\":\"read-modify-write\",\"workers\":1,"
+                        + "\"ops\":1,\"seed\":1,\"timeoutMs\":10000,\"stepMode\":false,\"observe\":false,"
+                        + "\"gates\":\"\",\"switches\":{},\"startedAt\":\"2026-11-23T10:00:00Z\","
+                        + "\"backend\":{\"postgres" + TITLE_AND_CLEAR + "\":\"PostgreSQL\u009b2J 17.2\"}}",
+                "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
+                "[1,0,1,\"ACTOR\",\"WORKER\",\"client" + TITLE_AND_CLEAR + "-1\"]",
+                "[2,10,0,\"RUN_STARTED\",1,\"read-modify-write\"]",
+                "[3,20,1,\"STATE\",\"RUNNING\",null]",
+                "[4,25,1,\"STATE\",\"WAITING\",\"row\\r\\u001b[1Aforged\u202e\"]",
+                "[5,26,1,\"VIOLATION\",1,\"lost\\u007f\\u0085\"]",
+                "[6,30,1,\"STATE\",\"DONE\",null]",
+                "[7,40,0,\"RUN_ENDED\",0,\"SAFE\"]",
+                "{\"type\":\"outcome\",\"verdict\":\"SAFE\",\"headline\":\"all counted" + TITLE_AND_CLEAR + "\","
+                        + "\"explanation\":\"The counter\\nended at 1.\u202egnirts\\r\",\"violations\":{\"lost"
+                        + TITLE_AND_CLEAR + "\":1},\"metrics\":{\"final\\u001b[8mValue\":1},"
+                        + "\"places\":[5],\"events\":8,\"droppedEvents\":0}",
+                "{\"type\":\"end\",\"runs\":1,\"elapsedMs\":120,\"startupMs\":0}", "");
+    }
+
+    @TempDir
+    Path dir;
+
+    private record Result(int code, String out, String err) {
+    }
+
+    private Result cli(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Map<String, String> env = Map.of("RACELAB_HOME", dir.resolve("home").toString());
+        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)).run(Arrays.asList(args));
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private Path crafted(String name, String lab) throws Exception {
+        Path file = dir.resolve(name);
+        Files.writeString(file, recording(lab), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    /** The characters a terminal acts on or a viewer reorders by, as found in {@code text}, apart from {@code allowed}. */
+    private static List<String> controls(String text, String allowed) {
+        List<String> found = new ArrayList<>();
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean control = c < 0x20 || c >= 0x7f && c < 0xa0 || c >= 0x202a && c <= 0x202e
+                    || c >= 0x2066 && c <= 0x2069 || c == 0x200e || c == 0x200f || c == 0x061c;
+            if (control && allowed.indexOf(c) < 0) {
+                found.add(String.format("U+%04X at %d", (int) c, i));
+            }
+        }
+        return found;
+    }
+
+    @Test
+    void replayPrintsEscapesVisiblyAndActsOnNone() throws Exception {
+        Result result = cli("replay", crafted("hostile.racelab", "counter").toString());
+        assertEquals(0, result.code(), result.err());
+        assertEquals(List.of(), controls(result.out(), "\n"), result.out());
+        assertTrue(result.out().contains("SAFE — all counted\\x1b]0;pwned\\x07\\x1b[2J"), result.out());
+        assertTrue(result.out().contains("The counter\\nended at 1.\\u202egnirts\\r"), result.out());
+        assertTrue(result.out().contains("PostgreSQL\\x9b2J 17.2"), result.out());
+        assertTrue(result.out().contains("final\\x1b[8mValue 1"), result.out());
+    }
+
+    @Test
+    void replaysJsonKeepsTheExactTextInJsonEscapes() throws Exception {
+        Result result = cli("replay", crafted("hostile.racelab", "counter").toString(), "--json");
+        assertEquals(0, result.code(), result.err());
+        assertEquals(List.of(), controls(result.out(), "\n"), result.out());
+        JsonObject summary = JsonParser.parseString(result.out()).getAsJsonObject();
+        assertEquals("all counted\u001b]0;pwned\u0007\u001b[2J", summary.get("headline").getAsString());
+        assertEquals("The counter\nended at 1.\u202egnirts\r", summary.get("explanation").getAsString());
+        assertEquals("PostgreSQL\u009b2J 17.2",
+                summary.getAsJsonObject("backend").get("postgres\u001b]0;pwned\u0007\u001b[2J").getAsString());
+    }
+
+    @Test
+    void aRefusalQuotesTheFilesTextEscaped() throws Exception {
+        Result result = cli("replay", crafted("foreign.racelab", "tele" + TITLE_AND_CLEAR + "porter").toString());
+        assertEquals(2, result.code());
+        assertEquals(List.of(), controls(result.err(), "\n"), result.err());
+        assertEquals(1, result.err().split("\n").length, result.err());
+        assertTrue(result.err().contains("'tele\\x1b]0;pwned\\x07\\x1b[2Jporter'"), result.err());
+    }
+
+    @Test
+    void theCsvNeutralisesControlsAndStaysRfc4180() throws Exception {
+        Path out = dir.resolve("events.csv");
+        Result result = cli("export", crafted("hostile.racelab", "counter").toString(), "--format", "csv",
+                "--out", out.toString());
+        assertEquals(0, result.code(), result.err());
+        String csv = Files.readString(out, StandardCharsets.UTF_8);
+        assertEquals(List.of(), controls(csv.replace("\r\n", ""), "\n\t"), csv);
+        assertTrue(csv.contains(",client\\x1b]0;pwned\\x07\\x1b[2J-1,WORKER,STATE,"), csv);
+        assertTrue(csv.contains(",row\\r\\x1b[1Aforged\\u202e,"), csv);
+        assertTrue(csv.contains(",lost\\x7f\\x85,"), csv);
+        assertEquals(9, csv.split("\r\n").length, "a header and a line per event: " + csv);
+    }
+
+    @Test
+    void theSvgStaysXmlAndShowsControlsAsEscapes() throws Exception {
+        Path out = dir.resolve("timeline.svg");
+        Result result = cli("export", crafted("hostile.racelab", "counter").toString(), "--format", "svg",
+                "--out", out.toString());
+        assertEquals(0, result.code(), result.err());
+        String svg = Files.readString(out, StandardCharsets.UTF_8);
+        assertEquals(List.of(), controls(svg, "\n"), "no control characters in " + svg);
+        javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(out.toFile());
+        assertTrue(svg.contains("all counted\\x1b]0;pwned\\x07\\x1b[2J"), svg);
+        assertTrue(svg.contains("client\\x1b]0;pwned\\x07\\x1b[2J-1"), svg);
+    }
+
+    @Test
+    void theTraceKeepsTheExactTextInJsonEscapes() throws Exception {
+        Path out = dir.resolve("trace.json");
+        Result result = cli("export", crafted("hostile.racelab", "counter").toString(), "--format", "trace",
+                "--out", out.toString());
+        assertEquals(0, result.code(), result.err());
+        String trace = Files.readString(out, StandardCharsets.UTF_8);
+        assertEquals(List.of(), controls(trace, ""), trace);
+        assertTrue(JsonParser.parseString(trace).toString().contains("forged\u202e"), trace);
+    }
+}
