@@ -1,0 +1,120 @@
+package dev.racelab.cli;
+
+import dev.racelab.backend.DataHome;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What the format bounds, refused as the format says: an event on a lane no {@code ACTOR} line
+ * announced, a lane number past the most a run can have, a line longer than a recording's longest
+ * (10 MiB against the bound of 8), and a file's long text, which a refusal quotes as a short
+ * excerpt. Each refusal is one short line naming the line; no server is involved.
+ */
+@Tag("engine")
+class RecordingBoundsTest {
+
+    private static final String OPENING = "{\"format\":\"racelab-recording\",\"version\":1}";
+    private static final String HEADER = "{\"type\":\"run\",\"run\":1,\"lab\":\"counter\",\"strategy\":"
+            + "\"read-modify-write\",\"workers\":1,\"ops\":1,\"seed\":1,\"timeoutMs\":10000,\"stepMode\":false,"
+            + "\"observe\":false,\"gates\":\"\",\"switches\":{},\"startedAt\":\"2026-11-23T10:00:00Z\","
+            + "\"backend\":{}}";
+    private static final String OUTCOME = "{\"type\":\"outcome\",\"verdict\":\"SAFE\",\"headline\":\"h\","
+            + "\"explanation\":\"e\",\"violations\":{},\"metrics\":{},\"places\":[],\"events\":%d,\"droppedEvents\":0}";
+    private static final String END = "{\"type\":\"end\",\"runs\":1,\"elapsedMs\":1,\"startupMs\":0}";
+
+    @TempDir
+    Path dir;
+
+    private record Result(int code, String out, String err) {
+    }
+
+    private Result replay(Path file) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Map<String, String> env = Map.of("RACELAB_HOME", dir.resolve("home").toString());
+        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)).run(Arrays.asList("replay", file.toString()));
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private Path recording(String name, String... events) throws Exception {
+        StringBuilder text = new StringBuilder(OPENING).append('\n').append(HEADER).append('\n');
+        for (String event : events) {
+            text.append(event).append('\n');
+        }
+        text.append(String.format(OUTCOME, events.length)).append('\n').append(END).append('\n');
+        Path file = dir.resolve(name);
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    private static void refused(Result result, String... saying) {
+        assertEquals(2, result.code(), result.err());
+        assertEquals("", result.out());
+        assertEquals(1, result.err().split("\n").length, "one line: " + result.err());
+        assertTrue(result.err().length() < 300, "a short line, not " + result.err().length() + " characters");
+        for (String words : saying) {
+            assertTrue(result.err().contains(words), result.err());
+        }
+    }
+
+    @Test
+    void aWholeRecordingWithItsLanesAnnouncedIsRead() throws Exception {
+        Result result = replay(recording("fine.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
+                "[1,0,1,\"ACTOR\",\"WORKER\",\"client-1\"]", "[2,5,1,\"STATE\",\"RUNNING\",null]"));
+        assertEquals(0, result.code(), result.err());
+    }
+
+    @Test
+    void anEventOnALaneNoActorLineAnnouncedIsRefused() throws Exception {
+        refused(replay(recording("unannounced.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
+                        "[1,5,7,\"STATE\",\"RUNNING\",null]")),
+                "line 4", "lane 7", "no ACTOR line announced");
+    }
+
+    @Test
+    void aLaneNumberPastTheMostARunHasIsRefused() throws Exception {
+        refused(replay(recording("far lane.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
+                        "[1,0,100000000,\"ACTOR\",\"WORKER\",\"client-1\"]")),
+                "line 4", "lane 100000000");
+    }
+
+    @Test
+    void aLineLongerThanARecordingsLongestIsRefusedQuotingItsStartOnly() throws Exception {
+        Path file = dir.resolve("long line.racelab");
+        try (OutputStream out = Files.newOutputStream(file)) {
+            out.write((OPENING + "\n{\"type\":\"").getBytes(StandardCharsets.UTF_8));
+            byte[] block = new byte[1 << 16];
+            Arrays.fill(block, (byte) 'x');
+            for (int i = 0; i < 160; i++) {
+                out.write(block);
+            }
+            out.write("\"}\n".getBytes(StandardCharsets.UTF_8));
+        }
+        refused(replay(file), "line 2", "longer than");
+    }
+
+    @Test
+    void aFilesLongTextIsQuotedAsAShortExcerpt() throws Exception {
+        String name = "x".repeat(100_000);
+        Path file = recording("long lab.racelab").resolveSibling("long lab.racelab");
+        Files.writeString(file, Files.readString(file).replace("\"lab\":\"counter\"", "\"lab\":\"" + name + "\""));
+        Result result = replay(file);
+        refused(result, "is a recording of the lab 'xxx");
+        assertFalse(result.err().contains(name), "not the whole name");
+    }
+}
