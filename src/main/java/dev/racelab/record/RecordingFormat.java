@@ -30,6 +30,8 @@ public final class RecordingFormat {
      * which would otherwise cost every lane below it in a timeline.
      */
     public static final int MAX_LANES = 4096;
+    /** How many runs a recording may hold: as many as one command runs. */
+    public static final int MAX_RUNS = 10_000;
     /** The file name ending the window offers and the desktop associates with RaceLab. */
     public static final String EXTENSION = ".racelab";
 

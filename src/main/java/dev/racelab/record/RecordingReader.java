@@ -147,6 +147,10 @@ public final class RecordingReader {
                             interrupted, (int) Math.max(runs, Math.min(planned, Integer.MAX_VALUE)), serverFailure));
                     return;
                 }
+                if (type.equals("run") && runs == RecordingFormat.MAX_RUNS) {
+                    throw damaged("line " + lineNumber + " begins run " + (runs + 1) + ", but a recording holds at most "
+                            + RecordingFormat.MAX_RUNS);
+                }
                 if (!type.equals("run")) {
                     throw damaged("line " + lineNumber + " should begin a run or end the recording, not '"
                             + Printable.excerpt(type, QUOTED) + "'");
@@ -253,7 +257,9 @@ public final class RecordingReader {
 
         /**
          * Event {@code expectedSeq}, on a lane an {@code ACTOR} line announced before it ({@code
-         * announced}, which an {@code ACTOR} line adds to), numbered below {@link RecordingFormat#MAX_LANES}.
+         * announced}, which an {@code ACTOR} line adds to, once), numbered below {@link
+         * RecordingFormat#MAX_LANES}; a server's report on a worker names an announced lane, an
+         * arrow an earlier event.
          */
         private Event event(String line, long expectedSeq, BitSet announced) throws RecordingException {
             Event event;
@@ -287,10 +293,29 @@ public final class RecordingReader {
                         + RecordingFormat.MAX_LANES + " lanes (0 to " + (RecordingFormat.MAX_LANES - 1) + ")");
             }
             if (event.kind() == EventKind.ACTOR) {
+                if (announced.get(event.actor())) {
+                    throw damaged("line " + lineNumber + " announces lane " + event.actor() + " again");
+                }
                 announced.set(event.actor());
             } else if (!announced.get(event.actor())) {
                 throw damaged("line " + lineNumber + " is an event on lane " + event.actor()
                         + ", which no ACTOR line announced before it");
+            }
+            switch (event.kind()) {
+                case SERVER_HOLDS, SERVER_WAITS -> {
+                    if (event.value() < 0 || event.value() >= RecordingFormat.MAX_LANES
+                            || !announced.get((int) event.value())) {
+                        throw damaged("line " + lineNumber + " reports on lane " + event.value()
+                                + ", which no ACTOR line announced before it");
+                    }
+                }
+                case WOKEN, OVERWROTE -> {
+                    if (event.value() < 0 || event.value() >= event.seq()) {
+                        throw damaged("line " + lineNumber + " points back to event " + event.value()
+                                + ", which is not an earlier one");
+                    }
+                }
+                default -> { }
             }
             return event;
         }

@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What the format bounds, refused as the format says: an event on a lane no {@code ACTOR} line
- * announced, a lane number past the most a run can have, a line longer than a recording's longest
+ * announced, a lane announced twice, a server's report on a lane never announced, an arrow to an
+ * event not yet recorded, a lane number past the most a run can have, a line longer than a recording's longest
  * (10 MiB against the bound of 8), and a file's long text, which a refusal quotes as a short
  * excerpt. Each refusal is one short line naming the line; no server is involved.
  */
@@ -91,6 +92,27 @@ class RecordingBoundsTest {
         refused(replay(recording("far lane.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
                         "[1,0,100000000,\"ACTOR\",\"WORKER\",\"client-1\"]")),
                 "line 4", "lane 100000000");
+    }
+
+    @Test
+    void aLaneAnnouncedTwiceIsRefused() throws Exception {
+        refused(replay(recording("twice.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
+                        "[1,0,1,\"ACTOR\",\"WORKER\",\"client-1\"]", "[2,0,1,\"ACTOR\",\"WORKER\",\"client-1\"]")),
+                "line 5", "announces lane 1 again");
+    }
+
+    @Test
+    void aServersReportOnALaneNeverAnnouncedIsRefused() throws Exception {
+        refused(replay(recording("report.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
+                        "[1,0,1,\"ACTOR\",\"SERVER\",\"locks\"]", "[2,5,1,\"SERVER_HOLDS\",2000000000,\"row\"]")),
+                "line 5", "reports on lane 2000000000");
+    }
+
+    @Test
+    void anArrowToAnEventNotYetRecordedIsRefused() throws Exception {
+        refused(replay(recording("arrow.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
+                        "[1,0,1,\"ACTOR\",\"WORKER\",\"client-1\"]", "[2,5,1,\"WOKEN\",9,\"row lock\"]")),
+                "line 5", "points back to event 9");
     }
 
     @Test
