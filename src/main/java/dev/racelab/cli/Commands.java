@@ -192,7 +192,7 @@ final class Commands {
 
         @Override
         public Integer call() throws Exception {
-            return cli.export(file, format, out, new Cli.ExportChoice(run, picture, from, to, scale));
+            return cli.export(file, format, out, new Export.Choice(run, picture, from, to, scale));
         }
     }
 

@@ -6,11 +6,13 @@ import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.EventLog;
 import dev.racelab.engine.Ink;
+import dev.racelab.engine.RecentEvents;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,16 +25,27 @@ import java.util.function.Consumer;
  * caused, and the places of violations, built from a run's record alone (its lanes come from the
  * record's {@link EventKind#ACTOR} events), so a live run and an opened recording look the same.
  *
- * <p>It is fed once per frame ({@link #drain}) with whatever the recorder got since the last
- * frame, at most a bounded batch so a burst never stalls a frame. Times are nanoseconds since the
- * first event. Owned by the FX thread.
+ * <p>The window's is fed once per frame ({@link #drain}) with whatever the recorder got since the
+ * last frame, at most a bounded batch so a burst never stalls a frame, and keeps every segment,
+ * label and mark. A picture's is {@linkplain #folded folded} to its pixel columns and fed the
+ * events as a recording is read ({@link #accept}): it keeps what each column shows, so its memory
+ * does not grow with the run. Times are nanoseconds since the first event. Owned by the thread
+ * that feeds it (the FX thread for the window's).
  */
 public final class TimelineModel {
 
     /** The most events taken in one frame; the rest wait for the next. */
     public static final int MAX_PER_FRAME = 250_000;
 
+    /** Folded: the most arrows kept; past it a picture is solid with them anyway. */
+    private static final int MOST_ARROWS = 1 << 17;
+
+    /** The window's: the run's log, which it drains and finds arrows' causes in; null when folded. */
     private final EventLog events;
+    /** Folded: the columns every lane is folded to, where the latest events happened, the arrows kept. */
+    private final Columns columns;
+    private final RecentEvents recent;
+    private final Set<ArrowKey> arrowsKept;
     public final List<Lane> lanes = new ArrayList<>();
     public final Growable.Longs arrowFromTime = new Growable.Longs();
     public final Growable.Ints arrowFromLane = new Growable.Ints();
@@ -62,6 +75,26 @@ public final class TimelineModel {
 
     public TimelineModel(EventLog events) {
         this.events = events;
+        this.columns = null;
+        this.recent = null;
+        this.arrowsKept = null;
+    }
+
+    private TimelineModel(Columns columns) {
+        this.events = null;
+        this.columns = columns;
+        this.recent = new RecentEvents();
+        this.arrowsKept = new HashSet<>();
+    }
+
+    /**
+     * A timeline for a picture of {@code columns}, fed by {@link #accept}: each lane keeps per
+     * column what the column shows (see {@link Lane}), arrows one per pair of columns and lanes,
+     * no list of violations (their marks are on the lanes). Folded to {@link Columns#ONE}, it
+     * keeps next to nothing and still knows where the run ends.
+     */
+    public static TimelineModel folded(Columns columns) {
+        return new TimelineModel(columns);
     }
 
     /** Takes up to {@link #MAX_PER_FRAME} new events; returns how many. */
@@ -71,6 +104,9 @@ public final class TimelineModel {
 
     /** Takes up to {@code max} new events, handing each also to {@code also} (may be null). */
     public int drain(int max, Consumer<Event> also) {
+        if (events == null) {
+            throw new IllegalStateException("a folded timeline is fed its events one by one");
+        }
         long before = cursor;
         cursor = events.drain(cursor, max, event -> {
             accept(event);
@@ -86,7 +122,15 @@ public final class TimelineModel {
         return events.get(cursor) != null;
     }
 
-    private void accept(Event e) {
+    /** Takes the run's next event, in sequence order; the window's model takes them itself ({@link #drain}). */
+    public void accept(Event e) {
+        take(e);
+        if (recent != null) {
+            recent.add(e);
+        }
+    }
+
+    private void take(Event e) {
         if (e.kind() == EventKind.ACTOR) {
             addLane(new Actor(e.actor(), e.subject(), Actor.Kind.values()[(int) e.value()]));
             return;
@@ -109,22 +153,28 @@ public final class TimelineModel {
             case SERVER_HOLDS, SERVER_WAITS, SERVER_ORPHANS -> serverLock(lane, e, readTime(lane, t));
             case SERVER_VALUE -> serverValue(lane, e, readTime(lane, t));
             case WOKEN -> {
-                Event cause = events.get(e.value());
-                if (cause != null) {
-                    arrowFromTime.add(cause.nanos() - origin);
-                    arrowFromLane.add(cause.actor());
-                    arrowToTime.add(t);
-                    arrowToLane.add(e.actor());
+                if (earlier(e.value())) {
+                    long from = earlierNanos(e.value()) - origin;
+                    int fromLane = earlierActor(e.value());
+                    if (keepArrow(e.kind(), from, fromLane, t, e.actor())) {
+                        arrowFromTime.add(from);
+                        arrowFromLane.add(fromLane);
+                        arrowToTime.add(t);
+                        arrowToLane.add(e.actor());
+                    }
                     marksSeen.add(e.kind());
                 }
             }
             case OVERWROTE -> {
-                Event overwritten = events.get(e.value());
-                if (overwritten != null) {
-                    overwriteFromTime.add(t);
-                    overwriteFromLane.add(e.actor());
-                    overwriteToTime.add(overwritten.nanos() - origin);
-                    overwriteToLane.add(overwritten.actor());
+                if (earlier(e.value())) {
+                    long to = earlierNanos(e.value()) - origin;
+                    int toLane = earlierActor(e.value());
+                    if (keepArrow(e.kind(), t, e.actor(), to, toLane)) {
+                        overwriteFromTime.add(t);
+                        overwriteFromLane.add(e.actor());
+                        overwriteToTime.add(to);
+                        overwriteToLane.add(toLane);
+                    }
                     marksSeen.add(e.kind());
                 }
             }
@@ -134,10 +184,13 @@ public final class TimelineModel {
             }
             case RUN_STARTED, RUN_PAUSED -> lane.mark(e, t);
             default -> {
-                if (e.kind() == EventKind.VIOLATION) {
+                if (e.kind() == EventKind.VIOLATION && columns == null) {
                     violationTime.add(t);
                     violationLane.add(e.actor());
                     violationSeq.add(e.seq());
+                    noteViolationSubject(e.subject());
+                }
+                if (e.kind() == EventKind.VIOLATION && columns != null) {
                     noteViolationSubject(e.subject());
                 }
                 if (e.kind().marked()) {
@@ -188,7 +241,33 @@ public final class TimelineModel {
                 state.workers().forEach(worker -> lane(worker).serverRead(t));
             }
         }
-        serverLane.sampleTime.add(t);
+        serverLane.sample(t);
+    }
+
+    /** Whether event {@code seq}, which an arrow points back to, is known: in the log, or recent enough. */
+    private boolean earlier(long seq) {
+        return events != null ? events.get(seq) != null : recent.has(seq);
+    }
+
+    private long earlierNanos(long seq) {
+        return events != null ? events.get(seq).nanos() : recent.nanos(seq);
+    }
+
+    private int earlierActor(long seq) {
+        return events != null ? events.get(seq).actor() : recent.actor(seq);
+    }
+
+    /**
+     * Whether to keep an arrow: always in the window's; folded, one of a kind per pair of columns
+     * and lanes (more would be drawn on top of it), at most {@link #MOST_ARROWS} in all.
+     */
+    private boolean keepArrow(EventKind kind, long fromTime, int fromLane, long toTime, int toLane) {
+        return columns == null || arrowsKept.size() < MOST_ARROWS && arrowsKept.add(
+                new ArrowKey(kind, columns.of(fromTime), fromLane, columns.of(toTime), toLane));
+    }
+
+    /** An arrow as a folded picture draws it: between which columns of which lanes. */
+    private record ArrowKey(EventKind kind, int fromColumn, int fromLane, int toColumn, int toLane) {
     }
 
     private void serverLock(Lane serverLane, Event e, long t) {
@@ -249,6 +328,11 @@ public final class TimelineModel {
         return lane.stripeSource < 0 ? openEnd(null) : openEnd(lane(lane.stripeSource));
     }
 
+    /** The columns a folded timeline keeps, or null: the window's keeps everything. */
+    public Columns columns() {
+        return columns;
+    }
+
     /** Where the timeline ends: the run's end, or while it goes on its latest event. */
     public long end() {
         return ended >= 0 ? ended : latest;
@@ -265,14 +349,14 @@ public final class TimelineModel {
 
     private void addLane(Actor actor) {
         lane(actor.id());
-        lanes.set(actor.id(), new Lane(actor));
+        lanes.set(actor.id(), new Lane(actor, columns));
     }
 
     /** The lane of {@code actor}; one the record has not announced is drawn as a nameless server lane. */
     public Lane lane(int actor) {
         while (actor >= lanes.size()) {
             int next = lanes.size();
-            lanes.add(new Lane(new Actor(next, "#" + next, Actor.Kind.SERVER)));
+            lanes.add(new Lane(new Actor(next, "#" + next, Actor.Kind.SERVER), columns));
         }
         return lanes.get(actor);
     }
