@@ -253,16 +253,12 @@ public final class Cli {
             Labs labs = new Labs(unstarted);
             // Only the last run's header is needed: the file is read through (and checked), its events not kept.
             RunHeader[] last = new RunHeader[1];
-            try {
-                new RecordingReader(id -> labs.find(id).orElse(null)).read(file, new RecordingSink() {
-                    @Override
-                    public void run(int number, RunHeader header, Map<String, String> backend) {
-                        last[0] = header;
-                    }
-                });
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException("reading a recording's settings writes nothing", e);
-            }
+            new RecordingReader(id -> labs.find(id).orElse(null)).readInto(file, new RecordingSink() {
+                @Override
+                public void run(int number, RunHeader header, Map<String, String> backend) {
+                    last[0] = header;
+                }
+            });
             base = last[0].spec().withObserve(false).withStepMode(false);
             lab = labs.find(last[0].lab()).orElseThrow();
         }

@@ -10,8 +10,6 @@ import dev.racelab.record.RecordingException;
 import dev.racelab.record.RecordingReader;
 import dev.racelab.record.RecordingSink;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -34,13 +32,7 @@ final class Replay implements RecordingSink {
 
     /** The summary of {@code file}'s runs, named by its last run's lab. */
     static Summary of(Labs labs, Path file) throws RecordingException {
-        Replay replay = new Replay(labs);
-        try {
-            new RecordingReader(id -> labs.find(id).orElse(null)).read(file, replay);
-        } catch (IOException e) {
-            throw new UncheckedIOException("summing up a recording writes nothing", e);
-        }
-        return replay.summary;
+        return new RecordingReader(id -> labs.find(id).orElse(null)).readInto(file, new Replay(labs)).summary;
     }
 
     @Override

@@ -7,8 +7,6 @@ import dev.racelab.record.RecordingException;
 import dev.racelab.record.RecordingReader;
 import dev.racelab.record.RecordingSink;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -34,13 +32,7 @@ final class OneRun implements RecordingSink {
     /** Reads run {@code number} (1, 2, …) of {@code file} into what {@code drawer} makes of its header. */
     static OneRun read(RecordingReader reader, Path file, int number, Function<RunHeader, Consumer<Event>> drawer)
             throws RecordingException {
-        OneRun run = new OneRun(number, drawer);
-        try {
-            reader.read(file, run);
-        } catch (IOException e) {
-            throw new UncheckedIOException("drawing a run writes nothing until it is read", e);
-        }
-        return run;
+        return reader.readInto(file, new OneRun(number, drawer));
     }
 
     @Override

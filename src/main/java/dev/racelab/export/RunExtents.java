@@ -9,8 +9,6 @@ import dev.racelab.record.RecordingException;
 import dev.racelab.record.RecordingReader;
 import dev.racelab.record.RecordingSink;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,13 +31,7 @@ public final class RunExtents implements RecordingSink {
 
     /** Reads {@code file} through. */
     public static RunExtents of(RecordingReader reader, Path file) throws RecordingException {
-        RunExtents extents = new RunExtents();
-        try {
-            reader.read(file, extents);
-        } catch (IOException e) {
-            throw new UncheckedIOException("measuring a recording writes nothing", e);
-        }
-        return extents;
+        return reader.readInto(file, new RunExtents());
     }
 
     @Override

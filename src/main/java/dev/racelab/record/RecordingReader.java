@@ -23,6 +23,7 @@ import dev.racelab.engine.Printable;
 
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -63,13 +64,20 @@ public final class RecordingReader {
 
     /** The whole recording, every event of every run in memory. */
     public Recording read(Path file) throws RecordingException {
-        RecordingCollector collector = new RecordingCollector();
+        return readInto(file, new RecordingCollector()).recording();
+    }
+
+    /**
+     * Hands {@code file} to {@code sink}, which keeps what it needs and writes nothing (a summary,
+     * a picture's timeline), and returns the sink.
+     */
+    public <S extends RecordingSink> S readInto(Path file, S sink) throws RecordingException {
         try {
-            read(file, collector);
+            read(file, sink);
         } catch (IOException e) {
-            throw new IllegalStateException("collecting a recording writes nothing", e);
+            throw new UncheckedIOException("a sink that writes nothing failed to write", e);
         }
-        return collector.recording();
+        return sink;
     }
 
     /**

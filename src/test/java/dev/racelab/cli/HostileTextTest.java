@@ -72,6 +72,15 @@ class HostileTextTest {
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
+    /** What {@code export --format FORMAT} of the crafted recording wrote. */
+    private String exported(String format) throws Exception {
+        Path out = dir.resolve("exported." + format);
+        Result result = cli("export", crafted("hostile.racelab", "counter").toString(), "--format", format,
+                "--out", out.toString());
+        assertEquals(0, result.code(), result.err());
+        return Files.readString(out, StandardCharsets.UTF_8);
+    }
+
     private Path crafted(String name, String lab) throws Exception {
         Path file = dir.resolve(name);
         Files.writeString(file, recording(lab), StandardCharsets.UTF_8);
@@ -126,11 +135,7 @@ class HostileTextTest {
 
     @Test
     void theCsvNeutralisesControlsAndStaysRfc4180() throws Exception {
-        Path out = dir.resolve("events.csv");
-        Result result = cli("export", crafted("hostile.racelab", "counter").toString(), "--format", "csv",
-                "--out", out.toString());
-        assertEquals(0, result.code(), result.err());
-        String csv = Files.readString(out, StandardCharsets.UTF_8);
+        String csv = exported("csv");
         assertEquals(List.of(), controls(csv.replace("\r\n", ""), "\n\t"), csv);
         assertTrue(csv.contains(",client\\x1b]0;pwned\\x07\\x1b[2J-1,WORKER,STATE,"), csv);
         assertTrue(csv.contains(",row\\r\\x1b[1Aforged\\u202e,"), csv);
@@ -140,24 +145,17 @@ class HostileTextTest {
 
     @Test
     void theSvgStaysXmlAndShowsControlsAsEscapes() throws Exception {
-        Path out = dir.resolve("timeline.svg");
-        Result result = cli("export", crafted("hostile.racelab", "counter").toString(), "--format", "svg",
-                "--out", out.toString());
-        assertEquals(0, result.code(), result.err());
-        String svg = Files.readString(out, StandardCharsets.UTF_8);
+        String svg = exported("svg");
         assertEquals(List.of(), controls(svg, "\n"), "no control characters in " + svg);
-        javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(out.toFile());
+        javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new java.io.ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
         assertTrue(svg.contains("all counted\\x1b]0;pwned\\x07\\x1b[2J"), svg);
         assertTrue(svg.contains("client\\x1b]0;pwned\\x07\\x1b[2J-1"), svg);
     }
 
     @Test
     void theTraceKeepsTheExactTextInJsonEscapes() throws Exception {
-        Path out = dir.resolve("trace.json");
-        Result result = cli("export", crafted("hostile.racelab", "counter").toString(), "--format", "trace",
-                "--out", out.toString());
-        assertEquals(0, result.code(), result.err());
-        String trace = Files.readString(out, StandardCharsets.UTF_8);
+        String trace = exported("trace");
         assertEquals(List.of(), controls(trace, ""), trace);
         assertTrue(JsonParser.parseString(trace).toString().contains("forged\u202e"), trace);
     }
