@@ -79,6 +79,7 @@ public final class TimelinePicture {
         this.outcome = outcome;
         this.theme = theme;
         this.model = folded;
+        folded.fed();
         this.from = folded.columns().from();
         this.to = folded.columns().to();
         for (Lane lane : model.lanes) {

@@ -44,8 +44,8 @@ public final class TimelineModel {
     private final EventLog events;
     /** Folded: the columns every lane is folded to, where the latest events happened, the arrows kept. */
     private final Columns columns;
-    private final RecentEvents recent;
-    private final Set<ArrowKey> arrowsKept;
+    private RecentEvents recent;
+    private Set<ArrowKey> arrowsKept;
     public final List<Lane> lanes = new ArrayList<>();
     public final Growable.Longs arrowFromTime = new Growable.Longs();
     public final Growable.Ints arrowFromLane = new Growable.Ints();
@@ -120,6 +120,15 @@ public final class TimelineModel {
     /** Whether the recorder holds events not yet taken. */
     public boolean behind() {
         return events.get(cursor) != null;
+    }
+
+    /**
+     * No more events come to this folded model: it lets go of what only taking them needed (where
+     * the latest events happened, which arrows it kept: up to 12 MB and 10 MB), before it is drawn.
+     */
+    public void fed() {
+        recent = null;
+        arrowsKept = null;
     }
 
     /** Takes the run's next event, in sequence order; the window's model takes them itself ({@link #drain}). */
