@@ -2,19 +2,23 @@ package dev.racelab.record;
 
 import dev.racelab.engine.Event;
 import dev.racelab.engine.Outcome;
+import dev.racelab.engine.Printable;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunRecord;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Keeps everything a recording holds, for a window that shows every event: each run as a
- * {@link RunRecord}. Subjects repeat by the hundred thousand ("before-read", "counter row"): each
- * distinct one is kept once, up to {@link #SHARED} of them, which halves what a large recording
- * costs in memory.
+ * {@link RunRecord}. Its text is kept as the window shows it: a file's control characters as
+ * escapes ({@link Printable#field}; line breaks kept, which a run's own messages and an isolation
+ * step's SQL have), so a crafted file cannot turn a label's words around (U+202E) or hide them.
+ * Subjects repeat by the hundred thousand ("before-read", "counter row"): each distinct one is
+ * kept once, up to {@link #SHARED} of them, which halves what a large recording costs in memory.
  */
 final class RecordingCollector implements RecordingSink {
 
@@ -31,24 +35,35 @@ final class RecordingCollector implements RecordingSink {
     @Override
     public void run(int number, RunHeader runHeader, Map<String, String> servedBy) {
         header = runHeader;
-        backend = servedBy;
+        backend = new LinkedHashMap<>();
+        servedBy.forEach((service, what) -> backend.put(Printable.line(service), Printable.line(what)));
         events = new ArrayList<>();
     }
 
     @Override
     public void event(Event event) {
-        String subject = event.subject();
-        String shared = subject == null ? null : subjects.get(subject);
-        if (shared == null && subject != null && subjects.size() < SHARED) {
-            subjects.put(subject, subject);
+        String subject = Printable.field(event.subject());
+        if (subject != null) {
+            String shared = subjects.get(subject);
+            if (shared != null) {
+                subject = shared;
+            } else if (subjects.size() < SHARED) {
+                subjects.put(subject, subject);
+            }
         }
-        events.add(shared == null || shared == subject ? event
-                : new Event(event.seq(), event.nanos(), event.actor(), event.kind(), shared, event.value()));
+        events.add(subject == event.subject() ? event
+                : new Event(event.seq(), event.nanos(), event.actor(), event.kind(), subject, event.value()));
     }
 
     @Override
     public void outcome(Outcome outcome, long droppedEvents) {
-        runs.add(RunRecord.loaded(header, events, droppedEvents, outcome, backend));
+        Map<String, Long> violations = new LinkedHashMap<>();
+        outcome.violations().forEach((name, count) -> violations.put(Printable.line(name), count));
+        Map<String, Number> metrics = new LinkedHashMap<>();
+        outcome.metrics().forEach((name, value) -> metrics.put(Printable.line(name), value));
+        runs.add(RunRecord.loaded(header, events, droppedEvents, new Outcome(outcome.verdict(),
+                Printable.field(outcome.headline()), Printable.field(outcome.explanation()), violations, metrics,
+                outcome.places()), backend));
         events = null;
     }
 

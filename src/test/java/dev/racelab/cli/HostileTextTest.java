@@ -2,7 +2,13 @@ package dev.racelab.cli;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.racelab.backend.BackendSettings;
+import dev.racelab.backend.Backends;
 import dev.racelab.backend.DataHome;
+import dev.racelab.backend.StartupListener;
+import dev.racelab.engine.RunRecord;
+import dev.racelab.labs.Labs;
+import dev.racelab.record.RecordingReader;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,7 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * screen, a C1 control sequence introducer, a right-to-left override, DEL, a lone carriage return):
  * {@code replay}, its refusal lines and the exports show them as visible escapes ({@code \x1b}),
  * never as the bytes a terminal or a viewer would act on; the JSON summary keeps the exact text in
- * JSON's own escapes; the CSV stays RFC 4180 and the SVG stays XML. No server is involved.
+ * JSON's own escapes; the CSV stays RFC 4180 and the SVG stays XML; the window, which shows what
+ * it reads, reads them as escapes but for line breaks. No server is involved.
  */
 @Tag("engine")
 class HostileTextTest {
@@ -151,6 +159,23 @@ class HostileTextTest {
                 .parse(new java.io.ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
         assertTrue(svg.contains("all counted\\x1b]0;pwned\\x07\\x1b[2J"), svg);
         assertTrue(svg.contains("client\\x1b]0;pwned\\x07\\x1b[2J-1"), svg);
+    }
+
+    @Test
+    void theWindowsCopyOfARecordingShowsItsControlsAsEscapesButLineBreaks() throws Exception {
+        RunRecord run;
+        try (Backends unstarted = new Backends(BackendSettings.embedded(), dir.resolve("home"), StartupListener.SILENT)) {
+            Labs labs = new Labs(unstarted);
+            run = new RecordingReader(id -> labs.find(id).orElse(null)).read(crafted("hostile.racelab", "counter")).last();
+        }
+        assertEquals("all counted\\x1b]0;pwned\\x07\\x1b[2J", run.outcome().headline());
+        assertEquals("The counter\nended at 1.\\u202egnirts\\r", run.outcome().explanation(), "a line break is kept");
+        assertEquals(Map.of("postgres\\x1b]0;pwned\\x07\\x1b[2J", "PostgreSQL\\x9b2J 17.2"), run.backend());
+        assertEquals(Set.of("lost\\x1b]0;pwned\\x07\\x1b[2J"), run.outcome().violations().keySet());
+        List<String> subjects = new ArrayList<>();
+        run.events().snapshot().forEach(e -> subjects.add(e.subject()));
+        assertTrue(subjects.containsAll(List.of("client\\x1b]0;pwned\\x07\\x1b[2J-1", "row\\r\\x1b[1Aforged\\u202e",
+                "lost\\x7f\\x85")), subjects.toString());
     }
 
     @Test
