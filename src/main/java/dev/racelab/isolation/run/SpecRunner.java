@@ -313,7 +313,7 @@ public final class SpecRunner implements AutoCloseable {
                 if (link.session.teardown() == null) {
                     continue;
                 }
-                WireResult r = execBlockTolerant(link.connection, link.session.teardown());
+                WireResult r = execBlock(link.connection, link.session.teardown(), null);
                 if (r != null && r.status() == WireResult.Status.TUPLES_OK) {
                     listener.blockResult(r);
                 } else if (r != null && r.status() != WireResult.Status.COMMAND_OK) {
@@ -321,7 +321,7 @@ public final class SpecRunner implements AutoCloseable {
                 }
             }
             if (spec.teardown() != null) {
-                WireResult r = execBlockTolerant(control, spec.teardown());
+                WireResult r = execBlock(control, spec.teardown(), null);
                 if (r != null && r.status() == WireResult.Status.TUPLES_OK) {
                     listener.blockResult(r);
                 } else if (r != null && r.status() != WireResult.Status.COMMAND_OK) {
@@ -537,28 +537,22 @@ public final class SpecRunner implements AutoCloseable {
     }
 
     /**
-     * A setup block, as {@code PQexec} would run it, piece by piece ({@link SpecSql#block}): the
-     * SQL on the connection, the role statements carried out by RaceLab; the first failure ends
-     * the block, as it ends a statement list. Returns the last result.
+     * A setup or teardown block, as {@code PQexec} would run it, piece by piece ({@link
+     * SpecSql#block}): the SQL on the connection, the role statements carried out by RaceLab; the
+     * first failure ends the block, as it ends a statement list. Returns the last result.
+     *
+     * @param what the block's name, for a setup; null for a teardown, whose lost connection is a
+     *             failed result, not the end of the spec (isolationtester goes on after a teardown)
      */
     private WireResult execBlock(WireConnection c, String block, String what) throws IsolationFailure {
         WireResult last = null;
         for (RoleNames.Piece piece : sql.block(block)) {
-            last = piece instanceof RoleNames.OnBehalf role ? sql.carryOut(role.statement())
-                    : exec(c, ((RoleNames.Sql) piece).text(), what);
-            if (last != null && last.failed()) {
-                break;
+            if (piece instanceof RoleNames.OnBehalf role) {
+                last = sql.carryOut(role.statement());
+            } else {
+                String text = ((RoleNames.Sql) piece).text();
+                last = what == null ? execTolerant(c, text) : exec(c, text, what);
             }
-        }
-        return last;
-    }
-
-    /** A teardown block, as {@link #execBlock}: isolationtester does not stop for a failed teardown. */
-    private WireResult execBlockTolerant(WireConnection c, String block) throws IsolationFailure {
-        WireResult last = null;
-        for (RoleNames.Piece piece : sql.block(block)) {
-            last = piece instanceof RoleNames.OnBehalf role ? sql.carryOut(role.statement())
-                    : execTolerant(c, ((RoleNames.Sql) piece).text());
             if (last != null && last.failed()) {
                 break;
             }
