@@ -6,6 +6,7 @@ import dev.racelab.backend.BackendException;
 import dev.racelab.backend.BackendSettings;
 import dev.racelab.backend.Backends;
 import dev.racelab.backend.StartupListener;
+import dev.racelab.isolation.run.SpecSandbox;
 import dev.racelab.engine.Clock;
 import dev.racelab.engine.Gate;
 import dev.racelab.engine.Lab;
@@ -314,10 +315,14 @@ public final class Cli {
         return OK;
     }
 
-    /** {@code isolation SPEC… [--permutation STEPS] [--out DIR] [--pg-url URL] [--json]}: see {@link IsolationCommand}. */
-    int isolation(List<Path> specs, String permutation, Path outDir, String pgUrl, boolean json)
+    /**
+     * {@code isolation SPEC… [--permutation STEPS] [--out DIR] [--pg-url URL] [--json] [--as-login]}:
+     * see {@link IsolationCommand}.
+     */
+    int isolation(List<Path> specs, String permutation, Path outDir, String pgUrl, boolean json, boolean asLogin)
             throws UsageException, BackendException {
-        return new IsolationCommand(env, home, out, err).run(specs, permutation, outDir, pgUrl, json);
+        return new IsolationCommand(env, home, out, err).run(specs, permutation, outDir, pgUrl, json,
+                asLogin ? SpecSandbox.Access.AS_LOGIN : SpecSandbox.Access.CONFINED);
     }
 
     /**

@@ -201,7 +201,8 @@ final class Commands {
             exitCodeListHeading = "%nexit codes:%n",
             exitCodeList = {
                 "0:the specs ran (a step's SQL error is part of the transcript)",
-                "1:a server problem: it cannot be reached or may not create databases, or a spec stopped part-way",
+                "1:a server problem: it cannot be reached or may not create databases and roles, a spec needs more "
+                        + "rights than its role has, or a spec stopped part-way",
                 "2:a malformed spec (its line and column named), a bad permutation, file or option"})
     static final class IsolationSpecsCommand implements Callable<Integer> {
 
@@ -221,13 +222,18 @@ final class Commands {
         Path out;
 
         @Option(names = "--pg-url", paramLabel = "URL", order = 3,
-                description = "an existing PostgreSQL whose login may create databases (else RACELAB_PG_URL, else "
-                        + "embedded)")
+                description = "an existing PostgreSQL whose login may create databases and roles (else "
+                        + "RACELAB_PG_URL, else embedded)")
         String pgUrl;
 
         @Option(names = "--json", order = 4, description = "one JSON object: per spec and permutation, the steps, "
                 + "which waited, which failed with what error")
         boolean json;
+
+        @Option(names = "--as-login", order = 5, description = "run the specs' sessions as the server's login itself, "
+                + "with all of its rights (a superuser's, often), instead of as a role RaceLab makes for each spec "
+                + "that owns only its scratch database: for a spec that needs more, and that you trust")
+        boolean asLogin;
 
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
         boolean help;
@@ -238,7 +244,7 @@ final class Commands {
 
         @Override
         public Integer call() throws Exception {
-            return cli.isolation(specs, permutation, out, pgUrl, json);
+            return cli.isolation(specs, permutation, out, pgUrl, json, asLogin);
         }
     }
 

@@ -18,6 +18,7 @@ import dev.racelab.isolation.run.IsolationListener;
 import dev.racelab.isolation.run.IsolationRun;
 import dev.racelab.isolation.run.PermutationReport;
 import dev.racelab.isolation.run.SpecRunner;
+import dev.racelab.isolation.run.SpecSandbox;
 import dev.racelab.isolation.run.Transcript;
 
 import java.io.IOException;
@@ -38,13 +39,15 @@ import java.util.Optional;
  *
  * <p>Everything the user gave is checked before a server starts: every spec is read (a malformed
  * one is refused with its line and column), the permutation is read against each, the output
- * folder is made. Then each spec runs in a scratch database of its own ({@link IsolationRun}).
- * A step's SQL error is part of the transcript, not a failure. Exit codes: 0 the specs ran; 2 a
- * bad spec, permutation, file or option; 1 a server problem (it cannot be reached, may not create
- * databases, or a spec stopped part-way: a setup failed, a step outlived every bound, a role it
- * creates exists on the server already). A spec with a statement RaceLab cannot confine to its
- * scratch database ({@link dev.racelab.isolation.ServerReach}) is refused as a bad spec. A spec that
- * stops does not stop the others; its transcript up to there is printed (or written) all the same.
+ * folder is made. Then each spec runs in a sandbox of its own ({@link IsolationRun}): a scratch
+ * database, its sessions logged in as a role made for it (or, with {@code --as-login}, as the
+ * user's login). A step's SQL error is part of the transcript, not a failure. Exit codes: 0 the
+ * specs ran; 2 a bad spec, permutation, file or option; 1 a server problem (it cannot be reached,
+ * its login may not create databases and roles, its pg_hba.conf turns the spec's role away, a spec
+ * needs more rights than its role has, or a spec stopped part-way: a setup failed, a step outlived
+ * every bound). A spec with a statement RaceLab cannot confine to its scratch database ({@link
+ * dev.racelab.isolation.ServerReach}) is refused as a bad spec. A spec that stops does not stop the
+ * others; its transcript up to there is printed (or written) all the same.
  */
 final class IsolationCommand {
 
@@ -63,8 +66,8 @@ final class IsolationCommand {
         this.err = err;
     }
 
-    int run(List<Path> files, String permutationText, Path outDir, String pgUrl, boolean json)
-            throws UsageException, BackendException {
+    int run(List<Path> files, String permutationText, Path outDir, String pgUrl, boolean json,
+            SpecSandbox.Access access) throws UsageException, BackendException {
         if (pgUrl != null && pgUrl.isBlank()) {
             throw new UsageException("--pg-url is empty: give an address like postgresql://user@localhost:5432/mydb, "
                     + "or leave the option out");
@@ -118,9 +121,8 @@ final class IsolationCommand {
                 } : piece -> { });
                 PermutationReport report = new PermutationReport();
                 IsolationRun run = new IsolationRun(server, spec, IsolationListener.all(transcript, report),
-                        SpecRunner.Options.DEFAULTS);
+                        SpecRunner.Options.DEFAULTS, access);
                 interruption.stopping(run::stop);
-                run.onRolesLock(sentence -> err.println("racelab: " + spec.name() + ": " + sentence));
                 String failure = null;
                 boolean serverFailed = false;
                 try {

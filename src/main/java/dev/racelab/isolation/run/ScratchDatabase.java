@@ -28,8 +28,8 @@ import java.util.regex.Pattern;
  * likes. Roles belong to the whole server, not to the database: {@link SpecRoles} looks after
  * those a spec creates.
  *
- * <p>Created from {@code template0}, UTF-8, C collation, named {@code racelab_isolation_} and 16
- * random hex digits, and marked with a comment saying when it would be a leftover. A RaceLab killed
+ * <p>Created from {@code template0}, UTF-8, C collation, named {@code racelab_isolation_} and its
+ * run's 16 random hex digits, and marked with a comment saying when it would be a leftover. A RaceLab killed
  * while a spec runs leaves its scratch database behind; the next scratch database made on that
  * server drops every leftover one: marked so, past its time, and with no session in it. (A spec's
  * sessions stay connected while it runs, so a running spec's database is never taken for one.)
@@ -40,6 +40,8 @@ import java.util.regex.Pattern;
  */
 public final class ScratchDatabase implements AutoCloseable {
 
+    /** A scratch database's name: this, and its run's 16 hex digits. */
+    static final String PREFIX = "racelab_isolation_";
     private static final SqlFile SQL = SqlFile.load(ScratchDatabase.class, "isolation.sql");
     private static final String MARK = "RaceLab isolation scratch database; a leftover after ";
     private static final Pattern MARKED = Pattern.compile(Pattern.quote(MARK) + "(\\S+)");
@@ -47,7 +49,6 @@ public final class ScratchDatabase implements AutoCloseable {
     private static final Duration LEFTOVER_AFTER = Duration.ofMinutes(10);
     private static final Duration DROP_WITHIN = Duration.ofSeconds(15);
     private static final String IN_USE = "55006";
-    private static final String DUPLICATE_DATABASE = "42P04";
 
     private final Postgres server;
     private final String name;
@@ -63,11 +64,29 @@ public final class ScratchDatabase implements AutoCloseable {
     }
 
     /**
-     * Creates a scratch database on {@code server}.
+     * Creates a scratch database on {@code server} for a run of its own, owned by the login.
      *
      * @throws BackendException if the login may not create databases (saying so), or the server fails
      */
     public static ScratchDatabase create(Postgres server) throws BackendException {
+        return create(server, newRun(), null);
+    }
+
+    /** A run's 16 random hex digits, which name its scratch database and its roles. */
+    static String newRun() {
+        byte[] bytes = new byte[8];
+        new SecureRandom().nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    /**
+     * Creates the scratch database of run {@code run} ({@value #PREFIX} and the run's hex digits).
+     *
+     * @param owner the role to own it (the spec's login, {@link SpecLogin}), or null for the login
+     * @throws BackendException if the login may not create databases (saying so), the name is
+     *                          taken, or the server fails
+     */
+    static ScratchDatabase create(Postgres server, String run, String owner) throws BackendException {
         try (Connection admin = server.control("isolation"); Statement s = admin.createStatement()) {
             int version;
             boolean superuser;
@@ -83,7 +102,12 @@ public final class ScratchDatabase implements AutoCloseable {
                 version = rs.getInt(4);
             }
             dropLeftovers(admin, version);
-            String name = createUnique(admin);
+            String name = PREFIX + run;
+            if (owner == null) {
+                run(admin, "create-database", name);
+            } else {
+                run(admin, "create-owned-database", name, owner);
+            }
             ScratchDatabase scratch = new ScratchDatabase(server, name, version, List.of());
             try {
                 run(admin, "mark-database", name, MARK + Instant.now().plus(LEFTOVER_AFTER));
@@ -109,23 +133,6 @@ public final class ScratchDatabase implements AutoCloseable {
 
     private static String where(Postgres server) {
         return "PostgreSQL at " + server.address().host() + ":" + server.address().port();
-    }
-
-    private static String createUnique(Connection admin) throws SQLException {
-        SecureRandom random = new SecureRandom();
-        for (int attempt = 0; ; attempt++) {
-            byte[] bytes = new byte[8];
-            random.nextBytes(bytes);
-            String name = "racelab_isolation_" + HexFormat.of().formatHex(bytes);
-            try {
-                run(admin, "create-database", name);
-                return name;
-            } catch (SQLException e) {
-                if (!DUPLICATE_DATABASE.equals(e.getSQLState()) || attempt >= 3) {
-                    throw e;
-                }
-            }
-        }
     }
 
     /** Runs the statement that {@code format()} makes from the named template and the values. */

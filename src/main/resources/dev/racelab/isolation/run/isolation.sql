@@ -16,11 +16,14 @@ SELECT pg_catalog.array_cat(pg_catalog.pg_blocking_pids($1::int), pg_catalog.pg_
 -- values (%L) on the server, and the statement it returns is run as it is.
 
 -- name: rights
-SELECT rolsuper, rolcreatedb, current_user, pg_catalog.current_setting('server_version_num')::int
+SELECT rolsuper, rolcreatedb, current_user, pg_catalog.current_setting('server_version_num')::int, rolcreaterole
 FROM pg_catalog.pg_roles WHERE rolname = current_user
 
 -- name: create-database
 SELECT pg_catalog.format('CREATE DATABASE %I TEMPLATE template0 ENCODING %L LC_COLLATE %L LC_CTYPE %L', ?, 'UTF8', 'C', 'C')
+
+-- name: create-owned-database
+SELECT pg_catalog.format('CREATE DATABASE %I OWNER %I TEMPLATE template0 ENCODING %L LC_COLLATE %L LC_CTYPE %L', ?, ?, 'UTF8', 'C', 'C')
 
 -- name: mark-database
 SELECT pg_catalog.format('COMMENT ON DATABASE %I IS %L', ?, ?)
@@ -50,18 +53,28 @@ WHERE d.datname LIKE 'racelab\_isolation\_%'
   AND pg_catalog.shobj_description(d.oid, 'pg_database') LIKE 'RaceLab isolation scratch database; a leftover after %'
   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a WHERE a.datid = d.oid)
 
--- name: roles-existing
--- Which of the roles a spec creates exist (roles belong to the whole server, so dropping the
--- scratch database does not take them): before it runs none may, after it those that do are its own.
-SELECT rolname, oid FROM pg_catalog.pg_roles WHERE rolname = ANY ($1::text[]) ORDER BY rolname
+-- The role a spec's sessions log in as, and the roles a spec creates (SpecLogin, SpecRoles).
 
--- name: drop-role
-SELECT pg_catalog.format('DROP ROLE IF EXISTS %I', $1::text)
+-- name: scratch-databases
+SELECT datname FROM pg_catalog.pg_database WHERE datname LIKE 'racelab\_isolation\_%'
 
--- name: lock-session
--- The session holding the roles lock: a server's idle timeouts must not end it (and the lock with it).
-SET idle_session_timeout = 0; SET idle_in_transaction_session_timeout = 0
+-- name: marked-roles
+-- Roles of RaceLab's spec runs, each with the mark saying when it would be a leftover.
+SELECT r.rolname, pg_catalog.shobj_description(r.oid, 'pg_authid')
+FROM pg_catalog.pg_roles r
+WHERE r.rolname LIKE 'racelab\_spec\_%'
+  AND pg_catalog.shobj_description(r.oid, 'pg_authid') LIKE 'RaceLab isolation role; a leftover after %'
 
--- name: try-roles-lock
--- The lock role-creating specs take, one at a time across RaceLabs ($1: SpecRoles.LOCK_KEY).
-SELECT pg_catalog.pg_try_advisory_lock($1)
+-- name: superuser-settings
+-- Of the settings a spec sets, those only a superuser may set ($1: their names).
+SELECT name FROM pg_catalog.pg_settings WHERE name = ANY (?::text[]) AND context = 'superuser' ORDER BY name
+
+-- name: revoked-functions
+-- Of the functions a spec calls, those of PostgreSQL's own that not everyone may call ($1: their
+-- names), each as GRANT names it.
+SELECT p.proname, p.oid::pg_catalog.regprocedure::text
+FROM pg_catalog.pg_proc p
+WHERE p.pronamespace = 'pg_catalog'::pg_catalog.regnamespace AND p.proname = ANY (?::text[])
+  AND NOT EXISTS (SELECT 1 FROM pg_catalog.aclexplode(COALESCE(p.proacl, pg_catalog.acldefault('f', p.proowner))) a
+                  WHERE a.grantee = 0 AND a.privilege_type = 'EXECUTE')
+ORDER BY 1, 2
