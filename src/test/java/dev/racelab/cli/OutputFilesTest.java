@@ -1,6 +1,5 @@
 package dev.racelab.cli;
 
-import dev.racelab.backend.DataHome;
 import dev.racelab.record.RecordingFormat;
 import dev.racelab.support.OddFiles;
 import dev.racelab.support.TestServers;
@@ -9,9 +8,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -39,28 +35,18 @@ class OutputFilesTest {
     static Path dir;
     private static Path recording;
 
-    private record Result(int code, String out, List<String> err) {
-    }
-
-    private static Result cli(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Map<String, String> env = TestServers.childEnvironment();
-        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)).run(List.of(args));
-        String errText = err.toString(StandardCharsets.UTF_8);
-        return new Result(code, out.toString(StandardCharsets.UTF_8),
-                errText.isEmpty() ? List.of() : List.of(errText.split("\n")));
+    private static CliRun cli(String... args) {
+        return CliRun.of(TestServers.childEnvironment(), args);
     }
 
     @BeforeAll
     static void record() {
         recording = dir.resolve("counter.racelab");
-        Result run = cli("run", "counter", "--workers", "2", "--ops", "2", "--record", recording.toString());
+        CliRun run = cli("run", "counter", "--workers", "2", "--ops", "2", "--record", recording.toString());
         assertEquals(0, run.code(), run.err().toString());
     }
 
-    private static Result export(Path out, String... more) {
+    private static CliRun export(Path out, String... more) {
         List<String> line = new ArrayList<>(List.of("export", recording.toString(), "--format", "csv", "--out",
                 out.toString()));
         line.addAll(List.of(more));
@@ -68,7 +54,7 @@ class OutputFilesTest {
     }
 
     /** Exit 2, nothing on standard output, one line naming {@code target} and {@code word}. */
-    private static void refused(Result result, Path target, String word) {
+    private static void refused(CliRun result, Path target, String word) {
         assertEquals(2, result.code(), result.out() + result.err());
         assertEquals(1, result.err().size(), "one line: " + result.err());
         String line = result.err().get(0);
@@ -102,7 +88,7 @@ class OutputFilesTest {
         assertEquals(device, OddFiles.snapshot(devNull), "/dev/null left as it was");
         assertTrue(device.startsWith("mode=20666 "), "a character device, rw for all: " + device);
 
-        Result forced = export(folder.resolve("existing.csv"), "--force");
+        CliRun forced = export(folder.resolve("existing.csv"), "--force");
         assertEquals(0, forced.code(), forced.err().toString());
         assertTrue(Files.readString(folder.resolve("existing.csv")).startsWith("run,"), "replaced when forced");
     }
@@ -115,7 +101,7 @@ class OutputFilesTest {
         refused(export(link), link, "--force");
         assertEquals("old", Files.readString(target));
 
-        Result forced = export(link, "--force");
+        CliRun forced = export(link, "--force");
         assertEquals(0, forced.code(), forced.err().toString());
         assertTrue(Files.isSymbolicLink(link) && Files.readSymbolicLink(link).equals(target), "the link stays");
         assertTrue(Files.readString(target).startsWith("run,"), "its target holds the export");
@@ -147,11 +133,11 @@ class OutputFilesTest {
     void aRecordingReplacesAFileOnlyWhenForcedAndKeepsItsPermissions() throws Exception {
         Path file = Files.writeString(dir.resolve("again.racelab"), "mine");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        Result refused = cli("run", "counter", "--workers", "2", "--ops", "2", "--record", file.toString());
+        CliRun refused = cli("run", "counter", "--workers", "2", "--ops", "2", "--record", file.toString());
         refused(refused, file, "--force");
         assertEquals("mine", Files.readString(file));
 
-        Result forced = cli("run", "counter", "--workers", "2", "--ops", "2", "--record", file.toString(), "--force");
+        CliRun forced = cli("run", "counter", "--workers", "2", "--ops", "2", "--record", file.toString(), "--force");
         assertEquals(0, forced.code(), forced.err().toString());
         assertTrue(Files.readString(file).contains(RecordingFormat.MAGIC), "a recording now");
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file,
@@ -165,7 +151,7 @@ class OutputFilesTest {
         refused(cli("isolation", "p4-lost-update", "--out", folder.toString()), out, "--force");
         assertEquals("mine", Files.readString(out));
 
-        Result forced = cli("isolation", "p4-lost-update", "--out", folder.toString(), "--force");
+        CliRun forced = cli("isolation", "p4-lost-update", "--out", folder.toString(), "--force");
         assertEquals(0, forced.code(), forced.err().toString());
         assertTrue(Files.readString(out).startsWith("Parsed test spec"), Files.readString(out));
         assertEquals(List.of(), OddFiles.hidden(folder), "no temporary file left");

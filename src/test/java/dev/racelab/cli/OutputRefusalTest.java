@@ -1,15 +1,10 @@
 package dev.racelab.cli;
 
-import dev.racelab.backend.BackendSettings;
-import dev.racelab.backend.DataHome;
 import dev.racelab.support.OddFiles;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,25 +30,12 @@ class OutputRefusalTest {
     @TempDir
     Path dir;
 
-    private record Result(int code, String out, List<String> err) {
-    }
-
-    private Result cli(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Map<String, String> env = Map.of(
-                BackendSettings.PG_ENV, "postgresql://nobody@127.0.0.1:1/nowhere",
-                BackendSettings.REDIS_ENV, "redis://127.0.0.1:1",
-                "RACELAB_HOME", dir.resolve("home").toString());
-        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)).run(List.of(args));
-        String errText = err.toString(StandardCharsets.UTF_8);
-        return new Result(code, out.toString(StandardCharsets.UTF_8),
-                errText.isEmpty() ? List.of() : List.of(errText.split("\n")));
+    private CliRun cli(String... args) {
+        return CliRun.of(CliRun.nowhere(dir.resolve("home")), args);
     }
 
     /** Exit 2, nothing on standard output, one line on standard error naming {@code target} and each of {@code words}. */
-    private static void refused(Result result, Path target, String... words) {
+    private static void refused(CliRun result, Path target, String... words) {
         assertEquals(2, result.code(), "refused before any server: " + result.out() + result.err());
         assertEquals(1, result.err().size(), "one line: " + result.err());
         String line = result.err().get(0);
@@ -119,16 +101,16 @@ class OutputRefusalTest {
     @Test
     void twoSpecsOfOneNameWouldWriteOneFileAndAreRefused() throws Exception {
         Path folder = Files.createDirectory(dir.resolve("twice"));
-        Result twice = cli("isolation", "p4-lost-update", "p4-lost-update", "--out", folder.toString());
+        CliRun twice = cli("isolation", "p4-lost-update", "p4-lost-update", "--out", folder.toString());
         refused(twice, folder.resolve("p4-lost-update.out"), "twice");
     }
 
     @Test
     void forceGoesWithAnOutput() {
-        Result run = cli("run", "counter", "--force");
+        CliRun run = cli("run", "counter", "--force");
         assertEquals(2, run.code(), run.err().toString());
         assertTrue(run.err().get(0).contains("--force goes with --record"), run.err().toString());
-        Result isolation = cli("isolation", "p4-lost-update", "--force");
+        CliRun isolation = cli("isolation", "p4-lost-update", "--force");
         assertEquals(2, isolation.code(), isolation.err().toString());
         assertTrue(isolation.err().get(0).contains("--force goes with --out"), isolation.err().toString());
     }
@@ -136,7 +118,7 @@ class OutputRefusalTest {
     @Test
     void theHelpOfEachCommandThatWritesSaysWhatForceDoes() {
         for (String command : List.of("run", "rerun", "export", "isolation")) {
-            Result help = cli(command, "--help");
+            CliRun help = cli(command, "--help");
             assertEquals(0, help.code(), help.err().toString());
             assertTrue(help.out().contains("--force") && (help.out().contains("replace a file that exists")
                     || help.out().contains("replace transcripts that exist")), command + ": " + help.out());
@@ -146,7 +128,7 @@ class OutputRefusalTest {
     @Test
     void aForcedRecordingLeavesTheOldFileAloneWhenNoRunWasRecorded() throws Exception {
         Path file = Files.writeString(dir.resolve("kept.racelab"), "mine");
-        Result result = cli("run", "counter", "--record", file.toString(), "--force");
+        CliRun result = cli("run", "counter", "--record", file.toString(), "--force");
         assertEquals(1, result.code(), "past the checks, to the server: " + result.err());
         assertEquals("mine", Files.readString(file), "nothing was recorded, nothing replaced");
         assertEquals(List.of(), OddFiles.hidden(dir), "no temporary file left");
