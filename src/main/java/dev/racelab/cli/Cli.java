@@ -24,6 +24,7 @@ import dev.racelab.export.LabPicture;
 import dev.racelab.export.TimelinePicture;
 import dev.racelab.export.TraceExport;
 import dev.racelab.files.OutputFile;
+import dev.racelab.files.PartialFile;
 import dev.racelab.labs.Labs;
 import dev.racelab.record.Recording;
 import dev.racelab.record.RecordingException;
@@ -260,7 +261,10 @@ public final class Cli {
             throw new UsageException("--to " + choice.toMs() + " must come after --from " + choice.fromMs());
         }
         OutputFile output = Outputs.check(target, force, "write", err);
-        try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT)) {
+        try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT);
+             Interruption interruption = new Interruption(unstarted)) {
+            // Ctrl-C and SIGTERM: the export stops where it is, and its temporary file goes.
+            interruption.stopping(PartialFile::abandonAll);
             Labs labs = new Labs(unstarted);
             Recording recording = new RecordingReader(id -> labs.find(id).orElse(null)).read(file);
             int runs = recording.runs().size();

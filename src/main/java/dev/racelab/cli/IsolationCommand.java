@@ -207,7 +207,10 @@ final class IsolationCommand {
             throw new UsageException("--out " + outDir + ": that is not a folder");
         }
         try {
-            Files.createDirectories(outDir);
+            if (!Files.isDirectory(outDir)) {
+                // (A link to a folder is a folder here: createDirectories would take it for a file in the way.)
+                Files.createDirectories(outDir);
+            }
         } catch (IOException e) {
             throw new UsageException("--out " + outDir + ": cannot make that folder (" + OutputFile.reason(e,
                     outDir.toAbsolutePath().getParent()) + ")");

@@ -216,7 +216,8 @@ public final class OutputFile {
             try {
                 content.writeTo(partial.stream());
             } catch (IOException e) {
-                throw failed(e);
+                // Removed meanwhile (a signal, PartialFile.abandonAll): that, not the closed file, is why.
+                throw partial.removed() ? failed("it was stopped before it was complete", null) : failed(e);
             }
             partial.commit();
         }

@@ -41,8 +41,9 @@ public final class PartialFile implements AutoCloseable {
     private final OutputFile output;
     private final Path path;
     private final FileChannel channel;
-    /** Committed or removed: guarded by this. */
+    /** Committed or removed; and which: guarded by this. */
     private boolean finished;
+    private boolean committed;
 
     private PartialFile(OutputFile output, Path path, FileChannel channel) {
         this.output = output;
@@ -117,6 +118,7 @@ public final class PartialFile implements AutoCloseable {
                 }
             }
             finished = true;
+            committed = true;
             UNFINISHED.remove(this);
         } catch (IOException e) {
             throw output.failed(e);
@@ -171,6 +173,11 @@ public final class PartialFile implements AutoCloseable {
         if (!finished) {
             remove();
         }
+    }
+
+    /** Whether it was removed without a commit. */
+    synchronized boolean removed() {
+        return finished && !committed;
     }
 
     /** Removes every partial file of this process not yet committed: for a process about to end. */
