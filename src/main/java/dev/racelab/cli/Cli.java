@@ -243,7 +243,10 @@ public final class Cli {
     record ExportChoice(Long run, boolean picture, Long fromMs, Long toMs, Long scale) {
     }
 
-    /** {@code export FILE --format FORMAT --out OUT [--force]}: a recording in another form, with no server and no window. */
+    /**
+     * {@code export FILE --format FORMAT --out OUT [--force]}: a recording in another form, with no
+     * server and no window.
+     */
     int export(Path file, String format, Path target, boolean force, ExportChoice choice)
             throws RecordingException, UsageException {
         if (!List.of("trace", "csv", "svg", "png").contains(format)) {
@@ -320,7 +323,10 @@ public final class Cli {
         return OK;
     }
 
-    /** {@code isolation SPEC… [--permutation STEPS] [--out DIR [--force]] [--pg-url URL] [--json]}: see {@link IsolationCommand}. */
+    /**
+     * {@code isolation SPEC… [--permutation STEPS] [--out DIR [--force]] [--pg-url URL] [--json]}: see
+     * {@link IsolationCommand}.
+     */
     int isolation(List<Path> specs, String permutation, Path outDir, boolean force, String pgUrl, boolean json)
             throws UsageException, BackendException {
         return new IsolationCommand(env, home, out, err).run(specs, permutation, outDir, force, pgUrl, json);

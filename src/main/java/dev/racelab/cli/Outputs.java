@@ -26,7 +26,7 @@ final class Outputs {
         try {
             output = OutputFile.check(named, force);
         } catch (OutputFile.Failed e) {
-            String hint = e.existing().map(file -> file.equals(named.toAbsolutePath().normalize())
+            String hint = e.existing().map(file -> file.equals(named.toAbsolutePath())
                     ? " (--force replaces it)" : " (--force writes " + file + ", keeping the link)").orElse("");
             throw new UsageException("cannot " + doing + " " + named + ": " + e.reason() + hint);
         }

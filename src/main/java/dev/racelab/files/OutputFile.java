@@ -83,7 +83,7 @@ public final class OutputFile {
      * a regular file there. Fails, naming it and why, if it may not, having changed nothing.
      */
     public static OutputFile check(Path named, boolean replace) throws Failed {
-        Path absolute = named.toAbsolutePath().normalize();
+        Path absolute = named.toAbsolutePath();
         Path folder = absolute.getParent();
         if (folder == null) {
             throw new Failed(named, "that is a folder, not a file", null, null);
@@ -115,8 +115,9 @@ public final class OutputFile {
             return new OutputFile(named, absolute, true, null);
         }
         if (!there.isSymbolicLink()) {
-            throw new Failed(named, "that is " + FileKind.of(absolute, LinkOption.NOFOLLOW_LINKS) + ", not " + (there.isDirectory() ? "a file"
-                    : "a regular file"), null, null);
+            String kind = FileKind.of(absolute, LinkOption.NOFOLLOW_LINKS);
+            throw new Failed(named, "that is " + kind + ", not " + (there.isDirectory() ? "a file" : "a regular file"),
+                    null, null);
         }
         String leadsTo = "it is a symbolic link to " + linkText(absolute);
         if (throughProc(absolute)) {
@@ -128,7 +129,8 @@ public final class OutputFile {
             throw new Failed(named, leadsTo + ", which does not exist (name the file itself to write it)", null, null);
         }
         if (!end.isRegularFile()) {
-            throw new Failed(named, leadsTo + ", which is " + FileKind.of(absolute) + ", not a regular file", null, null);
+            throw new Failed(named, leadsTo + ", which is " + FileKind.of(absolute) + ", not a regular file", null,
+                    null);
         }
         Path real;
         try {

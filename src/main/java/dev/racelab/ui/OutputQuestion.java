@@ -40,7 +40,7 @@ public final class OutputQuestion {
             Path existing = e.existing().orElse(null);
             if (existing == null) {
                 refuse(owner, heading, e.getMessage());
-            } else if (chosen && existing.equals(file.toAbsolutePath().normalize())) {
+            } else if (chosen && existing.equals(file.toAbsolutePath())) {
                 replace(file, owner, heading, then);
             } else {
                 ask(file, existing, owner, heading, then);
@@ -49,7 +49,7 @@ public final class OutputQuestion {
     }
 
     private static void ask(Path file, Path existing, Window owner, String heading, Consumer<OutputFile> then) {
-        boolean link = !existing.equals(file.toAbsolutePath().normalize());
+        boolean link = !existing.equals(file.toAbsolutePath());
         Alert question = new Alert(Alert.AlertType.CONFIRMATION, "", ButtonType.CANCEL, ButtonType.OK);
         question.initOwner(owner);
         question.setTitle("RaceLab");

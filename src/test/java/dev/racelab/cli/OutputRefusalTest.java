@@ -34,7 +34,7 @@ class OutputRefusalTest {
         return CliRun.of(CliRun.nowhere(dir.resolve("home")), args);
     }
 
-    /** Exit 2, nothing on standard output, one line on standard error naming {@code target} and each of {@code words}. */
+    /** Exit 2, nothing on standard output, one line on standard error naming {@code target} and {@code words}. */
     private static void refused(CliRun result, Path target, String... words) {
         assertEquals(2, result.code(), "refused before any server: " + result.out() + result.err());
         assertEquals(1, result.err().size(), "one line: " + result.err());

@@ -72,7 +72,7 @@ class OutputFileTest {
         assertEquals(List.of(), OddFiles.hidden(dir), "no temporary file left");
     }
 
-    /** What {@link PartialFile#abandonAll} does to each (called here on one: other tests of this JVM may be writing). */
+    /** What {@link PartialFile#abandonAll} does to each (here to one: other tests of this JVM may be writing). */
     @Test
     void anAbandonedFileIsRemovedAndNeverCommittedAfter() throws Exception {
         Path place = dir.resolve("out.racelab");

@@ -26,7 +26,8 @@ public final class OddFiles {
     public static Path fifo(Path path) throws Exception {
         Process mkfifo = new ProcessBuilder("mkfifo", path.toString()).redirectErrorStream(true).start();
         assertTrue(mkfifo.waitFor(30, TimeUnit.SECONDS), "mkfifo " + path + " never ended");
-        assertEquals(0, mkfifo.exitValue(), "mkfifo " + path + ": " + new String(mkfifo.getInputStream().readAllBytes()));
+        assertEquals(0, mkfifo.exitValue(), "mkfifo " + path + ": "
+                + new String(mkfifo.getInputStream().readAllBytes()));
         return path;
     }
 
@@ -35,7 +36,8 @@ public final class OddFiles {
      * for a link what it points at, for a regular file its bytes. Equal snapshots: left as it was.
      */
     public static String snapshot(Path path) throws IOException {
-        Map<String, Object> unix = Files.readAttributes(path, "unix:mode,ino,dev,rdev,nlink", LinkOption.NOFOLLOW_LINKS);
+        Map<String, Object> unix = Files.readAttributes(path, "unix:mode,ino,dev,rdev,nlink",
+                LinkOption.NOFOLLOW_LINKS);
         String what = "mode=" + Integer.toOctalString((Integer) unix.get("mode")) + " ino=" + unix.get("ino")
                 + " dev=" + unix.get("dev") + " rdev=" + unix.get("rdev") + " nlink=" + unix.get("nlink");
         if (Files.isSymbolicLink(path)) {
