@@ -21,10 +21,11 @@ import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.Theme;
 import dev.racelab.export.CsvExport;
-import dev.racelab.export.ExportFile;
 import dev.racelab.export.LabPicture;
 import dev.racelab.export.TimelinePicture;
 import dev.racelab.export.TraceExport;
+import dev.racelab.files.OutputFile;
+import dev.racelab.files.PartialFile;
 import dev.racelab.labs.Labs;
 import dev.racelab.record.Recording;
 import dev.racelab.record.RecordingException;
@@ -243,8 +244,12 @@ public final class Cli {
     record ExportChoice(Long run, boolean picture, Long fromMs, Long toMs, Long scale) {
     }
 
-    /** {@code export FILE --format FORMAT --out OUT}: a recording in another form, with no server and no window. */
-    int export(Path file, String format, Path target, ExportChoice choice) throws RecordingException, UsageException {
+    /**
+     * {@code export FILE --format FORMAT --out OUT [--force]}: a recording in another form, with no
+     * server and no window.
+     */
+    int export(Path file, String format, Path target, boolean force, ExportChoice choice)
+            throws RecordingException, UsageException {
         if (!List.of("trace", "csv", "svg", "png").contains(format)) {
             throw new UsageException("--format " + format + ": the formats are trace, csv, svg and png");
         }
@@ -259,7 +264,11 @@ public final class Cli {
         if (choice.fromMs() != null && choice.toMs() != null && choice.toMs() <= choice.fromMs()) {
             throw new UsageException("--to " + choice.toMs() + " must come after --from " + choice.fromMs());
         }
-        try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT)) {
+        OutputFile output = Outputs.check(target, force, "write", err);
+        try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT);
+             Interruption interruption = new Interruption(unstarted)) {
+            // Ctrl-C and SIGTERM: the export stops where it is, and its temporary file goes.
+            interruption.stopping(PartialFile::abandonAll);
             Labs labs = new Labs(unstarted);
             Recording recording = new RecordingReader(id -> labs.find(id).orElse(null)).read(file);
             int runs = recording.runs().size();
@@ -278,7 +287,7 @@ public final class Cli {
             }
             LabView picture = view;
             double scale = choice.scale() == null ? 2 : choice.scale();
-            ExportFile.write(target, stream -> {
+            output.write(stream -> {
                 switch (format) {
                     case "trace", "csv" -> {
                         Writer writer = new java.io.OutputStreamWriter(stream, java.nio.charset.StandardCharsets.UTF_8);
@@ -309,19 +318,19 @@ public final class Cli {
                     }
                 }
             });
-        } catch (ExportFile.Failed e) {
+        } catch (OutputFile.Failed e) {
             throw new UsageException(e.getMessage());
         }
         return OK;
     }
 
     /**
-     * {@code isolation SPEC… [--permutation STEPS] [--out DIR] [--pg-url URL] [--json] [--as-login]}:
-     * see {@link IsolationCommand}.
+     * {@code isolation SPEC… [--permutation STEPS] [--out DIR [--force]] [--pg-url URL] [--json]
+     * [--as-login]}: see {@link IsolationCommand}.
      */
-    int isolation(List<Path> specs, String permutation, Path outDir, String pgUrl, boolean json, boolean asLogin)
-            throws UsageException, BackendException {
-        return new IsolationCommand(env, home, out, err).run(specs, permutation, outDir, pgUrl, json,
+    int isolation(List<Path> specs, String permutation, Path outDir, boolean force, String pgUrl, boolean json,
+                  boolean asLogin) throws UsageException, BackendException {
+        return new IsolationCommand(env, home, out, err).run(specs, permutation, outDir, force, pgUrl, json,
                 asLogin ? SpecSandbox.Access.AS_LOGIN : SpecSandbox.Access.CONFINED);
     }
 
@@ -364,8 +373,9 @@ public final class Cli {
                 throw new UsageException(e.getMessage());
             }
             // A recording that cannot be written is found before any server starts.
+            Outputs.forceNeeds("--record", options.record(), given.force);
             try (RecordingWriter recording = options.record() == null ? null
-                    : RecordingWriter.create(options.record())) {
+                    : RecordingWriter.create(Outputs.check(options.record(), given.force, "record to", err))) {
                 long startupStart = System.nanoTime();
                 for (Service service : lab.services()) {
                     backends.ensure(service);

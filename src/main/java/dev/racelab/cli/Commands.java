@@ -161,8 +161,13 @@ final class Commands {
             "svg, png: the timeline of one run (or with --picture the lab's picture), for slides"})
         String format;
 
-        @Option(names = "--out", required = true, paramLabel = "OUT", order = 2, description = "the file to write")
+        @Option(names = "--out", required = true, paramLabel = "OUT", order = 2, description = "the file to write: "
+                + "a new one, or with --force one that exists (only ever a regular file)")
         Path out;
+
+        @Option(names = "--force", order = 2, description = "let --out replace a file that exists (through a "
+                + "symbolic link: the file it leads to)")
+        boolean force;
 
         @Option(names = "--run", paramLabel = "N", order = 3, converter = Values.WholeNumber.class,
                 description = "svg, png: which run of the recording (default: the last)")
@@ -192,7 +197,7 @@ final class Commands {
 
         @Override
         public Integer call() throws Exception {
-            return cli.export(file, format, out, new Cli.ExportChoice(run, picture, from, to, scale));
+            return cli.export(file, format, out, force, new Cli.ExportChoice(run, picture, from, to, scale));
         }
     }
 
@@ -218,8 +223,11 @@ final class Commands {
         String permutation;
 
         @Option(names = "--out", paramLabel = "DIR", order = 2, description = "write DIR/<spec name>.out for each "
-                + "spec instead of printing the transcripts")
+                + "spec instead of printing the transcripts (new files, or with --force ones that exist)")
         Path out;
+
+        @Option(names = "--force", order = 2, description = "let --out replace transcripts that exist")
+        boolean force;
 
         @Option(names = "--pg-url", paramLabel = "URL", order = 3,
                 description = "an existing PostgreSQL whose login may create databases and roles (else "
@@ -244,7 +252,8 @@ final class Commands {
 
         @Override
         public Integer call() throws Exception {
-            return cli.isolation(specs, permutation, out, pgUrl, json, asLogin);
+            Outputs.forceNeeds("--out", out, force);
+            return cli.isolation(specs, permutation, out, force, pgUrl, json, asLogin);
         }
     }
 
