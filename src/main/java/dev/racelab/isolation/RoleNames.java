@@ -109,30 +109,24 @@ public final class RoleNames {
         List<Token> tokens = SqlLexer.lex(block, 1);
         List<Piece> pieces = new ArrayList<>();
         int from = 0;
-        List<Token> statement = new ArrayList<>();
-        for (int i = 0; i <= tokens.size(); i++) {
-            Token t = i < tokens.size() ? tokens.get(i) : null;
-            boolean ends = t == null || t.is(";") && !t.body();
-            if (!ends) {
-                if (!t.body()) {
-                    statement.add(t);
-                }
+        for (SqlLexer.TopLevel statement : SqlLexer.topLevel(block)) {
+            RoleStatement role = RoleStatement.read(statement.words());
+            if (role == null) {
                 continue;
             }
-            RoleStatement role = statement.isEmpty() ? null : RoleStatement.read(statement);
-            if (role != null) {
-                int start = statement.get(0).start();
-                int end = t == null ? block.length() : t.end();
-                String before = rewrite(block, tokens, from, start);
-                if (!before.isBlank()) {
-                    pieces.add(new Sql(before));
-                }
-                List<String> run = role.roles().stream().map(this::of).toList();
-                pieces.add(new OnBehalf(new RoleStatement(role.creates(), run, role.ifExists(), role.inherit()),
-                        block.substring(start, end).strip()));
-                from = end;
+            if (statement.holdsBody()) {
+                // Read otherwise by ServerReach (a body's statements on their own): never carried out.
+                throw new RoleStatement.Unsupported(RoleStatement.WITH_BODY);
             }
-            statement.clear();
+            int start = statement.tokens().get(0).start();
+            String before = rewrite(block, tokens, from, start);
+            if (!before.isBlank()) {
+                pieces.add(new Sql(before));
+            }
+            List<String> run = role.roles().stream().map(this::of).toList();
+            pieces.add(new OnBehalf(new RoleStatement(role.creates(), run, role.ifExists(), role.inherit()),
+                    block.substring(start, statement.end()).strip()));
+            from = statement.end();
         }
         String rest = rewrite(block, tokens, from, block.length());
         if (!rest.isBlank() || pieces.isEmpty()) {
@@ -158,7 +152,10 @@ public final class RoleNames {
         return out.append(sql, at, to).toString();
     }
 
-    /** The run's name to write where {@code t} stands, quoted as {@code t} needs, or null when it names none of the roles. */
+    /**
+     * The run's name to write where {@code t} stands, quoted as {@code t} needs, or null when it
+     * names none of the roles.
+     */
     private String runName(Token t) {
         if (t.isString()) {
             String run = names.get(t.value());

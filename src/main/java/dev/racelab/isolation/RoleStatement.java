@@ -33,6 +33,10 @@ public record RoleStatement(boolean creates, List<String> roles, boolean ifExist
         }
     }
 
+    /** Why a role statement with a body in it is not carried out. */
+    public static final String WITH_BODY = "RaceLab carries out a role statement only as plain words, with no "
+            + "dollar-quoted text or body inside it";
+
     private static final Set<String> HARMLESS = Set.of("nosuperuser", "nocreatedb", "nocreaterole", "noreplication",
             "nobypassrls", "login", "nologin", "inherit", "noinherit");
 
@@ -63,6 +67,10 @@ public record RoleStatement(boolean creates, List<String> roles, boolean ifExist
             boolean ifExists = t.size() > 3 && t.get(2).is("if") && t.get(3).is("exists");
             List<String> names = roleNames(t, 2).stream().map(Token::text).toList();
             return new RoleStatement(false, names, ifExists, true);
+        }
+        String name = t.get(2).text();
+        if (name.equals("public") || name.equals("none") || name.startsWith("pg_")) {
+            throw new Unsupported("PostgreSQL keeps the role name " + name + " for itself");
         }
         boolean inherit = true;
         int i = 3;

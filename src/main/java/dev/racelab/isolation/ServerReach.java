@@ -65,6 +65,8 @@ public final class ServerReach {
 
     private final Set<String> createdRoles = new LinkedHashSet<>();
     private final List<Refusal> refusals = new ArrayList<>();
+    /** Role statements that hold a body, as the server reads them: refused. */
+    private final List<Refusal> bodyRefusals = new ArrayList<>();
     private final Set<String> settings = new TreeSet<>();
     private final Set<String> functions = new TreeSet<>();
     private final Set<String> catalogWrites = new TreeSet<>();
@@ -151,13 +153,21 @@ public final class ServerReach {
         for (List<Token> tokens : SqlLexer.statements(sql, 1)) {
             add(where, fileLine, tokens, blockMayHoldRoles);
         }
+        // Read as the server reads it, a role statement must hold no body: RaceLab carries out what
+        // the server would read (RoleNames), and a body splits the statement in the reading above.
+        for (SqlLexer.TopLevel statement : SqlLexer.topLevel(sql)) {
+            List<Token> words = statement.words();
+            if (statement.holdsBody() && !words.isEmpty() && RoleStatement.isRoleStatement(words)
+                    && (words.get(0).is("create") || words.get(0).is("drop") || words.get(0).is("alter"))) {
+                bodyRefusals.add(new Refusal(place(where, fileLine, words.get(0).line()), shown(words),
+                        RoleStatement.WITH_BODY));
+            }
+        }
     }
 
     private void add(String where, int fileLine, List<Token> tokens, boolean blockMayHoldRoles) {
-        int line = tokens.get(0).line();
-        String place = fileLine > 0 ? where + " (line " + (fileLine + line - 1) + ")"
-                : where + " (its line " + line + ")";
-        statements.add(new Statement(place, List.copyOf(tokens), shown(tokens), blockMayHoldRoles));
+        statements.add(new Statement(place(where, fileLine, tokens.get(0).line()), List.copyOf(tokens), shown(tokens),
+                blockMayHoldRoles));
         // CREATE ROLE/USER/GROUP name, and ALTER ROLE a RENAME TO b (b is then the spec's too).
         if (tokens.size() >= 3 && tokens.get(0).is("create") && RoleStatement.isRoleStatement(tokens)) {
             createdRoles.add(tokens.get(2).text());
@@ -168,6 +178,11 @@ public final class ServerReach {
             createdRoles.add(tokens.get(rename + 2).text());
         }
         noteSettingsAndFunctions(tokens);
+    }
+
+    /** "step s1a (line 12)", or "setup (its line 2)" where the block's place in the file is not known. */
+    private static String place(String where, int fileLine, int line) {
+        return fileLine > 0 ? where + " (line " + (fileLine + line - 1) + ")" : where + " (its line " + line + ")";
     }
 
     /** The statement as the refusal shows it: words folded, at most 80 characters. */
@@ -229,6 +244,7 @@ public final class ServerReach {
     }
 
     private void judge() {
+        refusals.addAll(bodyRefusals);
         for (Statement s : statements) {
             String why = roleWhy(s);
             if (why == null) {

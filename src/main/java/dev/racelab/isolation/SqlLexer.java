@@ -96,6 +96,47 @@ public final class SqlLexer {
         return statements;
     }
 
+    /**
+     * A statement as the server reads it at the top level: its tokens, a body's among them, and
+     * where its terminating {@code ;} ends (or the text's end).
+     */
+    public record TopLevel(List<Token> tokens, int end) {
+
+        /** Its own words: the tokens not read from a body. */
+        public List<Token> words() {
+            return tokens.stream().filter(t -> !t.body()).toList();
+        }
+
+        /** Whether a body (dollar-quoted text, or a string after AS or DO) stands in it. */
+        public boolean holdsBody() {
+            return tokens.stream().anyMatch(Token::body);
+        }
+    }
+
+    /**
+     * The statements of {@code sql} as the server splits them: at each {@code ;} outside quotes
+     * and bodies. (Unlike {@link #statements}, a body's statements stay inside the one that holds
+     * it.) Empty statements are left out.
+     */
+    public static List<TopLevel> topLevel(String sql) {
+        List<TopLevel> statements = new ArrayList<>();
+        List<Token> current = new ArrayList<>();
+        for (Token t : lex(sql, 1)) {
+            if (t.is(";") && !t.body()) {
+                if (!current.isEmpty()) {
+                    statements.add(new TopLevel(List.copyOf(current), t.end()));
+                }
+                current = new ArrayList<>();
+            } else {
+                current.add(t);
+            }
+        }
+        if (!current.isEmpty()) {
+            statements.add(new TopLevel(List.copyOf(current), sql.length()));
+        }
+        return statements;
+    }
+
     private static void lex(String sql, int startLine, List<Token> out) {
         int line = startLine;
         int i = 0;

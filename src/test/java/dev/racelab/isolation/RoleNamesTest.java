@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -58,6 +59,13 @@ class RoleNamesTest {
                 pieces.get(1));
         assertEquals(new RoleNames.OnBehalf(new RoleStatement(false, List.of(run), true, true),
                 "DROP ROLE IF EXISTS regress_owner"), pieces.get(2));
+    }
+
+    @Test
+    void aRoleStatementWithQuotedTextInsideIsNeverCarriedOut() {
+        RoleNames names = RoleNames.of(Set.of("regress_x"), RUN);
+        assertThrows(RoleStatement.Unsupported.class, () -> names.pieces("DROP ROLE regress_x $$ $$, victim;"));
+        assertThrows(RoleStatement.Unsupported.class, () -> names.pieces("CREATE ROLE $$ $$ free;"));
     }
 
     @Test

@@ -67,6 +67,25 @@ class ServerReachTest {
     }
 
     @Test
+    void aRoleStatementWithQuotedTextInsideIsRefusedAsTheServerWouldReadIt() throws Exception {
+        // Read with the body's statements on their own, this is DROP ROLE regress_x (the spec's)
+        // and ", victim"; the server reads one DROP ROLE of both (a reviewer's find).
+        ServerReach reach = reach("""
+                setup { CREATE ROLE regress_x; CREATE ROLE $$ $$ free; CREATE ROLE pg_mine; }
+                teardown { DROP ROLE regress_x $$ $$, victim; }
+                session s1
+                step s1a { SELECT 1; }
+                """);
+        List<String> refused = reach.refusals().stream().map(ServerReach.Refusal::message).toList();
+        String withBody = "RaceLab carries out a role statement only as plain words, with no dollar-quoted text or "
+                + "body inside it";
+        assertEquals(List.of("setup (its line 1): create role free: " + withBody,
+                "teardown (its line 1): drop role regress_x, victim: " + withBody,
+                "setup (its line 1): create role pg_mine: PostgreSQL keeps the role name pg_mine for itself"),
+                refused);
+    }
+
+    @Test
     void theSettingsASpecSetsAndTheFunctionsItCallsAreFound() throws Exception {
         ServerReach reach = reach("""
                 setup { CREATE TABLE t (a int); UPDATE t SET a = 1;

@@ -49,7 +49,11 @@ final class Scram {
     static String verifier(String password) {
         byte[] salt = new byte[16];
         new SecureRandom().nextBytes(salt);
-        int rounds = 4096;
+        return verifier(password, salt, 4096);
+    }
+
+    /** {@link #verifier(String)} with the salt and iteration count given. */
+    static String verifier(String password, byte[] salt, int rounds) {
         try {
             byte[] salted = hi(normalize(password).getBytes(StandardCharsets.UTF_8), salt, rounds);
             byte[] storedKey = MessageDigest.getInstance("SHA-256").digest(hmac(salted, "Client Key"));

@@ -116,7 +116,8 @@ public final class IsolationRun {
         return refusal(spec, ServerReach.of(spec));
     }
 
-    private static Optional<String> refusal(Spec spec, ServerReach reach) {
+    /** {@link #refusal(Spec)}, from the spec's reading already made. */
+    public static Optional<String> refusal(Spec spec, ServerReach reach) {
         if (reach.refusals().isEmpty()) {
             return Optional.empty();
         }

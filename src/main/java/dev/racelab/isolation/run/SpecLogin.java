@@ -1,7 +1,7 @@
 package dev.racelab.isolation.run;
 
 import dev.racelab.backend.PgAddress;
-import dev.racelab.backend.SqlFile;
+import dev.racelab.backend.Postgres;
 import dev.racelab.backend.wire.Passwords;
 
 import java.sql.Connection;
@@ -15,7 +15,9 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -28,19 +30,21 @@ import java.util.regex.Pattern;
  *
  * <p>Named {@code racelab_spec_<run>} (the run's 16 hex digits, as its scratch database is {@code
  * racelab_isolation_<run>}); its password is random, made by RaceLab and given to the server only
- * as a SCRAM verifier, and lives in this object alone. Marked with a comment saying when it would
- * be a leftover: a RaceLab killed while a spec runs leaves it behind, and the next spec run on that
- * server drops every such role (and the spec's roles of that run) whose time has passed and whose
- * scratch database is gone.
+ * as a SCRAM verifier, and lives in this object alone. It takes a few sessions at most and its
+ * password expires when it would be a leftover: a spec may change its own password, but not those.
+ * Marked with a comment (by the server's clock) saying when it would be a leftover: a RaceLab killed
+ * while a spec runs leaves it behind, and the next spec run on that server drops every such role
+ * (and the spec's roles of that run, and its scratch database if nobody is in it) whose time has passed.
  */
 final class SpecLogin {
 
     static final String PREFIX = "racelab_spec_";
-    private static final SqlFile SQL = SqlFile.load(SpecLogin.class, "isolation.sql");
     private static final String MARK = "RaceLab isolation role; a leftover after ";
     private static final Pattern MARKED = Pattern.compile(Pattern.quote(MARK) + "(\\S+)");
     /** A spec's role, or the login: PREFIX, the run's hex digits, then _ and more for a spec's role. */
     private static final Pattern RUN = Pattern.compile(Pattern.quote(PREFIX) + "([0-9a-f]{16})(_.*)?", Pattern.DOTALL);
+    /** Sessions beyond the spec's own: its control connection, RaceLab's first login, one leaving late. */
+    private static final int SPARE_SESSIONS = 3;
 
     private final String name;
     private final String password;
@@ -56,30 +60,38 @@ final class SpecLogin {
     }
 
     /**
-     * Creates the login for run {@code run}; a login that is no superuser is made a member of it,
-     * so that it may make the scratch database the new role's.
+     * Creates the login for run {@code run}, marked, in one transaction; a login that is no
+     * superuser is made a member of it, so that it may make the scratch database the new role's.
      *
+     * @param sessions the spec's sessions
      * @throws SQLException if the server refuses (a role of that name exists: another run's)
      */
-    static SpecLogin create(Connection admin, String run, boolean superuser, Duration leftoverAfter)
+    static SpecLogin create(Connection admin, String run, boolean superuser, int sessions, Duration leftoverAfter)
             throws SQLException {
         String name = nameFor(run);
         String password = Passwords.random();
-        try (Statement s = admin.createStatement()) {
-            String role = s.enquoteIdentifier(name, true);
-            s.execute("CREATE ROLE " + role + " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS "
-                    + "PASSWORD " + s.enquoteLiteral(Passwords.scramVerifier(password)));
-            s.execute("COMMENT ON ROLE " + role + " IS " + s.enquoteLiteral(mark(leftoverAfter)));
+        String until = AdminSql.later(admin, leftoverAfter).toString();
+        admin.setAutoCommit(false);
+        try {
+            AdminSql.run(admin, "create-login", name, String.valueOf(sessions + SPARE_SESSIONS), until,
+                    Passwords.scramVerifier(password));
+            AdminSql.run(admin, "mark-role", name, MARK + until);
             if (!superuser) {
-                s.execute("GRANT " + role + " TO CURRENT_USER");
+                AdminSql.run(admin, "grant-role-to-login", name);
             }
+            admin.commit();
+        } catch (SQLException | RuntimeException e) {
+            admin.rollback();
+            throw e;
+        } finally {
+            admin.setAutoCommit(true);
         }
         return new SpecLogin(name, password);
     }
 
-    /** What marks a role of RaceLab's spec runs, with the time after which it is a leftover. */
-    static String mark(Duration leftoverAfter) {
-        return MARK + Instant.now().plus(leftoverAfter);
+    /** What marks a role of RaceLab's spec runs, with the server's time after which it is a leftover. */
+    static String mark(Connection admin, Duration leftoverAfter) throws SQLException {
+        return MARK + AdminSql.later(admin, leftoverAfter);
     }
 
     String name() {
@@ -91,6 +103,15 @@ final class SpecLogin {
         return server.withLogin(name, password).withDatabase(database);
     }
 
+    /** Nobody logs in as it any more: first thing before its scratch database and it are dropped. */
+    void lock(Connection admin) {
+        try {
+            AdminSql.run(admin, "no-login", name);
+        } catch (SQLException e) {
+            // Dropped already, or this login may not: the drop that follows says what matters.
+        }
+    }
+
     /**
      * Drops the login, after its scratch database is gone: first what it was granted outside that
      * database (settings), which {@code DROP OWNED} revokes, then the role.
@@ -100,61 +121,71 @@ final class SpecLogin {
     }
 
     private static void dropRole(Connection admin, String role) throws SQLException {
-        try (Statement s = admin.createStatement()) {
-            String quoted = s.enquoteIdentifier(role, true);
-            s.execute("DROP OWNED BY " + quoted);
-            s.execute("DROP ROLE " + quoted);
-        }
+        AdminSql.run(admin, "no-login", role);
+        AdminSql.runShared(admin, "drop-owned", role);
+        AdminSql.run(admin, "drop-role-if-exists", role);
     }
 
     /**
-     * Drops the roles RaceLab's killed spec runs left on the server: marked by RaceLab, past their
-     * time, their run's scratch database gone. A role another RaceLab is dropping at the same
-     * moment, or one this login may not drop, is left for later.
+     * Drops what RaceLab's killed spec runs left on the server: each login marked by RaceLab whose
+     * time has passed, by the server's clock, with its run's scratch database if nobody is in it
+     * (whatever the spec did to that database's own mark), and the spec's roles of that run. A
+     * run with a session in its database is running: left alone. What another RaceLab is dropping
+     * at the same moment, or what this login may not drop, is left for later.
      */
-    static void dropLeftovers(Connection admin) throws SQLException {
-        Set<String> databases = new HashSet<>();
-        try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery(SQL.get("scratch-databases"))) {
+    static void dropLeftovers(Postgres server, Connection admin, int version) throws SQLException {
+        Instant now = AdminSql.now(admin);
+        Map<String, List<String>> runs = new TreeMap<>();
+        Set<String> loginsPast = new HashSet<>();
+        try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery(AdminSql.get("marked-roles"))) {
             while (rs.next()) {
-                databases.add(rs.getString(1));
-            }
-        }
-        List<String> logins = new ArrayList<>();
-        List<String> specRoles = new ArrayList<>();
-        try (PreparedStatement p = admin.prepareStatement(SQL.get("marked-roles"))) {
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    Matcher run = RUN.matcher(rs.getString(1));
-                    Matcher mark = MARKED.matcher(rs.getString(2));
-                    if (!run.matches() || !mark.find() || databases.contains(ScratchDatabase.PREFIX + run.group(1))
-                            || !past(mark.group(1))) {
-                        continue;
-                    }
-                    (run.group(2) == null ? logins : specRoles).add(rs.getString(1));
+                Matcher run = RUN.matcher(rs.getString(1));
+                Matcher mark = MARKED.matcher(rs.getString(2));
+                if (!run.matches() || !mark.find() || !past(mark.group(1), now)) {
+                    continue;
+                }
+                runs.computeIfAbsent(run.group(1), r -> new ArrayList<>());
+                if (run.group(2) == null) {
+                    loginsPast.add(run.group(1));
+                } else {
+                    runs.get(run.group(1)).add(rs.getString(1));
                 }
             }
         }
-        for (String role : specRoles) {
-            dropQuietly(admin, role);
-        }
-        for (String role : logins) {
-            dropQuietly(admin, role);
+        for (Map.Entry<String, List<String>> run : runs.entrySet()) {
+            String database = ScratchDatabase.PREFIX + run.getKey();
+            try {
+                if (sessionsIn(admin, database) > 0) {
+                    continue;
+                }
+                ScratchDatabase.drop(server, admin, database, version);
+                for (String role : run.getValue()) {
+                    AdminSql.run(admin, "drop-role-if-exists", role);
+                }
+                if (loginsPast.contains(run.getKey())) {
+                    dropRole(admin, nameFor(run.getKey()));
+                }
+            } catch (SQLException e) {
+                // Another RaceLab may be dropping it at the same moment, or this login may not: left for later.
+            }
         }
     }
 
-    private static boolean past(String instant) {
+    private static int sessionsIn(Connection admin, String database) throws SQLException {
+        try (PreparedStatement p = admin.prepareStatement(AdminSql.get("sessions-in"))) {
+            p.setString(1, database);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+
+    private static boolean past(String instant, Instant now) {
         try {
-            return Instant.parse(instant).isBefore(Instant.now());
+            return Instant.parse(instant).isBefore(now);
         } catch (DateTimeParseException e) {
             return false;
-        }
-    }
-
-    private static void dropQuietly(Connection admin, String role) {
-        try {
-            dropRole(admin, role);
-        } catch (SQLException e) {
-            // Another RaceLab may be dropping it at the same moment, or this login may not: left for later.
         }
     }
 }

@@ -7,7 +7,6 @@ import dev.racelab.isolation.RoleStatement;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -18,13 +17,15 @@ import java.util.Set;
  * The roles a spec creates, made and dropped by RaceLab on its behalf under the run's names
  * ({@link RoleNames}): the spec's sessions log in as a role that may not create roles ({@link
  * SpecLogin}), and a role belongs to the whole server, so it must never be one someone else has.
+ * Only the run's names are ever created or dropped here, whatever statement comes.
  *
- * <p>A role made for a spec is a plain one ({@link RoleStatement}) that never logs in; the spec's
- * login is made a member of it, so that the spec's {@code SET ROLE} works, and it may create in
- * the scratch database's schema {@code public}, so that the spec may make it a table's owner (as
- * it could have, run by a superuser). It is marked as a leftover after a while like the login.
- * When the spec's teardown drops it, RaceLab first takes back what it granted there; whatever of
- * the spec's roles is left when the run ends is dropped after the scratch database ({@link #dropAll}).
+ * <p>A role made for a spec is a plain one ({@link RoleStatement}) that never logs in, made and
+ * marked as a leftover (like the login) in one transaction; the spec's login is made a member of
+ * it, so that the spec's {@code SET ROLE} works, and it may create in the scratch database's schema
+ * {@code public}, so that the spec may make it a table's owner (as it could have, run by a
+ * superuser). When the spec's teardown drops it, RaceLab first takes back what it granted there;
+ * whatever of the spec's roles is left when the run ends is dropped after the scratch database
+ * ({@link #dropAll}).
  *
  * <p>Used by the runner's thread while the spec runs ({@link #carryOut}) and by the owner of the
  * run after it; the connections belong to the {@link SpecSandbox}.
@@ -43,8 +44,7 @@ final class SpecRoles implements SpecSql {
     /**
      * @param member the role the spec's sessions log in as, made a member of every role made
      */
-    SpecRoles(RoleNames names, Connection admin, Connection inScratch, String member,
-              Duration leftoverAfter) {
+    SpecRoles(RoleNames names, Connection admin, Connection inScratch, String member, Duration leftoverAfter) {
         this.names = names;
         this.admin = admin;
         this.inScratch = inScratch;
@@ -69,25 +69,18 @@ final class SpecRoles implements SpecSql {
 
     @Override
     public synchronized WireResult carryOut(RoleStatement statement) throws IsolationFailure {
-        try (Statement s = admin.createStatement()) {
+        if (!names.all().values().containsAll(statement.roles())) {
+            throw new IsolationFailure("RaceLab carries out role statements only for the roles the spec creates, "
+                    + "under the run's names: not for " + statement.roles());
+        }
+        try {
             if (statement.creates()) {
-                String role = s.enquoteIdentifier(statement.roles().get(0), true);
-                s.execute("CREATE ROLE " + role + " NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION "
-                        + "NOBYPASSRLS " + (statement.inherit() ? "INHERIT" : "NOINHERIT"));
-                made.add(statement.roles().get(0));
-                s.execute("COMMENT ON ROLE " + role + " IS " + s.enquoteLiteral(SpecLogin.mark(leftoverAfter)));
-                s.execute("GRANT " + role + " TO " + s.enquoteIdentifier(member, true));
-                try (Statement scratch = inScratch.createStatement()) {
-                    scratch.execute("GRANT USAGE, CREATE ON SCHEMA public TO " + role);
-                }
+                create(statement.roles().get(0), statement.inherit());
                 return done("CREATE ROLE");
             }
-            List<String> quoted = new ArrayList<>();
-            for (String role : statement.roles()) {
-                quoted.add(s.enquoteIdentifier(role, true));
-                takeBackPublic(role);
-            }
-            s.execute("DROP ROLE " + (statement.ifExists() ? "IF EXISTS " : "") + String.join(", ", quoted));
+            statement.roles().forEach(this::takeBackPublic);
+            AdminSql.run(admin, "drop-roles", String.valueOf(statement.ifExists()),
+                    "{" + String.join(",", statement.roles().stream().map(SpecRoles::element).toList()) + "}");
             statement.roles().forEach(made::remove);
             return done("DROP ROLE");
         } catch (SQLException e) {
@@ -100,13 +93,42 @@ final class SpecRoles implements SpecSql {
         }
     }
 
-    /** Takes back the schema rights this run gave {@code role}, if it made it: they would keep it from being dropped. */
-    private void takeBackPublic(String role) throws SQLException {
+    /**
+     * Makes the role, marks it and makes the spec's login its member, all or nothing; then lets it
+     * create in schema public.
+     */
+    private void create(String role, boolean inherit) throws SQLException {
+        admin.setAutoCommit(false);
+        try {
+            AdminSql.run(admin, "create-spec-role", role, String.valueOf(inherit));
+            AdminSql.run(admin, "mark-role", role, SpecLogin.mark(admin, leftoverAfter));
+            AdminSql.run(admin, "grant-role", role, member);
+            admin.commit();
+        } catch (SQLException | RuntimeException e) {
+            admin.rollback();
+            throw e;
+        } finally {
+            admin.setAutoCommit(true);
+        }
+        made.add(role);
+        AdminSql.run(inScratch, "public-schema-grant", role);
+    }
+
+    /** A text[] element: double-quoted, its quotes and backslashes escaped. */
+    private static String element(String name) {
+        return '"' + name.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+    }
+
+    /**
+     * Takes back the schema rights this run gave {@code role}, if it made it: they would keep it
+     * from being dropped.
+     */
+    private void takeBackPublic(String role) {
         if (!made.contains(role)) {
             return;
         }
-        try (Statement scratch = inScratch.createStatement()) {
-            scratch.execute("REVOKE USAGE, CREATE ON SCHEMA public FROM " + scratch.enquoteIdentifier(role, true));
+        try {
+            AdminSql.run(inScratch, "public-schema-revoke", role);
         } catch (SQLException e) {
             // The spec may have dropped schema public: then there is nothing to take back.
         }
@@ -117,16 +139,16 @@ final class SpecRoles implements SpecSql {
     }
 
     /**
-     * Drops every role made for the spec that its teardown did not drop; call after the scratch
-     * database is gone (the objects and rights the roles had there went with it).
+     * Drops every role made for the spec that its teardown did not drop, on {@code admin}; call
+     * after the scratch database is gone (the objects and rights the roles had there went with it).
      *
      * @return the roles that stay on the server, as sentences naming each; empty when none does
      */
-    synchronized List<String> dropAll() {
+    synchronized List<String> dropAll(Connection admin) {
         List<String> kept = new ArrayList<>();
         for (String role : List.copyOf(made)) {
-            try (Statement s = admin.createStatement()) {
-                s.execute("DROP ROLE IF EXISTS " + s.enquoteIdentifier(role, true));
+            try {
+                AdminSql.run(admin, "drop-role-if-exists", role);
                 made.remove(role);
             } catch (SQLException e) {
                 kept.add("role " + role + ", which RaceLab created for the spec, stays on the server: "

@@ -70,13 +70,14 @@ final class IsolationScenario implements Scenario {
         }
         byHand = strategy == IsolationStrategy.BY_HAND;
         conductor = new Conductor(source.spec(), offered.get(number - 1), byHand);
-        Optional<String> refused = IsolationRun.refusal(source.spec());
+        ServerReach reach = ServerReach.of(source.spec());
+        Optional<String> refused = IsolationRun.refusal(source.spec(), reach);
         if (refused.isPresent()) {
             throw new IsolationFailure(refused.get());
         }
         asLogin = setup.get(IsolationLab.AS_LOGIN);
         SpecSandbox.Access access = asLogin ? SpecSandbox.Access.AS_LOGIN : SpecSandbox.Access.CONFINED;
-        SpecSandbox made = SpecSandbox.open(postgres, source.spec(), ServerReach.of(source.spec()), access);
+        SpecSandbox made = SpecSandbox.open(postgres, source.spec(), reach, access);
         SpecRunner connected = null;
         try {
             connected = SpecRunner.connect(made, source.spec(), conductor, OPTIONS);

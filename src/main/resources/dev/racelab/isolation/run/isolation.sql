@@ -16,7 +16,8 @@ SELECT pg_catalog.array_cat(pg_catalog.pg_blocking_pids($1::int), pg_catalog.pg_
 -- values (%L) on the server, and the statement it returns is run as it is.
 
 -- name: rights
-SELECT rolsuper, rolcreatedb, current_user, pg_catalog.current_setting('server_version_num')::int, rolcreaterole
+SELECT rolsuper, rolcreatedb, current_user, pg_catalog.current_setting('server_version_num')::int AS version,
+       rolcreaterole
 FROM pg_catalog.pg_roles WHERE rolname = current_user
 
 -- name: create-database
@@ -53,7 +54,79 @@ WHERE d.datname LIKE 'racelab\_isolation\_%'
   AND pg_catalog.shobj_description(d.oid, 'pg_database') LIKE 'RaceLab isolation scratch database; a leftover after %'
   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a WHERE a.datid = d.oid)
 
--- The role a spec's sessions log in as, and the roles a spec creates (SpecLogin, SpecRoles).
+-- The role a spec's sessions log in as, and the roles a spec creates (SpecLogin, SpecRoles). Each
+-- template's format() makes the statement; ?s are the values it quotes (AdminSql).
+
+-- name: create-login
+-- A login for one run of a spec: LOGIN and nothing more, a few sessions, a password that expires.
+SELECT pg_catalog.format('CREATE ROLE %I LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS '
+       'INHERIT CONNECTION LIMIT %s VALID UNTIL %L PASSWORD %L', ?, ?::int, ?, ?)
+
+-- name: create-spec-role
+-- A role a spec creates, under its run's name: a plain one that never logs in ($2: INHERIT or NOINHERIT).
+SELECT pg_catalog.format('CREATE ROLE %I NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS %s',
+       ?, CASE WHEN ?::boolean THEN 'INHERIT' ELSE 'NOINHERIT' END)
+
+-- name: mark-role
+SELECT pg_catalog.format('COMMENT ON ROLE %I IS %L', ?, ?)
+
+-- name: grant-role-to-login
+SELECT pg_catalog.format('GRANT %I TO CURRENT_USER', ?)
+
+-- name: grant-role
+SELECT pg_catalog.format('GRANT %I TO %I', ?, ?)
+
+-- name: drop-roles
+-- A spec's DROP ROLE [IF EXISTS] a, b, … ($2: the names), as one statement, as the spec wrote it.
+SELECT pg_catalog.format('DROP ROLE %s%s', CASE WHEN ?::boolean THEN 'IF EXISTS ' ELSE '' END,
+       (SELECT pg_catalog.string_agg(pg_catalog.format('%I', r), ', ') FROM pg_catalog.unnest(?::text[]) r))
+
+-- name: drop-role-if-exists
+SELECT pg_catalog.format('DROP ROLE IF EXISTS %I', ?)
+
+-- name: drop-owned
+-- What a login of a spec's run was granted outside its scratch database (settings) goes with it.
+SELECT pg_catalog.format('DROP OWNED BY %I', ?)
+
+-- name: no-login
+-- Before a spec's login is dropped: nobody logs in as it any more, whatever the spec did to it.
+SELECT pg_catalog.format('ALTER ROLE %I NOLOGIN', ?)
+
+-- name: public-schema-grant
+SELECT pg_catalog.format('GRANT USAGE, CREATE ON SCHEMA public TO %I', ?)
+
+-- name: public-schema-revoke
+SELECT pg_catalog.format('REVOKE USAGE, CREATE ON SCHEMA public FROM %I', ?)
+
+-- name: grant-setting
+SELECT pg_catalog.format('GRANT SET ON PARAMETER %I TO %I', ?, ?)
+
+-- name: grant-function
+-- $1 is the function as the server names it (regprocedure's text).
+SELECT pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO %I', ?, ?)
+
+-- name: grant-catalog-column
+SELECT pg_catalog.format('GRANT UPDATE (%I) ON pg_catalog.%I TO %I', ?, ?, ?)
+
+-- name: grant-toast
+SELECT pg_catalog.format('GRANT USAGE, CREATE ON SCHEMA pg_toast TO %I', ?)
+
+-- name: no-template
+-- A scratch database its owner made a template of cannot be dropped: undone first.
+SELECT pg_catalog.format('ALTER DATABASE %I IS_TEMPLATE false', ?)
+
+-- name: prepared-in
+SELECT count(*) FROM pg_catalog.pg_prepared_xacts WHERE database = ?
+
+-- name: prepared-here
+-- Transactions a spec prepared and left: they keep its scratch database from being dropped.
+SELECT gid FROM pg_catalog.pg_prepared_xacts WHERE database = pg_catalog.current_database()
+
+-- name: rollback-prepared
+SELECT pg_catalog.format('ROLLBACK PREPARED %L', ?)
+
+-- name: sessions-in
+SELECT count(*) FROM pg_catalog.pg_stat_activity WHERE datname = ?
 
 -- name: scratch-databases
 SELECT datname FROM pg_catalog.pg_database WHERE datname LIKE 'racelab\_isolation\_%'

@@ -23,7 +23,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -129,6 +131,42 @@ class SpecConfinementTest {
     }
 
     @Test
+    void aSpecCannotMakeRaceLabDropOrCreateARoleOfAnotherName() throws Exception {
+        // Read with a body's statements on their own, the teardown is DROP ROLE regress_x (the
+        // spec's) and ", target"; the server would read one statement dropping both.
+        Spec sly = spec("confine-sly", "setup { CREATE ROLE regress_x; }\n"
+                + "teardown { DROP ROLE regress_x $$ $$, " + target + "; }\n"
+                + "session s1\nstep s1a { SELECT 1; }\n");
+        Transcript transcript = new Transcript();
+        IsolationRun run = new IsolationRun(TestServers.postgres(), sly, transcript, PATIENT);
+        IsolationFailure refused = assertThrows(IsolationFailure.class, () -> run.run(List.of()));
+        assertTrue(refused.getMessage().contains("drop role regress_x, " + target + ": RaceLab carries out a role "
+                + "statement only as plain words"), refused.getMessage());
+        assertEquals("", transcript.text(), "nothing ran");
+        assertEquals("7", single("SELECT rolconnlimit FROM pg_roles WHERE rolname = '" + target + "'"));
+    }
+
+    @Test
+    void aSpecCannotKeepItsDatabaseOrItsLoginOnTheServer() throws Exception {
+        // The spec's login owns its database: it may make it a template (which cannot be dropped)
+        // and change its own password. Neither keeps anything behind once the run ends.
+        Spec clinging = spec("confine-cling", """
+                session s1
+                step template { DO $$ BEGIN EXECUTE format('ALTER DATABASE %I IS_TEMPLATE true', current_database());
+                                END $$; }
+                step password { DO $$ BEGIN EXECUTE format('ALTER ROLE %I PASSWORD %L', current_user, 'known');
+                                END $$; }
+                """);
+        Transcript transcript = new Transcript();
+        IsolationRun run = new IsolationRun(TestServers.postgres(), clinging, transcript, PATIENT);
+        run.run(List.of());
+        assertFalse(transcript.text().contains("ERROR"), transcript.text());
+        assertEquals(List.of(), run.kept());
+        assertEquals("0", single("SELECT count(*) FROM pg_database WHERE datname = '" + run.scratchName() + "'"));
+        assertEquals(List.of(), IsolationCleanupTest.rolesOfRun(run.scratchName()));
+    }
+
+    @Test
     void aSpecThatNeedsMoreThanItsRoleIsRefusedSayingWhatAndRunsAsTheLoginOnlyWhenAsked() throws Exception {
         Assumptions.assumeTrue(superuser(), "the test server's login is no superuser");
         Spec reads = spec("confine-reads", "session s1\nstep s1a { SELECT length(pg_read_file('PG_VERSION')) > 0 "
@@ -164,10 +202,28 @@ class SpecConfinementTest {
                 """;
         List<CompletableFuture<String>> runs = new ArrayList<>();
         List<IsolationRun> made = new ArrayList<>();
+        // Each run, its role made, waits at its first step for the other to be there too: run one
+        // after the other, the first would wait in vain.
+        CountDownLatch bothIn = new CountDownLatch(2);
+        AtomicBoolean together = new AtomicBoolean(true);
         for (int i = 0; i < 2; i++) {
             Transcript transcript = new Transcript();
-            IsolationRun run = new IsolationRun(TestServers.postgres(), spec("confine-together", text), transcript,
-                    PATIENT);
+            IsolationListener meet = new IsolationListener() {
+                @Override
+                public void stepLaunched(LaunchedStep step) {
+                    if (step.name().equals("s1a")) {
+                        bothIn.countDown();
+                        try {
+                            together.compareAndSet(true, bothIn.await(60, TimeUnit.SECONDS));
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            together.set(false);
+                        }
+                    }
+                }
+            };
+            IsolationRun run = new IsolationRun(TestServers.postgres(), spec("confine-together", text),
+                    IsolationListener.all(transcript, meet), PATIENT);
             made.add(run);
             runs.add(CompletableFuture.supplyAsync(() -> {
                 try {
@@ -179,10 +235,11 @@ class SpecConfinementTest {
             }));
         }
         for (CompletableFuture<String> run : runs) {
-            String transcript = run.get(2, TimeUnit.MINUTES);
+            String transcript = run.get(3, TimeUnit.MINUTES);
             assertTrue(transcript.contains("step s1c: TRUNCATE t;\nstep s1d: RESET ROLE;"), transcript);
             assertFalse(transcript.contains("ERROR"), transcript);
         }
+        assertTrue(together.get(), "both runs had made their role and were at their first step at once");
         for (IsolationRun run : made) {
             assertEquals(List.of(), IsolationCleanupTest.rolesOfRun(run.scratchName()));
         }
@@ -220,20 +277,30 @@ class SpecConfinementTest {
         // their time, their scratch database gone. A running spec's (time not past) stays.
         String dead = SpecLogin.PREFIX + "00000000deadbeef";
         String alive = SpecLogin.PREFIX + "00000000a11ce000";
+        // Past its time, but with a session in its database: a spec that runs long, not a leftover.
+        String busy = SpecLogin.PREFIX + "00000000b0b0b0b0";
+        String busyDatabase = ScratchDatabase.PREFIX + "00000000b0b0b0b0";
         execute("CREATE ROLE " + dead + " LOGIN", "CREATE ROLE " + dead + "_1_regress_x",
                 "CREATE ROLE " + alive + " LOGIN",
                 "COMMENT ON ROLE " + dead + " IS 'RaceLab isolation role; a leftover after 2000-01-01T00:00:00Z'",
                 "COMMENT ON ROLE " + dead + "_1_regress_x IS 'RaceLab isolation role; a leftover after "
                         + "2000-01-01T00:00:00Z'",
-                "COMMENT ON ROLE " + alive + " IS 'RaceLab isolation role; a leftover after 2999-01-01T00:00:00Z'");
-        try {
+                "COMMENT ON ROLE " + alive + " IS 'RaceLab isolation role; a leftover after 2999-01-01T00:00:00Z'",
+                "CREATE ROLE " + busy + " LOGIN", "CREATE DATABASE " + busyDatabase + " OWNER " + busy,
+                "COMMENT ON ROLE " + busy + " IS 'RaceLab isolation role; a leftover after 2000-01-01T00:00:00Z'");
+        PgAddress a = TestServers.postgres().address();
+        try (Connection inBusy = java.sql.DriverManager.getConnection(a.withDatabase(busyDatabase).jdbcUrl(),
+                a.properties())) {
             new IsolationRun(TestServers.postgres(), spec("confine-next", "session s1\nstep s1a { SELECT 1; }\n"),
                     new Transcript(), PATIENT).run(List.of());
             assertEquals("0", single("SELECT count(*) FROM pg_roles WHERE rolname LIKE '" + dead + "%'"));
             assertEquals("1", single("SELECT count(*) FROM pg_roles WHERE rolname = '" + alive + "'"));
+            assertEquals("1", single("SELECT count(*) FROM pg_roles WHERE rolname = '" + busy + "'"));
+            assertEquals("1", single("SELECT count(*) FROM pg_database WHERE datname = '" + busyDatabase + "'"));
+            assertTrue(inBusy.isValid(5), "the running spec's session was left alone");
         } finally {
-            execute("DROP ROLE IF EXISTS " + dead + "_1_regress_x", "DROP ROLE IF EXISTS " + dead,
-                    "DROP ROLE IF EXISTS " + alive);
+            execute("DROP DATABASE IF EXISTS " + busyDatabase, "DROP ROLE IF EXISTS " + dead + "_1_regress_x",
+                    "DROP ROLE IF EXISTS " + dead, "DROP ROLE IF EXISTS " + alive, "DROP ROLE IF EXISTS " + busy);
         }
     }
 
@@ -267,6 +334,36 @@ class SpecConfinementTest {
             assertTrue(refused.getMessage().contains("pg_hba.conf") && refused.getMessage().contains("--as-login"),
                     refused.getMessage());
             assertEquals(before, single(made), "what it made is gone");
+        } finally {
+            Files.writeString(hba, original);
+            execute("SELECT pg_reload_conf()", "DROP ROLE IF EXISTS " + probe);
+        }
+    }
+
+    @Test
+    void aSpecsRoleLogsInByPasswordWhereThePgHbaAsksForOne() throws Exception {
+        Assumptions.assumeFalse(TestServers.external(), "the server is not RaceLab's own");
+        Path hba = Path.of(single("SHOW hba_file"));
+        String original = Files.readString(hba);
+        String probe = SpecLogin.PREFIX + "probe_" + ProcessHandle.current().pid();
+        execute("CREATE ROLE " + probe + " LOGIN PASSWORD 'right'");
+        try {
+            Files.writeString(hba, "host all /^racelab_spec_ all scram-sha-256\n" + original);
+            execute("SELECT pg_reload_conf()");
+            PgAddress a = TestServers.postgres().address();
+            assertTrue(Poll.eventually(Duration.ofSeconds(20), () -> {
+                try (Connection c = java.sql.DriverManager.getConnection(a.jdbcUrl(), probe, "wrong")) {
+                    return false;
+                } catch (java.sql.SQLException e) {
+                    return "28P01".equals(e.getSQLState());
+                }
+            }), "the server asks RaceLab's spec roles for a password");
+            Spec spec = spec("confine-scram", "session s1\nstep s1a { SELECT current_user LIKE 'racelab_spec_%' "
+                    + "AS confined; }\n");
+            Transcript transcript = new Transcript();
+            IsolationRun run = new IsolationRun(TestServers.postgres(), spec, transcript, PATIENT);
+            run.run(List.of());
+            assertTrue(transcript.text().contains("confined\n--------\nt       \n(1 row)"), transcript.text());
         } finally {
             Files.writeString(hba, original);
             execute("SELECT pg_reload_conf()", "DROP ROLE IF EXISTS " + probe);
