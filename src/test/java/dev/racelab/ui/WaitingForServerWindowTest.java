@@ -83,7 +83,7 @@ class WaitingForServerWindowTest {
         WindowDriver ui = new WindowDriver(robot);
         robot.interact(() -> window.view().selectLab("counter"));
         ui.press("run");
-        WindowDriver.await(4, () -> !ui.verdict().equals("Ready"));
+        ui.await("the banner says what the run waits for", () -> !ui.verdict().equals("Ready"));
         assertEquals("Waiting for PostgreSQL…", ui.verdict());
         String explanation = robot.lookup(".verdict-explanation").queryAs(Label.class).getText();
         assertTrue(explanation.startsWith("The run starts as soon as PostgreSQL is ready: Connecting to PostgreSQL at "
@@ -94,7 +94,7 @@ class WaitingForServerWindowTest {
         // PostgreSQL never answers: the run ends, named, and the window offers to choose a server.
         String verdict = ui.awaitVerdict(v -> v.startsWith("ERROR") || v.startsWith("RACE") || v.startsWith("SAFE"));
         assertTrue(verdict.startsWith("ERROR"), verdict);
-        WindowDriver.await(30, () -> robot.lookup(".server-dialog").tryQuery().isPresent());
+        ui.await("the server dialog opens", () -> robot.lookup(".server-dialog").tryQuery().isPresent());
         robot.interact(() -> robot.lookup(".server-dialog").queryAll().forEach(d -> d.getScene().getWindow().hide()));
     }
 }

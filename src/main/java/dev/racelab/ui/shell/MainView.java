@@ -987,6 +987,11 @@ public final class MainView extends BorderPane {
         }
     }
 
+    /** What the window works on; the tests wait on its run. */
+    public Session session() {
+        return session;
+    }
+
     public IsolationBench isolationBench() {
         return isolationBench;
     }
