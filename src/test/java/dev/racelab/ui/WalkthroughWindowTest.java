@@ -2,6 +2,7 @@ package dev.racelab.ui;
 
 import dev.racelab.engine.Batch;
 import dev.racelab.engine.Verdict;
+import dev.racelab.engine.view.Panel;
 import dev.racelab.ui.batch.BatchWindow;
 import dev.racelab.ui.walkthrough.WalkthroughBar;
 import javafx.scene.Node;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -116,6 +118,40 @@ class WalkthroughWindowTest {
 
         robot.press(javafx.scene.input.KeyCode.PAGE_UP).release(javafx.scene.input.KeyCode.PAGE_UP);
         ui.await("Page Up goes back to step 3", () -> bar().stepProperty().get() == 2);
+    }
+
+    /**
+     * The counter's own lesson: step 2 runs the race, step 3 explains it ("Where the increments
+     * went": the marks, the counter row's panel) and has no run of its own, so the run just made
+     * stays: its verdict on the banner, its marks on the timeline (the first one shown), its panel.
+     */
+    @Test
+    void aStepThatExplainsTheRunJustMadeKeepsItOnScreen(FxRobot robot) throws Exception {
+        WindowDriver ui = new WindowDriver(robot);
+        robot.interact(() -> window.view().openWalkthrough("counter"));
+        ui.await("the counter's walkthrough opens", () -> bar().isOpen());
+        robot.interact(() -> bar().move(1));
+        ui.await("step 2's run ends", () -> bar().stepProperty().get() == 1
+                && window.session().outcomeProperty().get() != null);
+        String verdict = ui.awaitVerdict(v -> v.startsWith("RACE") || v.startsWith("SAFE") || v.startsWith("ERROR"));
+        assertTrue(verdict.startsWith("RACE"), "four clients, a pause after the read: " + verdict);
+        var record = window.session().record();
+        long marks = WindowDriver.onFx(() -> (long) window.view().timeline().model().violations());
+        assertTrue(marks > 0, "the lost increments are on the timeline");
+
+        robot.interact(() -> bar().move(1));
+        ui.await("step 3 is shown", () -> bar().stepProperty().get() == 2);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertEquals(verdict, ui.verdict(), "the banner still says what the run found");
+        assertSame(record, window.session().record(), "the run shown is the one step 2 made");
+        assertEquals(marks, (long) WindowDriver.onFx(() -> window.view().timeline().model().violations()),
+                "its marks are still on the timeline");
+        String position = robot.lookup(".verdict-position").queryAs(Label.class).getText();
+        assertTrue(position.endsWith(" 1 of " + marks), "the step shows the first mark: " + position);
+        Panel.Values row = (Panel.Values) ui.panels(window).stream().filter(p -> p.title().startsWith("Counter row"))
+                .findFirst().orElseThrow();
+        assertTrue(row.rows().stream().anyMatch(v -> v.label().equals("increments committed") && !v.value().equals("0")),
+                "the counter row's panel still reads what the run left: " + row.rows());
     }
 
     @Test

@@ -348,9 +348,10 @@ public final class MainView extends BorderPane {
     }
 
     /**
-     * Sets the window up as a walkthrough's step says: the lab, its settings, a fresh run (started if
-     * the step runs one), a batch, and what to look at. A run still going from the step before is
-     * stopped first, and the step shown once it has ended.
+     * Sets the window up as a walkthrough's step says: the lab, its settings, a fresh run if it asks
+     * for one ({@link Walkthrough.Step#freshRun}; started if the step runs it), a batch, and what to
+     * look at. A step that asks for none keeps the run on screen: it explains the run just made. A
+     * run still going from the step before is stopped first, and the step shown once it has ended.
      */
     private void showStep(Walkthrough.Step step) {
         Run current = session.run();
@@ -384,7 +385,9 @@ public final class MainView extends BorderPane {
             values = values.parse(lab.profile().switchNamed(set.substring(0, eq)).orElseThrow(), set.substring(eq + 1));
         }
         session.switchesProperty().set(values);
-        session.reset();
+        if (step.freshRun()) {
+            session.reset();
+        }
         if (step.run()) {
             session.start();
         }
