@@ -446,52 +446,35 @@ public final class MainView extends BorderPane {
         labList.getSelectionModel().select(lab);
     }
 
-    /** Installs the keyboard shortcuts on the window's scene. */
+    /** Installs the keyboard shortcuts on the window's scene: they act wherever the focus is ({@link WindowKeys}). */
     public void installShortcuts(Scene scene) {
-        var accelerators = scene.getAccelerators();
-        accelerators.put(new KeyCodeCombination(KeyCode.F5), () -> fire(controls.run));
-        accelerators.put(new KeyCodeCombination(KeyCode.F6), () -> fire(controls.pause));
-        accelerators.put(new KeyCodeCombination(KeyCode.F10), () -> fire(controls.step));
-        accelerators.put(new KeyCodeCombination(KeyCode.PAGE_DOWN), () -> {
-            // A clicker's "next": the walkthrough's next step when one is open, else Step.
-            if (walkthroughBar.isOpen()) {
-                walkthroughBar.move(1);
-            } else {
-                fire(controls.step);
+        new WindowKeys(controls, walkthroughBar, session::step, new WindowKeys.Commands() {
+            @Override
+            public void openWalkthrough() {
+                MainView.this.openWalkthrough(session.lab() == null ? null : session.lab().id());
             }
-        });
-        accelerators.put(new KeyCodeCombination(KeyCode.PAGE_UP), () -> walkthroughBar.move(-1));
-        accelerators.put(new KeyCodeCombination(KeyCode.F5, KeyCombination.SHIFT_DOWN), () -> fire(controls.stop));
-        accelerators.put(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), () -> fire(controls.reset));
-        scene.addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
-            // B blanks the screen in presenter mode, as presentation software does (clickers send it too).
-            boolean typing = e.getTarget() instanceof javafx.scene.control.TextInputControl;
-            if (presenter && e.getCode() == KeyCode.B && !e.isShortcutDown() && !e.isAltDown() && !typing) {
-                blank();
-                e.consume();
-            } else if (walkthroughBar.isOpen() && !typing && !e.isShortcutDown() && !e.isAltDown()
-                    && (e.getCode() == KeyCode.RIGHT || e.getCode() == KeyCode.LEFT)) {
-                walkthroughBar.move(e.getCode() == KeyCode.RIGHT ? 1 : -1);
-                e.consume();
-            } else if (walkthroughBar.isOpen() && e.getCode() == KeyCode.ESCAPE) {
+
+            @Override
+            public void closeWalkthrough() {
                 walkthroughBar.close();
                 point(List.of());
-                e.consume();
             }
-        });
-        accelerators.put(new KeyCodeCombination(KeyCode.F7), () -> banner.step(-1));
-        accelerators.put(new KeyCodeCombination(KeyCode.F8), () -> banner.step(1));
-        for (int n = 1; n <= 9; n++) {
-            int index = n - 1;
-            accelerators.put(new KeyCodeCombination(KeyCode.getKeyCode(String.valueOf(n)), KeyCombination.ALT_DOWN),
-                    () -> session.step(index));
-        }
-    }
 
-    private static void fire(Button button) {
-        if (!button.isDisabled()) {
-            button.fire();
-        }
+            @Override
+            public void walkMarks(int direction) {
+                banner.step(direction);
+            }
+
+            @Override
+            public boolean presenting() {
+                return presenter;
+            }
+
+            @Override
+            public void blank() {
+                MainView.this.blank();
+            }
+        }).install(scene);
     }
 
     /** The worker Step releases: the one selected in the gates table or on the timeline, else -1. */
@@ -522,7 +505,7 @@ public final class MainView extends BorderPane {
         again.disableProperty().bind(session.outcomeProperty().isNull());
         MenuItem batchOfRuns = new MenuItem("Batch of runs…");
         batchOfRuns.setAccelerator(new KeyCodeCombination(KeyCode.B, KeyCombination.SHORTCUT_DOWN));
-        batchOfRuns.setOnAction(e -> fire(controls.batch));
+        batchOfRuns.setOnAction(e -> controls.batch.fire());
         Menu export = exportMenu();
         MenuItem servers = new MenuItem("PostgreSQL server…");
         servers.setOnAction(e -> askForServer(Service.POSTGRES, null));
@@ -566,7 +549,7 @@ public final class MainView extends BorderPane {
 
         MenuItem keys = new MenuItem("Keyboard shortcuts");
         keys.setAccelerator(new KeyCodeCombination(KeyCode.F1));
-        keys.setOnAction(e -> showShortcuts());
+        keys.setOnAction(e -> WindowKeys.showAll(getScene().getWindow()));
         MenuItem guide = new MenuItem("Walkthrough of this lab");
         guide.setAccelerator(new KeyCodeCombination(KeyCode.F2));
         guide.setOnAction(e -> openWalkthrough(session.lab() == null ? null : session.lab().id()));
@@ -820,26 +803,6 @@ public final class MainView extends BorderPane {
         }
         timeline.setEm(size);
         stateColumn.setEm(size);
-    }
-
-    private void showShortcuts() {
-        Alert alert = new Alert(Alert.AlertType.INFORMATION);
-        alert.initOwner(getScene().getWindow());
-        alert.setTitle("Keyboard shortcuts");
-        alert.setHeaderText("Keyboard shortcuts");
-        alert.setContentText("""
-                F5 — Run / Resume / Run again
-                F6 — Pause (every worker halts at its next gate)
-                F10 or Page Down — Step the selected worker (clickers send Page Down)
-                Alt+1 … Alt+9 — Step worker 1 … 9
-                Shift+F5 — Stop        Ctrl+R — Reset
-                Ctrl+O — Open a recording (or drop it on the window)    Ctrl+S — Save the run shown
-                Ctrl+Shift+R — Run these settings again (a recording's, live)
-                F7 / F8 — Previous / next violation on the timeline
-                Ctrl+0 — Whole run     Ctrl+L — Follow live
-                Ctrl + mouse wheel — Zoom      Shift + mouse wheel or drag — Pan
-                Ctrl+= / Ctrl+- — Larger / smaller text    Ctrl+Shift+P — Presenter size""");
-        alert.show();
     }
 
     /** Offers the connection dialog for {@code service}; {@code problem} says what went wrong, if anything. */
