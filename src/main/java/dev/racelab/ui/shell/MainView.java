@@ -119,6 +119,10 @@ public final class MainView extends BorderPane {
     private final SplitPane body;
     private final SplitPane middle;
     private final Region lowerPane;
+    /** The gates' header and table, under the timeline. */
+    private final VBox gatesPane;
+    /** The timeline with its toolbar, legend and the verdict under it. */
+    private final VBox timelineBox;
     private final IsolationBench isolationBench;
     private final List<Node> presenterHidden;
     private final Label gatesLine = new Label();
@@ -185,11 +189,11 @@ public final class MainView extends BorderPane {
         gatesLine.setMinHeight(Region.USE_PREF_SIZE);
         session.gatesProperty().addListener((o, a, plan) -> showGatesLine());
         session.labProperty().addListener((o, a, lab) -> showGatesLine());
-        VBox timelineBox = new VBox(toolbar, timeline, legend(), gatesLine, banner);
+        timelineBox = new VBox(toolbar, timeline, legend(), gatesLine, banner);
         timelineBox.getStyleClass().add("timeline-box");
         VBox.setVgrow(timeline, Priority.ALWAYS);
         timeline.setMinHeight(0);
-        VBox gatesPane = new VBox(new GatesHeader(session), gates);
+        gatesPane = new VBox(new GatesHeader(session), gates);
         VBox.setVgrow(gates, Priority.ALWAYS);
         // The isolation lab's spec, permutations and grid sit beside its gates (shown for that lab only).
         isolationBench = new IsolationBench(session, labs.find(IsolationLab.ID).map(IsolationLab.class::cast)
@@ -204,6 +208,9 @@ public final class MainView extends BorderPane {
         middle = new SplitPane(timelineBox, lower);
         middle.setOrientation(Orientation.VERTICAL);
         middle.setDividerPositions(0.76);
+        middle.heightProperty().addListener((o, a, b) -> fitLowerPane());
+        banner.heightProperty().addListener((o, a, b) -> Platform.runLater(this::fitLowerPane));
+        session.workersProperty().addListener((o, a, b) -> Platform.runLater(this::fitLowerPane));
 
         body = new SplitPane(labColumn, middle, stateColumn);
         body.setDividerPositions(LAB_COLUMN, STATE_COLUMN);
@@ -246,10 +253,8 @@ public final class MainView extends BorderPane {
         });
         session.recordProperty().addListener((o, a, record) -> showRecord(record));
         session.labProperty().addListener((o, a, lab) -> {
-            if (IsolationBench.shows(lab) != IsolationBench.shows(a) && !presenter) {
-                // A spec has a few lanes and a bench of its own to show: the lower pane gets more room.
-                middle.setDividerPositions(IsolationBench.shows(lab) ? ISOLATION_DIVIDER : 0.76);
-            }
+            // Once the gates table has its columns and rows laid out.
+            Platform.runLater(this::fitLowerPane);
             Lab listed = labList.getSelectionModel().getSelectedItem();
             if (lab != null && (listed == null || !listed.id().equals(lab.id()))) {
                 labList.getItems().stream().filter(l -> l.id().equals(lab.id())).findFirst()
@@ -267,6 +272,8 @@ public final class MainView extends BorderPane {
             }
         });
         session.stateProperty().addListener((o, a, phase) -> noteServers(phase));
+        // Running, the run's server lanes are on the timeline: it may need more of the height.
+        session.stateProperty().addListener((o, a, phase) -> Platform.runLater(this::fitLowerPane));
         new AnimationTimer() {
             @Override
             public void handle(long now) {
@@ -617,8 +624,10 @@ public final class MainView extends BorderPane {
         HBox.setHgrow(spring, Priority.ALWAYS);
         Label title = new Label("Timeline");
         title.setMinWidth(Region.USE_PREF_SIZE);
-        Label hint = new Label("Ctrl + wheel zooms · drag pans · click a worker's name to select it for Step");
+        Label hint = new Label("Ctrl+wheel zooms · drag pans · click a name, then Step");
         hint.getStyleClass().add("hint");
+        // On two lines beside the buttons where the window is narrow, never cut.
+        hint.setWrapText(true);
         hint.setMinWidth(0);
         HBox bar = new HBox(6, title, follow, fit, zoomOut, zoomIn, compact, spring, hint);
         bar.getStyleClass().add("timeline-toolbar");
@@ -712,7 +721,7 @@ public final class MainView extends BorderPane {
             middle.getItems().add(lowerPane);
             // Once the items are laid out again: set now, the positions are lost to the new layout.
             javafx.application.Platform.runLater(() -> {
-                middle.setDividerPositions(0.76);
+                fitLowerPane();
                 body.setDividerPositions(LAB_COLUMN, STATE_COLUMN);
             });
             getStyleClass().remove("presenter");
@@ -738,6 +747,40 @@ public final class MainView extends BorderPane {
     private double presenterScale() {
         double height = getScene() == null ? 1080 : getScene().getHeight();
         return Math.max(Math.max(1.0, scaleBeforePresenter), 1.6 * height / 1080);
+    }
+
+    /**
+     * Shares the middle column's height out: the timeline keeps what shows every lane (each as
+     * thin as its words allow), its toolbar, legend and the verdict as long as it is now; the
+     * pane under it gets the rest, up to what shows the gates' header and a row for all workers
+     * and one per worker (up to {@link GatesTable#ROOM_FOR_WORKERS}), whole, and the timeline any
+     * height left over. So before a run every default worker's row is in view; a long verdict
+     * takes room from the gates' rows, which scroll (a few stay in view, {@link GatesTable}),
+     * rather than from the lanes. The isolation lab's bench has its own share.
+     */
+    private void fitLowerPane() {
+        Lab lab = session.lab();
+        double height = middle.getHeight();
+        if (lab == null || presenter || height <= 0 || !middle.getItems().contains(lowerPane)) {
+            return;
+        }
+        if (IsolationBench.shows(lab)) {
+            middle.setDividerPositions(ISOLATION_DIVIDER);
+            return;
+        }
+        int rows = 1 + Math.min(session.workersProperty().get(), GatesTable.ROOM_FOR_WORKERS);
+        double aboveTable = gatesPane.getHeight() > 0 ? gatesPane.getHeight() - gates.getHeight()
+                : gatesPane.getChildren().get(0).prefHeight(-1);
+        double gatesNeed = aboveTable + gates.heightFor(rows) + lowerPane.snappedTopInset()
+                + lowerPane.snappedBottomInset();
+        int lanes = Math.max(timeline.laneCount(), session.workersProperty().get() + 1);
+        double timelineNeed = timelineBox.getHeight() - timeline.getHeight() + timeline.heightFor(lanes);
+        double divider = 8;
+        double lower = Math.max(0, Math.min(gatesNeed, height - divider - timelineNeed));
+        double position = Math.max(0.5, 1 - (lower + divider) / height);
+        if (Math.abs(position - middle.getDividerPositions()[0]) > 0.002) {
+            middle.setDividerPositions(position);
+        }
     }
 
     /** The gates as one line, in place of their table in presenter mode. */
