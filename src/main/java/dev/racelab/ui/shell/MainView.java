@@ -99,8 +99,6 @@ public final class MainView extends BorderPane {
     public static final double STATE_COLUMN = 0.75;
     /** In presenter mode, without the labs column: the lab's state takes the right third. */
     private static final double PRESENTER_STATE_COLUMN = 0.66;
-    /** Where the timeline ends for the isolation lab, whose bench needs room under it. */
-    private static final double ISOLATION_DIVIDER = 0.56;
 
     private final Session session;
     private final Backends backends;
@@ -119,10 +117,8 @@ public final class MainView extends BorderPane {
     private final SplitPane body;
     private final SplitPane middle;
     private final Region lowerPane;
-    /** The gates' header and table, under the timeline. */
-    private final VBox gatesPane;
-    /** The timeline with its toolbar, legend and the verdict under it. */
-    private final VBox timelineBox;
+    /** How the timeline and the gates share the middle column's height. */
+    private final MiddleColumn heights;
     private final IsolationBench isolationBench;
     private final List<Node> presenterHidden;
     private final Label gatesLine = new Label();
@@ -189,11 +185,11 @@ public final class MainView extends BorderPane {
         gatesLine.setMinHeight(Region.USE_PREF_SIZE);
         session.gatesProperty().addListener((o, a, plan) -> showGatesLine());
         session.labProperty().addListener((o, a, lab) -> showGatesLine());
-        timelineBox = new VBox(toolbar, timeline, legend(), gatesLine, banner);
+        VBox timelineBox = new VBox(toolbar, timeline, legend(), gatesLine, banner);
         timelineBox.getStyleClass().add("timeline-box");
         VBox.setVgrow(timeline, Priority.ALWAYS);
         timeline.setMinHeight(0);
-        gatesPane = new VBox(new GatesHeader(session), gates);
+        VBox gatesPane = new VBox(new GatesHeader(session), gates);
         VBox.setVgrow(gates, Priority.ALWAYS);
         // The isolation lab's spec, permutations and grid sit beside its gates (shown for that lab only).
         isolationBench = new IsolationBench(session, labs.find(IsolationLab.ID).map(IsolationLab.class::cast)
@@ -208,9 +204,10 @@ public final class MainView extends BorderPane {
         middle = new SplitPane(timelineBox, lower);
         middle.setOrientation(Orientation.VERTICAL);
         middle.setDividerPositions(0.76);
-        middle.heightProperty().addListener((o, a, b) -> fitLowerPane());
-        banner.heightProperty().addListener((o, a, b) -> Platform.runLater(this::fitLowerPane));
-        session.workersProperty().addListener((o, a, b) -> Platform.runLater(this::fitLowerPane));
+        heights = new MiddleColumn(middle, timelineBox, timeline, gatesPane, gates, lower, session, () -> presenter);
+        middle.heightProperty().addListener((o, a, b) -> heights.fit());
+        banner.heightProperty().addListener((o, a, b) -> Platform.runLater(heights::fit));
+        session.workersProperty().addListener((o, a, b) -> Platform.runLater(heights::fit));
 
         body = new SplitPane(labColumn, middle, stateColumn);
         body.setDividerPositions(LAB_COLUMN, STATE_COLUMN);
@@ -254,7 +251,7 @@ public final class MainView extends BorderPane {
         session.recordProperty().addListener((o, a, record) -> showRecord(record));
         session.labProperty().addListener((o, a, lab) -> {
             // Once the gates table has its columns and rows laid out.
-            Platform.runLater(this::fitLowerPane);
+            Platform.runLater(heights::fit);
             Lab listed = labList.getSelectionModel().getSelectedItem();
             if (lab != null && (listed == null || !listed.id().equals(lab.id()))) {
                 labList.getItems().stream().filter(l -> l.id().equals(lab.id())).findFirst()
@@ -273,7 +270,7 @@ public final class MainView extends BorderPane {
         });
         session.stateProperty().addListener((o, a, phase) -> noteServers(phase));
         // Running, the run's server lanes are on the timeline: it may need more of the height.
-        session.stateProperty().addListener((o, a, phase) -> Platform.runLater(this::fitLowerPane));
+        session.stateProperty().addListener((o, a, phase) -> Platform.runLater(heights::fit));
         new AnimationTimer() {
             @Override
             public void handle(long now) {
@@ -721,7 +718,7 @@ public final class MainView extends BorderPane {
             middle.getItems().add(lowerPane);
             // Once the items are laid out again: set now, the positions are lost to the new layout.
             javafx.application.Platform.runLater(() -> {
-                fitLowerPane();
+                heights.fit();
                 body.setDividerPositions(LAB_COLUMN, STATE_COLUMN);
             });
             getStyleClass().remove("presenter");
@@ -747,40 +744,6 @@ public final class MainView extends BorderPane {
     private double presenterScale() {
         double height = getScene() == null ? 1080 : getScene().getHeight();
         return Math.max(Math.max(1.0, scaleBeforePresenter), 1.6 * height / 1080);
-    }
-
-    /**
-     * Shares the middle column's height out: the timeline keeps what shows every lane (each as
-     * thin as its words allow), its toolbar, legend and the verdict as long as it is now; the
-     * pane under it gets the rest, up to what shows the gates' header and a row for all workers
-     * and one per worker (up to {@link GatesTable#ROOM_FOR_WORKERS}), whole, and the timeline any
-     * height left over. So before a run every default worker's row is in view; a long verdict
-     * takes room from the gates' rows, which scroll (a few stay in view, {@link GatesTable}),
-     * rather than from the lanes. The isolation lab's bench has its own share.
-     */
-    private void fitLowerPane() {
-        Lab lab = session.lab();
-        double height = middle.getHeight();
-        if (lab == null || presenter || height <= 0 || !middle.getItems().contains(lowerPane)) {
-            return;
-        }
-        if (IsolationBench.shows(lab)) {
-            middle.setDividerPositions(ISOLATION_DIVIDER);
-            return;
-        }
-        int rows = 1 + Math.min(session.workersProperty().get(), GatesTable.ROOM_FOR_WORKERS);
-        double aboveTable = gatesPane.getHeight() > 0 ? gatesPane.getHeight() - gates.getHeight()
-                : gatesPane.getChildren().get(0).prefHeight(-1);
-        double gatesNeed = aboveTable + gates.heightFor(rows) + lowerPane.snappedTopInset()
-                + lowerPane.snappedBottomInset();
-        int lanes = Math.max(timeline.laneCount(), session.workersProperty().get() + 1);
-        double timelineNeed = timelineBox.getHeight() - timeline.getHeight() + timeline.heightFor(lanes);
-        double divider = 8;
-        double lower = Math.max(0, Math.min(gatesNeed, height - divider - timelineNeed));
-        double position = Math.max(0.5, 1 - (lower + divider) / height);
-        if (Math.abs(position - middle.getDividerPositions()[0]) > 0.002) {
-            middle.setDividerPositions(position);
-        }
     }
 
     /** The gates as one line, in place of their table in presenter mode. */
