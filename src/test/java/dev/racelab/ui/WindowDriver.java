@@ -248,7 +248,9 @@ final class WindowDriver {
 
     /** The main window's view, if one is shown. */
     private java.util.Optional<dev.racelab.ui.shell.MainView> view() {
-        return robot.lookup(".main-view").tryQueryAs(dev.racelab.ui.shell.MainView.class);
+        // The batch window's and the first frame's roots wear the style too.
+        return robot.lookup(".main-view").queryAll().stream().filter(dev.racelab.ui.shell.MainView.class::isInstance)
+                .map(dev.racelab.ui.shell.MainView.class::cast).findFirst();
     }
 
     /** The live run the window shows, or null (none, or a recording). */
