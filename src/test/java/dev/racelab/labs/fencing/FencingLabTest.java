@@ -85,7 +85,8 @@ class FencingLabTest {
                     .findFirst().orElseThrow());
             List<String> chips = new ArrayList<>();
             List<String> marks = new ArrayList<>();
-            for (int t = strip; t < texts.size() - 1; t++) {
+            // The writes that landed: the strip up to the rejected ones, if any.
+            for (int t = strip; t < texts.size() - 1 && !texts.get(t).startsWith("latest rejected"); t++) {
                 if (texts.get(t).matches("#\\d+") && texts.get(t + 1).matches("ok|stale|no")) {
                     chips.add(texts.get(t));
                     marks.add(texts.get(t + 1));
