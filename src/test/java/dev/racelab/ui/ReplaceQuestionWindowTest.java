@@ -18,7 +18,6 @@ import org.testfx.framework.junit5.Start;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeoutException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -43,24 +42,16 @@ class ReplaceQuestionWindowTest {
         window = WindowDriver.showOnTestServers(stage, dir);
     }
 
-    /** The dialog styled {@code style}; fails saying {@code what} if none shows within 30 s. */
+    /** The dialog styled {@code style}; fails saying {@code what} if none shows. */
     private static DialogPane awaitDialog(FxRobot robot, String style, String what) throws Exception {
-        try {
-            WindowDriver.await(30, () -> robot.lookup("." + style).tryQuery().isPresent());
-        } catch (TimeoutException e) {
-            throw new AssertionError("never happened in 30 s: " + what, e);
-        }
+        new WindowDriver(robot).await(what, () -> robot.lookup("." + style).tryQuery().isPresent());
         return robot.lookup("." + style).queryAs(DialogPane.class);
     }
 
     private static void answer(FxRobot robot, DialogPane dialog, ButtonType button) throws Exception {
         javafx.stage.Window shown = WindowDriver.onFx(() -> dialog.getScene().getWindow());
         robot.interact(() -> ((Button) dialog.lookupButton(button)).fire());
-        try {
-            WindowDriver.await(30, () -> !shown.isShowing());
-        } catch (TimeoutException e) {
-            throw new AssertionError("the dialog stayed open after " + button.getText(), e);
-        }
+        new WindowDriver(robot).await("the dialog closes after " + button.getText(), () -> !shown.isShowing());
     }
 
     @Test
@@ -81,11 +72,7 @@ class ReplaceQuestionWindowTest {
 
         robot.interact(() -> exports.exportTo(ExportFiles.Kind.CSV, csv));
         answer(robot, awaitDialog(robot, "replace-question", "the question asked again"), ButtonType.OK);
-        try {
-            WindowDriver.await(30, () -> csv.equals(exports.exportedProperty().get()));
-        } catch (TimeoutException e) {
-            throw new AssertionError("never exported to " + csv + " after OK", e);
-        }
+        ui.await("exported to " + csv + " after OK", () -> csv.equals(exports.exportedProperty().get()));
         assertEquals(CsvExport.HEADER, Files.readAllLines(csv).get(0), "replaced once the user said so");
 
         Path fifo = OddFiles.fifo(dir.resolve("run.racelab"));
