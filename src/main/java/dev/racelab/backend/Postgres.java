@@ -144,6 +144,11 @@ public final class Postgres implements AutoCloseable {
         return connect(address, APP_PREFIX + name, CONTROL_TIMEOUT_SECONDS);
     }
 
+    /** A session of RaceLab's own, as {@link #control(String)}, in another database of the same server. */
+    public Connection control(String name, String database) throws SQLException {
+        return connect(address.withDatabase(database), APP_PREFIX + name, CONTROL_TIMEOUT_SECONDS);
+    }
+
     private static Connection connect(PgAddress address, String applicationName, int socketTimeoutSeconds)
             throws SQLException {
         Properties props = address.properties();

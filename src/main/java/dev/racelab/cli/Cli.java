@@ -6,6 +6,7 @@ import dev.racelab.backend.BackendException;
 import dev.racelab.backend.BackendSettings;
 import dev.racelab.backend.Backends;
 import dev.racelab.backend.StartupListener;
+import dev.racelab.isolation.run.SpecSandbox;
 import dev.racelab.engine.Clock;
 import dev.racelab.engine.Gate;
 import dev.racelab.engine.Lab;
@@ -18,6 +19,8 @@ import dev.racelab.engine.Verdict;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Switch;
+import dev.racelab.files.OutputFile;
+import dev.racelab.files.PartialFile;
 import dev.racelab.labs.Labs;
 import dev.racelab.record.RecordingException;
 import dev.racelab.record.RecordingReader;
@@ -227,18 +230,31 @@ public final class Cli {
         return OK;
     }
 
-    /** {@code export FILE --format FORMAT --out OUT}: a recording in another form, with no server and no window. */
-    int export(Path file, String format, Path target, Export.Choice choice) throws RecordingException, UsageException {
-        try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT)) {
-            Export.write(new Labs(unstarted), file, format, target, choice);
+    /**
+     * {@code export FILE --format FORMAT --out OUT [--force]}: a recording in another form, with no
+     * server and no window ({@link Export}).
+     */
+    int export(Path file, String format, Path target, boolean force, Export.Choice choice)
+            throws RecordingException, UsageException {
+        Export.check(format, choice);
+        OutputFile output = Outputs.check(target, force, "write", err);
+        try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT);
+             Interruption interruption = new Interruption(unstarted)) {
+            // Ctrl-C and SIGTERM: the export stops where it is, and its temporary file goes.
+            interruption.stopping(PartialFile::abandonAll);
+            Export.write(new Labs(unstarted), file, format, output, choice);
         }
         return OK;
     }
 
-    /** {@code isolation SPEC… [--permutation STEPS] [--out DIR] [--pg-url URL] [--json]}: see {@link IsolationCommand}. */
-    int isolation(List<Path> specs, String permutation, Path outDir, String pgUrl, boolean json)
-            throws UsageException, BackendException {
-        return new IsolationCommand(env, home, out, err).run(specs, permutation, outDir, pgUrl, json);
+    /**
+     * {@code isolation SPEC… [--permutation STEPS] [--out DIR [--force]] [--pg-url URL] [--json]
+     * [--as-login]}: see {@link IsolationCommand}.
+     */
+    int isolation(List<Path> specs, String permutation, Path outDir, boolean force, String pgUrl, boolean json,
+                  boolean asLogin) throws UsageException, BackendException {
+        return new IsolationCommand(env, home, out, err).run(specs, permutation, outDir, force, pgUrl, json,
+                asLogin ? SpecSandbox.Access.AS_LOGIN : SpecSandbox.Access.CONFINED);
     }
 
     /**
@@ -287,8 +303,9 @@ public final class Cli {
                 throw new UsageException(e.getMessage());
             }
             // A recording that cannot be written is found before any server starts.
+            Outputs.forceNeeds("--record", options.record(), given.force);
             try (RecordingWriter recording = options.record() == null ? null
-                    : RecordingWriter.create(options.record())) {
+                    : RecordingWriter.create(Outputs.check(options.record(), given.force, "record to", err))) {
                 long startupStart = System.nanoTime();
                 for (Service service : lab.services()) {
                     backends.ensure(service);

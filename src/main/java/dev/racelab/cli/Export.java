@@ -4,11 +4,11 @@ import dev.racelab.engine.Lab;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.Theme;
 import dev.racelab.export.CsvExport;
-import dev.racelab.export.ExportFile;
 import dev.racelab.export.LabPicture;
 import dev.racelab.export.RunExtents;
 import dev.racelab.export.TimelinePicture;
 import dev.racelab.export.TraceExport;
+import dev.racelab.files.OutputFile;
 import dev.racelab.labs.Labs;
 import dev.racelab.record.RecordingException;
 import dev.racelab.record.RecordingReader;
@@ -38,7 +38,7 @@ final class Export {
     record Choice(Long run, boolean picture, Long fromMs, Long toMs, Long scale) {
     }
 
-    /** The file's refusal, carried out of the export's writing, which only throws {@link IOException}. */
+    /** The recording's refusal, carried out of the export's writing, which only throws {@link IOException}. */
     private static final class Refused extends IOException {
         private final RecordingException refusal;
 
@@ -48,8 +48,8 @@ final class Export {
         }
     }
 
-    static void write(Labs labs, Path file, String format, Path target, Choice choice)
-            throws RecordingException, UsageException {
+    /** Refuses a format or choices that do not go together, before anything is read or written. */
+    static void check(String format, Choice choice) throws UsageException {
         if (!List.of("trace", "csv", "svg", "png").contains(format)) {
             throw new UsageException("--format " + format + ": the formats are trace, csv, svg and png");
         }
@@ -64,12 +64,17 @@ final class Export {
         if (choice.fromMs() != null && choice.toMs() != null && choice.toMs() <= choice.fromMs()) {
             throw new UsageException("--to " + choice.toMs() + " must come after --from " + choice.fromMs());
         }
+    }
+
+    /** Writes {@code file} as {@code format} (checked) to {@code output} (checked). */
+    static void write(Labs labs, Path file, String format, OutputFile output, Choice choice)
+            throws RecordingException, UsageException {
         RecordingReader reader = new RecordingReader(id -> labs.find(id).orElse(null));
-        ExportFile.Content content = drawing ? drawing(labs, reader, file, format, choice)
-                : stream -> streamed(reader, file, format, stream);
+        OutputFile.Content content = format.equals("svg") || format.equals("png")
+                ? drawing(labs, reader, file, format, choice) : stream -> streamed(reader, file, format, stream);
         try {
-            ExportFile.write(target, content);
-        } catch (ExportFile.Failed e) {
+            output.write(content);
+        } catch (OutputFile.Failed e) {
             if (e.getCause() instanceof Refused refused) {
                 throw refused.refusal;
             }
@@ -91,7 +96,7 @@ final class Export {
     }
 
     /** A picture of one run, read and folded before anything is written: what draws it. */
-    private static ExportFile.Content drawing(Labs labs, RecordingReader reader, Path file, String format,
+    private static OutputFile.Content drawing(Labs labs, RecordingReader reader, Path file, String format,
                                               Choice choice) throws RecordingException, UsageException {
         RunExtents extents = RunExtents.of(reader, file);
         int runs = extents.runs();

@@ -16,7 +16,8 @@ import java.util.Map;
  * Keeps everything a recording holds, for a window that shows every event: each run as a
  * {@link RunRecord}. Its text is kept as the window shows it: a file's control characters as
  * escapes ({@link Printable#field}; line breaks kept, which a run's own messages and an isolation
- * step's SQL have), so a crafted file cannot turn a label's words around (U+202E) or hide them.
+ * step's SQL have, and the separators an isolation step's table is written with), so a crafted file
+ * cannot turn a label's words around (U+202E) or hide them.
  * Subjects repeat by the hundred thousand ("before-read", "counter row"): each distinct one is
  * kept once, up to {@link #SHARED} of them, which halves what a large recording costs in memory.
  */
@@ -42,7 +43,7 @@ final class RecordingCollector implements RecordingSink {
 
     @Override
     public void event(Event event) {
-        String subject = Printable.field(event.subject());
+        String subject = shown(event.subject());
         if (subject != null) {
             String shared = subjects.get(subject);
             if (shared != null) {
@@ -53,6 +54,31 @@ final class RecordingCollector implements RecordingSink {
         }
         events.add(subject == event.subject() ? event
                 : new Event(event.seq(), event.nanos(), event.actor(), event.kind(), subject, event.value()));
+    }
+
+    /**
+     * A subject as the window shows it: escaped ({@link Printable#field}) between the separators
+     * an isolation step's result table is written with (NUL, record and unit separators), which
+     * stay: the window reads the table back from them.
+     */
+    private static String shown(String subject) {
+        if (subject == null) {
+            return null;
+        }
+        StringBuilder shown = new StringBuilder(subject.length());
+        int from = 0;
+        for (int i = 0; i <= subject.length(); i++) {
+            char c = i < subject.length() ? subject.charAt(i) : 0;
+            if (i == subject.length() || c == 0 || c == 0x1e || c == 0x1f) {
+                shown.append(Printable.field(subject.substring(from, i)));
+                if (i < subject.length()) {
+                    shown.append(c);
+                }
+                from = i + 1;
+            }
+        }
+        String text = shown.toString();
+        return text.equals(subject) ? subject : text;
     }
 
     @Override

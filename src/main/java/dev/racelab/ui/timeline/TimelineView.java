@@ -293,6 +293,19 @@ public final class TimelineView extends Region {
         return Math.max(1, canvas.getWidth() - gutter());
     }
 
+    /**
+     * The height the canvas needs to show {@code lanes} lanes (the time axis and each lane as thin
+     * as its words allow): what the window keeps for the timeline when it shares out its height.
+     */
+    public double heightFor(int lanes) {
+        return axisHeight() + lanes * Math.ceil(em() * 1.4) + 2;
+    }
+
+    /** How many lanes the shown run has now (its server lanes and workers); 0 with none shown. */
+    public int laneCount() {
+        return order.length;
+    }
+
     private double laneHeight() {
         if (compact.get()) {
             double fit = (canvas.getHeight() - axisHeight()) / Math.max(1, order.length);
