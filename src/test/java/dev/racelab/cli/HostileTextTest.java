@@ -4,7 +4,6 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.racelab.backend.BackendSettings;
 import dev.racelab.backend.Backends;
-import dev.racelab.backend.DataHome;
 import dev.racelab.backend.StartupListener;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.labs.Labs;
@@ -13,13 +12,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -68,24 +64,16 @@ class HostileTextTest {
     @TempDir
     Path dir;
 
-    private record Result(int code, String out, String err) {
-    }
-
-    private Result cli(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Map<String, String> env = Map.of("RACELAB_HOME", dir.resolve("home").toString());
-        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)).run(Arrays.asList(args));
-        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private CliRun cli(String... args) {
+        return CliRun.of(Map.of("RACELAB_HOME", dir.resolve("home").toString()), args);
     }
 
     /** What {@code export --format FORMAT} of the crafted recording wrote. */
     private String exported(String format) throws Exception {
         Path out = dir.resolve("exported." + format);
-        Result result = cli("export", crafted("hostile.racelab", "counter").toString(), "--format", format,
+        CliRun result = cli("export", crafted("hostile.racelab", "counter").toString(), "--format", format,
                 "--out", out.toString());
-        assertEquals(0, result.code(), result.err());
+        assertEquals(0, result.code(), result.err().toString());
         return Files.readString(out, StandardCharsets.UTF_8);
     }
 
@@ -111,8 +99,8 @@ class HostileTextTest {
 
     @Test
     void replayPrintsEscapesVisiblyAndActsOnNone() throws Exception {
-        Result result = cli("replay", crafted("hostile.racelab", "counter").toString());
-        assertEquals(0, result.code(), result.err());
+        CliRun result = cli("replay", crafted("hostile.racelab", "counter").toString());
+        assertEquals(0, result.code(), result.err().toString());
         assertEquals(List.of(), controls(result.out(), "\n"), result.out());
         assertTrue(result.out().contains("SAFE — all counted\\x1b]0;pwned\\x07\\x1b[2J"), result.out());
         assertTrue(result.out().contains("The counter\\nended at 1.\\u202egnirts\\r"), result.out());
@@ -122,8 +110,8 @@ class HostileTextTest {
 
     @Test
     void replaysJsonKeepsTheExactTextInJsonEscapes() throws Exception {
-        Result result = cli("replay", crafted("hostile.racelab", "counter").toString(), "--json");
-        assertEquals(0, result.code(), result.err());
+        CliRun result = cli("replay", crafted("hostile.racelab", "counter").toString(), "--json");
+        assertEquals(0, result.code(), result.err().toString());
         assertEquals(List.of(), controls(result.out(), "\n"), result.out());
         JsonObject summary = JsonParser.parseString(result.out()).getAsJsonObject();
         assertEquals("all counted\u001b]0;pwned\u0007\u001b[2J", summary.get("headline").getAsString());
@@ -134,11 +122,12 @@ class HostileTextTest {
 
     @Test
     void aRefusalQuotesTheFilesTextEscaped() throws Exception {
-        Result result = cli("replay", crafted("foreign.racelab", "tele" + TITLE_AND_CLEAR + "porter").toString());
+        CliRun result = cli("replay", crafted("foreign.racelab", "tele" + TITLE_AND_CLEAR + "porter").toString());
         assertEquals(2, result.code());
-        assertEquals(List.of(), controls(result.err(), "\n"), result.err());
-        assertEquals(1, result.err().split("\n").length, result.err());
-        assertTrue(result.err().contains("'tele\\x1b]0;pwned\\x07\\x1b[2Jporter'"), result.err());
+        assertEquals(1, result.err().size(), result.err().toString());
+        String refusal = result.err().get(0);
+        assertEquals(List.of(), controls(refusal, ""), refusal);
+        assertTrue(refusal.contains("'tele\\x1b]0;pwned\\x07\\x1b[2Jporter'"), refusal);
     }
 
     @Test

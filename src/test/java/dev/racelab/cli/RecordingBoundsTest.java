@@ -1,13 +1,10 @@
 package dev.racelab.cli;
 
-import dev.racelab.backend.DataHome;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,16 +37,8 @@ class RecordingBoundsTest {
     @TempDir
     Path dir;
 
-    private record Result(int code, String out, String err) {
-    }
-
-    private Result replay(Path file) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Map<String, String> env = Map.of("RACELAB_HOME", dir.resolve("home").toString());
-        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)).run(Arrays.asList("replay", file.toString()));
-        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private CliRun replay(Path file) {
+        return CliRun.of(Map.of("RACELAB_HOME", dir.resolve("home").toString()), "replay", file.toString());
     }
 
     private Path recording(String name, String... events) throws Exception {
@@ -63,21 +52,22 @@ class RecordingBoundsTest {
         return file;
     }
 
-    private static void refused(Result result, String... saying) {
-        assertEquals(2, result.code(), result.err());
+    private static void refused(CliRun result, String... saying) {
+        assertEquals(2, result.code(), result.err().toString());
         assertEquals("", result.out());
-        assertEquals(1, result.err().split("\n").length, "one line: " + result.err());
-        assertTrue(result.err().length() < 300, "a short line, not " + result.err().length() + " characters");
+        assertEquals(1, result.err().size(), "one line: " + result.err());
+        String refusal = result.err().get(0);
+        assertTrue(refusal.length() < 300, "a short line, not " + refusal.length() + " characters");
         for (String words : saying) {
-            assertTrue(result.err().contains(words), result.err());
+            assertTrue(refusal.contains(words), refusal);
         }
     }
 
     @Test
     void aWholeRecordingWithItsLanesAnnouncedIsRead() throws Exception {
-        Result result = replay(recording("fine.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
+        CliRun result = replay(recording("fine.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
                 "[1,0,1,\"ACTOR\",\"WORKER\",\"client-1\"]", "[2,5,1,\"STATE\",\"RUNNING\",null]"));
-        assertEquals(0, result.code(), result.err());
+        assertEquals(0, result.code(), result.err().toString());
     }
 
     @Test
@@ -135,8 +125,8 @@ class RecordingBoundsTest {
         String name = "x".repeat(100_000);
         Path file = recording("long lab.racelab").resolveSibling("long lab.racelab");
         Files.writeString(file, Files.readString(file).replace("\"lab\":\"counter\"", "\"lab\":\"" + name + "\""));
-        Result result = replay(file);
+        CliRun result = replay(file);
         refused(result, "is a recording of the lab 'xxx");
-        assertFalse(result.err().contains(name), "not the whole name");
+        assertFalse(result.err().get(0).contains(name), "not the whole name");
     }
 }

@@ -6,7 +6,6 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.racelab.backend.BackendSettings;
 import dev.racelab.backend.Backends;
-import dev.racelab.backend.DataHome;
 import dev.racelab.backend.StartupListener;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.export.CsvExport;
@@ -27,7 +26,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -66,13 +64,9 @@ class StreamedOutputTest {
     }
 
     private String cli(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Map<String, String> env = Map.of("RACELAB_HOME", dir.resolve("home").toString());
-        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)).run(Arrays.asList(args));
-        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
-        return out.toString(StandardCharsets.UTF_8);
+        CliRun run = CliRun.of(Map.of("RACELAB_HOME", dir.resolve("home").toString()), args);
+        assertEquals(0, run.code(), run.err().toString());
+        return run.out();
     }
 
     private List<RunRecord> whole() throws Exception {
