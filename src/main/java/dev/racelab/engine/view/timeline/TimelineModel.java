@@ -13,7 +13,6 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -64,7 +63,7 @@ public final class TimelineModel {
     private boolean violationSubjectsDiffer;
     private final Map<EventKind, Long> counts = new EnumMap<>(EventKind.class);
     /** Per server lane: what it says of each worker, to compose its label. */
-    private final Map<Integer, ServerState> serverStates = new TreeMap<>();
+    private final Map<Integer, ServerReport> serverStates = new TreeMap<>();
     private final Set<ActorState> statesSeen = EnumSet.noneOf(ActorState.class);
     private final Set<EventKind> marksSeen = EnumSet.noneOf(EventKind.class);
     private long cursor;
@@ -236,7 +235,7 @@ public final class TimelineModel {
      */
     private void serverSample(Lane serverLane, Event e, long t) {
         serverLane.samplePeriod = e.value() * 1_000;
-        ServerState state = serverStates.get(serverLane.actor);
+        ServerReport state = serverStates.get(serverLane.actor);
         if (state != null && state.text != null && serverLane.sampleTime.size() > 0) {
             long previous = serverLane.sampleTime.last();
             long unread = previous + grace(serverLane);
@@ -280,7 +279,7 @@ public final class TimelineModel {
     }
 
     private void serverLock(Lane serverLane, Event e, long t) {
-        ServerState state = serverStates.computeIfAbsent(serverLane.actor, k -> new ServerState());
+        ServerReport state = serverStates.computeIfAbsent(serverLane.actor, k -> new ServerReport());
         if (e.kind() == EventKind.SERVER_ORPHANS) {
             state.orphans = e.subject();
             state.orphanCount = e.value();
@@ -301,7 +300,7 @@ public final class TimelineModel {
     }
 
     private void serverValue(Lane serverLane, Event e, long t) {
-        ServerState state = serverStates.computeIfAbsent(serverLane.actor, k -> new ServerState());
+        ServerReport state = serverStates.computeIfAbsent(serverLane.actor, k -> new ServerReport());
         state.values.put(e.subject(), e.value());
         StringBuilder text = new StringBuilder();
         StringBuilder shorter = new StringBuilder();
@@ -436,67 +435,6 @@ public final class TimelineModel {
             }
         }
         return -1;
-    }
-
-    /** Holders and waiters a server lane reports, and its values, to word its label. */
-    private static final class ServerState {
-        final Map<Integer, String> holds = new TreeMap<>();
-        final Map<Integer, String> waits = new LinkedHashMap<>();
-        final Map<String, Long> values = new LinkedHashMap<>();
-        /** Locks held by sessions no worker owns, in words, or null. */
-        String orphans;
-        long orphanCount;
-        boolean flip;
-        /** The label shown now, to draw it again after a gap in the reads. */
-        String text;
-        String shorter;
-        Ink ink;
-
-        void show(Lane serverLane, long t, String text, String shorter, Ink ink) {
-            this.text = text;
-            this.shorter = shorter;
-            this.ink = ink;
-            serverLane.label(t, text, shorter, ink);
-        }
-
-        /** The workers this lane says hold or wait for something now. */
-        List<Integer> workers() {
-            List<Integer> workers = new ArrayList<>(holds.keySet());
-            waits.keySet().stream().filter(w -> !holds.containsKey(w)).forEach(workers::add);
-            return workers;
-        }
-
-        void put(Map<Integer, String> map, int worker, String subject) {
-            if (subject == null) {
-                map.remove(worker);
-            } else {
-                map.put(worker, subject);
-            }
-        }
-
-        /** The label in words; {@code shorter}: names and counts only ("client-7 holds · 3 wait"). */
-        String describe(TimelineModel model, boolean shorter) {
-            List<String> parts = new ArrayList<>();
-            if (orphans != null) {
-                parts.add(shorter ? orphanCount + (orphanCount == 1 ? " orphaned lock" : " orphaned locks") : orphans);
-            }
-            if (shorter && holds.size() > 1) {
-                List<String> names = new ArrayList<>();
-                holds.keySet().forEach(worker -> names.add(model.lane(worker).name));
-                parts.add(String.join(", ", names) + " hold");
-            } else {
-                holds.forEach((worker, what) -> parts.add(model.lane(worker).name + " holds" + (shorter ? "" : " " + what)));
-            }
-            if (!waits.isEmpty()) {
-                List<String> names = new ArrayList<>();
-                waits.keySet().forEach(worker -> names.add(model.lane(worker).name));
-                parts.add(waits.size() == 1 ? names.get(0) + " waits"
-                        : shorter ? waits.size() + " wait"
-                        : waits.size() + " wait: " + String.join(", ", names.subList(0, Math.min(4, names.size())))
-                                + (names.size() > 4 ? ", …" : ""));
-            }
-            return parts.isEmpty() ? (shorter ? "no locks" : "no lock held or awaited") : String.join(" · ", parts);
-        }
     }
 
     /** A time on the timeline in words, as precise as {@code step} (the grid's spacing, in ns) asks: "0.4 s", "12.5 ms". */
