@@ -66,7 +66,7 @@ public final class RecordingMemoryBenchmark {
             command.addAll(List.of("replay", recording.toString()));
         } else {
             command.addAll(List.of("export", recording.toString(), "--format", what, "--out",
-                    dir.resolve("out." + what).toString()));
+                    dir.resolve("out." + what).toString(), "--force"));
         }
         Process process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
