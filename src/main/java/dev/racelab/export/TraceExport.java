@@ -79,7 +79,7 @@ public final class TraceExport implements RecordingSink {
     @Override
     public void run(int number, RunHeader header, Map<String, String> backend) throws IOException {
         trace = new RunTrace(number, json);
-        trace.metadata("process_sort_index", -1, "sort_index", number);
+        metadata(json, number, "process_sort_index", -1, "sort_index", number);
         names.add(new RunName(header.lab() + " · " + header.spec().strategy(), ""));
     }
 
@@ -98,12 +98,33 @@ public final class TraceExport implements RecordingSink {
     @Override
     public void end(RecordingEnd end) throws IOException {
         for (int i = 0; i < names.size(); i++) {
-            new RunTrace(i + 1, json).metadata("process_name", -1, "name", names.get(i).what()
+            metadata(json, i + 1, "process_name", -1, "name", names.get(i).what()
                     + (names.size() > 1 ? " · run " + (i + 1) + " of " + names.size() : "") + names.get(i).verdict());
         }
         json.endArray();
         json.endObject();
         json.flush();
+    }
+
+    /** A metadata record of process {@code pid} (and thread {@code tid}, unless negative): a name or a sort index. */
+    private static void metadata(JsonWriter json, int pid, String what, int tid, String key, Object value)
+            throws IOException {
+        json.beginObject();
+        json.name("name").value(what);
+        json.name("ph").value("M");
+        json.name("pid").value(pid);
+        if (tid >= 0) {
+            json.name("tid").value(tid);
+        }
+        json.name("args").beginObject();
+        json.name(key);
+        if (value instanceof Number n) {
+            json.value(n);
+        } else {
+            json.value(String.valueOf(value));
+        }
+        json.endObject();
+        json.endObject();
     }
 
     /** A process's name: its lab and strategy, and " · " and its verdict once known. */
@@ -185,23 +206,8 @@ public final class TraceExport implements RecordingSink {
             return Math.max(0, nanos - origin) / 1000.0;
         }
 
-        void metadata(String what, int tid, String key, Object value) throws IOException {
-            json.beginObject();
-            json.name("name").value(what);
-            json.name("ph").value("M");
-            json.name("pid").value(pid);
-            if (tid >= 0) {
-                json.name("tid").value(tid);
-            }
-            json.name("args").beginObject();
-            json.name(key);
-            if (value instanceof Number n) {
-                json.value(n);
-            } else {
-                json.value(String.valueOf(value));
-            }
-            json.endObject();
-            json.endObject();
+        private void metadata(String what, int tid, String key, Object value) throws IOException {
+            TraceExport.metadata(json, pid, what, tid, key, value);
         }
 
         /** A state, from its event until {@code endNanos}. */
