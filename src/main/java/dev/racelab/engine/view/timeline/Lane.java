@@ -6,6 +6,7 @@ import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Ink;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -96,7 +97,7 @@ public final class Lane {
         this.columns = columns;
         this.markColumn = columns == null ? null : new int[KINDS.length];
         if (markColumn != null) {
-            java.util.Arrays.fill(markColumn, Integer.MIN_VALUE);
+            Arrays.fill(markColumn, Integer.MIN_VALUE);
         }
     }
 
