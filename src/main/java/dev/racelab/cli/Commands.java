@@ -197,7 +197,7 @@ final class Commands {
 
         @Override
         public Integer call() throws Exception {
-            return cli.export(file, format, out, force, new Cli.ExportChoice(run, picture, from, to, scale));
+            return cli.export(file, format, out, force, new Export.Choice(run, picture, from, to, scale));
         }
     }
 

@@ -2,6 +2,7 @@ package dev.racelab.cli;
 
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.Outcome;
+import dev.racelab.engine.Printable;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Sweep;
@@ -26,11 +27,12 @@ import java.util.stream.Collectors;
  */
 final class Summary {
 
-    private final Lab lab;
+    private Lab lab;
     private final Map<Verdict, Integer> verdicts = new EnumMap<>(Verdict.class);
     private final Map<String, Long> violations = new TreeMap<>();
     private RunSpec spec;
-    private RunRecord last;
+    private Outcome lastOutcome;
+    private Map<String, String> lastBackend = Map.of();
     private int runs;
     private long events;
     private long elapsedMs;
@@ -43,6 +45,11 @@ final class Summary {
 
     Summary(Lab lab) {
         this.lab = lab;
+    }
+
+    /** Names the runs by {@code named}'s words (a replay's summary: its last run's lab, as its run did). */
+    void lab(Lab named) {
+        this.lab = named;
     }
 
     /**
@@ -102,14 +109,22 @@ final class Summary {
 
     /** Counts one finished run in. */
     void add(RunRecord record) {
+        add(record.header().spec(), record.outcome(), record.events().size(), record.backend());
+    }
+
+    /**
+     * Counts in a finished run, from what its record says of it: its settings, its outcome, how
+     * many events it has and what served it (a recording read as it goes keeps no more).
+     */
+    void add(RunSpec runSpec, Outcome outcome, long eventCount, Map<String, String> backend) {
         if (spec == null) {
-            spec = record.header().spec();
+            spec = runSpec;
         }
-        Outcome outcome = record.outcome();
         verdicts.merge(outcome.verdict(), 1, Integer::sum);
         outcome.violations().forEach((name, count) -> violations.merge(name, count, Long::sum));
-        events += record.events().size();
-        last = record;
+        events += eventCount;
+        lastOutcome = outcome;
+        lastBackend = backend;
         runs++;
     }
 
@@ -140,7 +155,7 @@ final class Summary {
     }
 
     Map<String, Object> toJson() {
-        Outcome outcome = last.outcome();
+        Outcome outcome = lastOutcome;
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("lab", lab.id());
         json.put("strategy", spec.strategy());
@@ -162,7 +177,7 @@ final class Summary {
         json.put("events", events);
         json.put("elapsedMs", elapsedMs);
         json.put("startupMs", startupMs);
-        json.put("backend", last.backend());
+        json.put("backend", lastBackend);
         json.put("interrupted", interrupted);
         if (serverFailure != null) {
             json.put("serverFailure", serverFailure);
@@ -186,7 +201,7 @@ final class Summary {
     }
 
     void print(PrintStream out) {
-        Outcome outcome = last.outcome();
+        Outcome outcome = lastOutcome;
         String delays = spec.gates().describe(lab::workerName);
         String switches = spec.switches().describe(lab.switches()).entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
@@ -213,17 +228,19 @@ final class Summary {
                     verdictCounts());
         }
         if (serverFailure != null) {
-            out.println("a server failed: " + serverFailure);
+            out.println("a server failed: " + Printable.line(serverFailure));
         }
         if (runs > 1 || planned > 1) {
             out.println("last run:");
         }
-        out.println(outcome.banner());
-        out.println("  " + outcome.explanation());
-        violations.forEach((name, count) -> out.printf("  %s: %d%n", name, count));
-        out.println("  " + outcome.metrics().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
-                .collect(Collectors.joining(" · ")));
+        // What the record says in words may come from a file: shown with its controls escaped.
+        out.println(Printable.line(outcome.banner()));
+        out.println("  " + Printable.line(outcome.explanation()));
+        violations.forEach((name, count) -> out.printf("  %s: %d%n", Printable.line(name), count));
+        out.println("  " + outcome.metrics().entrySet().stream()
+                .map(e -> Printable.line(e.getKey()) + " " + e.getValue()).collect(Collectors.joining(" · ")));
         out.printf("  %d ms · %d events%n", elapsedMs, events);
-        last.backend().forEach((service, what) -> out.printf("  %s: %s%n", service, what));
+        lastBackend.forEach((service, what) -> out.printf("  %s: %s%n", Printable.line(service),
+                Printable.line(what)));
     }
 }

@@ -9,7 +9,6 @@ import dev.racelab.engine.view.Theme;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -67,9 +66,9 @@ public final class BatchChart {
     }
 
     public void svg(OutputStream out, Theme theme) throws IOException {
-        SvgSketch svg = new SvgSketch(900, 560, EM, theme);
+        SvgSketch svg = new SvgSketch(out, 900, 560, EM, theme);
         draw(svg, theme);
-        out.write(svg.document().getBytes(StandardCharsets.UTF_8));
+        svg.finish();
     }
 
     /**
