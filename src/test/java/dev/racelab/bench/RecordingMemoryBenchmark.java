@@ -60,8 +60,10 @@ public final class RecordingMemoryBenchmark {
 
     private static void measure(Path time, Path dir, Path recording, long events, String what) throws Exception {
         Path report = dir.resolve("time.txt");
+        // scripts/racelab, or an installed launcher to measure (RACELAB_BENCH_LAUNCHER=…/bin/racelab-cli).
+        String launcher = System.getenv().getOrDefault("RACELAB_BENCH_LAUNCHER", "scripts/racelab");
         List<String> command = new ArrayList<>(List.of(time.toString(), "-f", "%M %e", "-o", report.toString(),
-                "scripts/racelab"));
+                launcher));
         if (what.equals("replay")) {
             command.addAll(List.of("replay", recording.toString()));
         } else {
