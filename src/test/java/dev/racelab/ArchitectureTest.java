@@ -74,6 +74,15 @@ class ArchitectureTest {
     }
 
     @Test
+    void outputFilesAreDecidedWithTheJdkAlone() {
+        noClasses().that().resideInAPackage("dev.racelab.files..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.racelab.engine..", "dev.racelab.record..",
+                        "dev.racelab.export..", "dev.racelab.cli..", "dev.racelab.ui..", "dev.racelab.backend..",
+                        "dev.racelab.labs..", "dev.racelab.isolation..", "javafx..")
+                .check(classes);
+    }
+
+    @Test
     void theCommandLineNeverTouchesTheWindow() {
         noClasses().that().resideInAPackage("dev.racelab.cli..")
                 .should().dependOnClassesThat().resideInAPackage("dev.racelab.ui..")

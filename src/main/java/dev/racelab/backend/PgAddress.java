@@ -161,6 +161,11 @@ public final class PgAddress {
         return new PgAddress(host, port, other, user, password, parameters);
     }
 
+    /** The same server and connection settings, logging in as {@code otherUser} with {@code otherPassword}. */
+    public PgAddress withLogin(String otherUser, String otherPassword) {
+        return new PgAddress(host, port, database, otherUser, otherPassword, parameters);
+    }
+
     /** A copy without the password. */
     public PgAddress withoutPassword() {
         return new PgAddress(host, port, database, user, null, parameters);

@@ -157,6 +157,11 @@ public final class Postgres implements AutoCloseable {
         return connect(address, APP_PREFIX + name, CONTROL_TIMEOUT_SECONDS, login);
     }
 
+    /** A session of RaceLab's own, as {@link #control(String)}, in another database of the same server. */
+    public Connection control(String name, String database) throws SQLException {
+        return connect(address.withDatabase(database), APP_PREFIX + name, CONTROL_TIMEOUT_SECONDS, login);
+    }
+
     private static Connection connect(PgAddress address, String applicationName, int socketTimeoutSeconds,
                                       Duration login) throws SQLException {
         Properties props = address.properties();

@@ -6,25 +6,22 @@ import dev.racelab.backend.BackendException;
 import dev.racelab.backend.BackendSettings;
 import dev.racelab.backend.Backends;
 import dev.racelab.backend.StartupListener;
+import dev.racelab.isolation.run.SpecSandbox;
 import dev.racelab.engine.Clock;
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.Outcome;
+import dev.racelab.engine.Printable;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.Service;
 import dev.racelab.engine.Verdict;
+import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunSpec;
-import dev.racelab.engine.RunRecord;
-import dev.racelab.engine.view.LabView;
-import dev.racelab.engine.view.Theme;
-import dev.racelab.export.CsvExport;
-import dev.racelab.export.ExportFile;
-import dev.racelab.export.LabPicture;
-import dev.racelab.export.TimelinePicture;
-import dev.racelab.export.TraceExport;
+import dev.racelab.files.OutputFile;
+import dev.racelab.files.PartialFile;
 import dev.racelab.labs.Labs;
-import dev.racelab.record.Recording;
 import dev.racelab.record.RecordingException;
 import dev.racelab.record.RecordingReader;
+import dev.racelab.record.RecordingSink;
 import dev.racelab.record.RecordingWriter;
 import picocli.CommandLine;
 
@@ -123,7 +120,8 @@ public final class Cli {
                 return BACKEND_FAILURE;
             }
             if (e instanceof UsageException || e instanceof RecordingException) {
-                err.println("racelab: " + e.getMessage());
+                // These may quote a file's text (a recording's, a name given): never its controls.
+                err.println("racelab: " + Printable.line(e.getMessage()));
                 return USAGE;
             }
             throw e;
@@ -168,15 +166,9 @@ public final class Cli {
     /** {@code replay FILE [--json]}: the summary of a recording, exactly as its run printed it, with no server. */
     int replay(Path file, boolean json) throws RecordingException {
         try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT)) {
-            Labs labs = new Labs(unstarted);
-            Recording recording = new RecordingReader(id -> labs.find(id).orElse(null)).read(file);
-            Lab lab = labs.find(recording.last().header().lab()).orElseThrow();
-            Summary summary = new Summary(lab);
-            recording.runs().forEach(summary::add);
-            summary.times(recording.elapsedMs(), recording.startupMs(), recording.interrupted());
-            summary.batch(recording.planned(), recording.serverFailure());
+            Summary summary = Replay.of(new Labs(unstarted), file);
             if (json) {
-                out.println(JSON.toJson(summary.toJson()));
+                out.println(Printable.json(JSON.toJson(summary.toJson())));
             } else {
                 summary.print(out);
             }
@@ -184,86 +176,31 @@ public final class Cli {
         return OK;
     }
 
-    /** What {@code export} draws: which run, the picture or the timeline, a window of time, a PNG's scale. */
-    record ExportChoice(Long run, boolean picture, Long fromMs, Long toMs, Long scale) {
-    }
-
-    /** {@code export FILE --format FORMAT --out OUT}: a recording in another form, with no server and no window. */
-    int export(Path file, String format, Path target, ExportChoice choice) throws RecordingException, UsageException {
-        if (!List.of("trace", "csv", "svg", "png").contains(format)) {
-            throw new UsageException("--format " + format + ": the formats are trace, csv, svg and png");
-        }
-        boolean drawing = format.equals("svg") || format.equals("png");
-        if (!drawing && (choice.run() != null || choice.picture() || choice.fromMs() != null || choice.toMs() != null
-                || choice.scale() != null)) {
-            throw new UsageException("--run, --picture, --from, --to and --scale go with --format svg or png");
-        }
-        if (choice.scale() != null && (!format.equals("png") || choice.scale() < 1 || choice.scale() > 8)) {
-            throw new UsageException("--scale is for png, from 1 to 8");
-        }
-        if (choice.fromMs() != null && choice.toMs() != null && choice.toMs() <= choice.fromMs()) {
-            throw new UsageException("--to " + choice.toMs() + " must come after --from " + choice.fromMs());
-        }
-        try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT)) {
-            Labs labs = new Labs(unstarted);
-            Recording recording = new RecordingReader(id -> labs.find(id).orElse(null)).read(file);
-            int runs = recording.runs().size();
-            if (choice.run() != null && (choice.run() < 1 || choice.run() > runs)) {
-                throw new UsageException("--run " + choice.run() + ": " + file + " holds " + runs + " run"
-                        + (runs == 1 ? "" : "s"));
-            }
-            RunRecord run = choice.run() == null ? recording.last() : recording.runs().get((int) (choice.run() - 1));
-            LabView view = null;
-            if (choice.picture()) {
-                Lab lab = labs.find(run.header().lab()).orElseThrow();
-                view = LabPicture.fed(lab.view(run.header()), run);
-                if (!view.hasPicture()) {
-                    throw new UsageException("--picture: lab " + lab.id() + " draws no picture");
-                }
-            }
-            LabView picture = view;
-            double scale = choice.scale() == null ? 2 : choice.scale();
-            ExportFile.write(target, stream -> {
-                switch (format) {
-                    case "trace", "csv" -> {
-                        Writer writer = new java.io.OutputStreamWriter(stream, java.nio.charset.StandardCharsets.UTF_8);
-                        if (format.equals("trace")) {
-                            TraceExport.write(recording.runs(), writer);
-                        } else {
-                            CsvExport.write(recording.runs(), writer);
-                        }
-                        writer.flush();
-                    }
-                    default -> {
-                        if (picture != null) {
-                            if (format.equals("svg")) {
-                                LabPicture.svg(picture, Theme.LIGHT, stream);
-                            } else {
-                                LabPicture.png(picture, Theme.LIGHT, scale, stream);
-                            }
-                        } else {
-                            TimelinePicture timeline = new TimelinePicture(run,
-                                    choice.fromMs() == null ? 0 : choice.fromMs() * 1_000_000,
-                                    choice.toMs() == null ? -1 : choice.toMs() * 1_000_000, Theme.LIGHT);
-                            if (format.equals("svg")) {
-                                timeline.svg(stream);
-                            } else {
-                                timeline.png(stream, scale);
-                            }
-                        }
-                    }
-                }
-            });
-        } catch (ExportFile.Failed e) {
-            throw new UsageException(e.getMessage());
+    /**
+     * {@code export FILE --format FORMAT --out OUT [--force]}: a recording in another form, with no
+     * server and no window ({@link Export}).
+     */
+    int export(Path file, String format, Path target, boolean force, Export.Choice choice)
+            throws RecordingException, UsageException {
+        Export.check(format, choice);
+        OutputFile output = Outputs.check(target, force, "write", err);
+        try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT);
+             Interruption interruption = new Interruption(unstarted)) {
+            // Ctrl-C and SIGTERM: the export stops where it is, and its temporary file goes.
+            interruption.stopping(PartialFile::abandonAll);
+            Export.write(new Labs(unstarted), file, format, output, choice);
         }
         return OK;
     }
 
-    /** {@code isolation SPEC… [--permutation STEPS] [--out DIR] [--pg-url URL] [--json]}: see {@link IsolationCommand}. */
-    int isolation(List<Path> specs, String permutation, Path outDir, String pgUrl, boolean json)
-            throws UsageException, BackendException {
-        return new IsolationCommand(env, home, out, err).run(specs, permutation, outDir, pgUrl, json);
+    /**
+     * {@code isolation SPEC… [--permutation STEPS] [--out DIR [--force]] [--pg-url URL] [--json]
+     * [--as-login]}: see {@link IsolationCommand}.
+     */
+    int isolation(List<Path> specs, String permutation, Path outDir, boolean force, String pgUrl, boolean json,
+                  boolean asLogin) throws UsageException, BackendException {
+        return new IsolationCommand(env, home, out, err).run(specs, permutation, outDir, force, pgUrl, json,
+                asLogin ? SpecSandbox.Access.AS_LOGIN : SpecSandbox.Access.CONFINED);
     }
 
     /**
@@ -276,9 +213,16 @@ public final class Cli {
         Lab lab;
         try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT)) {
             Labs labs = new Labs(unstarted);
-            Recording recording = new RecordingReader(id -> labs.find(id).orElse(null)).read(file);
-            base = recording.last().header().spec().withObserve(false).withStepMode(false);
-            lab = labs.find(recording.last().header().lab()).orElseThrow();
+            // Only the last run's header is needed: the file is read through (and checked), its events not kept.
+            RunHeader[] last = new RunHeader[1];
+            new RecordingReader(id -> labs.find(id).orElse(null)).readInto(file, new RecordingSink() {
+                @Override
+                public void run(int number, RunHeader header, Map<String, String> backend) {
+                    last[0] = header;
+                }
+            });
+            base = last[0].spec().withObserve(false).withStepMode(false);
+            lab = labs.find(last[0].lab()).orElseThrow();
         }
         return launch(lab.id(), given, base);
     }
@@ -306,8 +250,9 @@ public final class Cli {
             }
             backends.loginWithin(options.connectTimeout());
             // A recording that cannot be written is found before any server starts.
+            Outputs.forceNeeds("--record", options.record(), given.force);
             try (RecordingWriter recording = options.record() == null ? null
-                    : RecordingWriter.create(options.record())) {
+                    : RecordingWriter.create(Outputs.check(options.record(), given.force, "record to", err))) {
                 long startupStart = System.nanoTime();
                 try {
                     for (Service service : lab.services()) {

@@ -161,8 +161,13 @@ final class Commands {
             "svg, png: the timeline of one run (or with --picture the lab's picture), for slides"})
         String format;
 
-        @Option(names = "--out", required = true, paramLabel = "OUT", order = 2, description = "the file to write")
+        @Option(names = "--out", required = true, paramLabel = "OUT", order = 2, description = "the file to write: "
+                + "a new one, or with --force one that exists (only ever a regular file)")
         Path out;
+
+        @Option(names = "--force", order = 2, description = "let --out replace a file that exists (through a "
+                + "symbolic link: the file it leads to)")
+        boolean force;
 
         @Option(names = "--run", paramLabel = "N", order = 3, converter = Values.WholeNumber.class,
                 description = "svg, png: which run of the recording (default: the last)")
@@ -192,7 +197,7 @@ final class Commands {
 
         @Override
         public Integer call() throws Exception {
-            return cli.export(file, format, out, new Cli.ExportChoice(run, picture, from, to, scale));
+            return cli.export(file, format, out, force, new Export.Choice(run, picture, from, to, scale));
         }
     }
 
@@ -201,7 +206,8 @@ final class Commands {
             exitCodeListHeading = "%nexit codes:%n",
             exitCodeList = {
                 "0:the specs ran (a step's SQL error is part of the transcript)",
-                "1:a server problem: it cannot be reached or may not create databases, or a spec stopped part-way",
+                "1:a server problem: it cannot be reached or may not create databases and roles, a spec needs more "
+                        + "rights than its role has, or a spec stopped part-way",
                 "2:a malformed spec (its line and column named), a bad permutation, file or option"})
     static final class IsolationSpecsCommand implements Callable<Integer> {
 
@@ -217,17 +223,25 @@ final class Commands {
         String permutation;
 
         @Option(names = "--out", paramLabel = "DIR", order = 2, description = "write DIR/<spec name>.out for each "
-                + "spec instead of printing the transcripts")
+                + "spec instead of printing the transcripts (new files, or with --force ones that exist)")
         Path out;
 
+        @Option(names = "--force", order = 2, description = "let --out replace transcripts that exist")
+        boolean force;
+
         @Option(names = "--pg-url", paramLabel = "URL", order = 3,
-                description = "an existing PostgreSQL whose login may create databases (else RACELAB_PG_URL, else "
-                        + "embedded)")
+                description = "an existing PostgreSQL whose login may create databases and roles (else "
+                        + "RACELAB_PG_URL, else embedded)")
         String pgUrl;
 
         @Option(names = "--json", order = 4, description = "one JSON object: per spec and permutation, the steps, "
                 + "which waited, which failed with what error")
         boolean json;
+
+        @Option(names = "--as-login", order = 5, description = "run the specs' sessions as the server's login itself, "
+                + "with all of its rights (a superuser's, often), instead of as a role RaceLab makes for each spec "
+                + "that owns only its scratch database: for a spec that needs more, and that you trust")
+        boolean asLogin;
 
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
         boolean help;
@@ -238,7 +252,8 @@ final class Commands {
 
         @Override
         public Integer call() throws Exception {
-            return cli.isolation(specs, permutation, out, pgUrl, json);
+            Outputs.forceNeeds("--out", out, force);
+            return cli.isolation(specs, permutation, out, force, pgUrl, json, asLogin);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.racelab.cli;
 
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Run;
+import dev.racelab.files.PartialFile;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -14,8 +15,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>The JVM runs its shutdown hooks while the command's thread still runs, and ends when the
  * hooks end. So the hook stops the run, waits (at most {@link #GRACE_SECONDS}) for the command to
- * finish its recording and summary, and only then stops the servers: a run needs its servers to
- * be stopped cleanly and judged.
+ * finish its recording and summary, and only then removes any temporary file left unfinished and
+ * stops the servers: a run needs its servers to be stopped cleanly and judged.
  */
 final class Interruption implements AutoCloseable {
 
@@ -67,6 +68,8 @@ final class Interruption implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
+            // The command has committed its recording by now, or never will: no temporary file stays.
+            PartialFile.abandonAll();
             backends.close();
         }
     }

@@ -7,7 +7,7 @@ import dev.racelab.backend.BackendSettings;
 import dev.racelab.backend.Backends;
 import dev.racelab.backend.PgAddress;
 import dev.racelab.backend.Postgres;
-import dev.racelab.export.ExportFile;
+import dev.racelab.files.OutputFile;
 import dev.racelab.isolation.Permutation;
 import dev.racelab.isolation.Spec;
 import dev.racelab.isolation.SpecException;
@@ -18,6 +18,7 @@ import dev.racelab.isolation.run.IsolationListener;
 import dev.racelab.isolation.run.IsolationRun;
 import dev.racelab.isolation.run.PermutationReport;
 import dev.racelab.isolation.run.SpecRunner;
+import dev.racelab.isolation.run.SpecSandbox;
 import dev.racelab.isolation.run.Transcript;
 
 import java.io.IOException;
@@ -27,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,13 +40,16 @@ import java.util.Optional;
  *
  * <p>Everything the user gave is checked before a server starts: every spec is read (a malformed
  * one is refused with its line and column), the permutation is read against each, the output
- * folder is made. Then each spec runs in a scratch database of its own ({@link IsolationRun}).
- * A step's SQL error is part of the transcript, not a failure. Exit codes: 0 the specs ran; 2 a
- * bad spec, permutation, file or option; 1 a server problem (it cannot be reached, may not create
- * databases, or a spec stopped part-way: a setup failed, a step outlived every bound, a role it
- * creates exists on the server already). A spec with a statement RaceLab cannot confine to its
- * scratch database ({@link dev.racelab.isolation.ServerReach}) is refused as a bad spec. A spec that
- * stops does not stop the others; its transcript up to there is printed (or written) all the same.
+ * folder is made and each transcript's file checked ({@link Outputs}: a new regular file, or one
+ * {@code --force} replaces). Then each spec runs in a sandbox of its own ({@link IsolationRun}): a
+ * scratch database, its sessions logged in as a role made for it (or, with {@code --as-login}, as
+ * the user's login). A step's SQL error is part of the transcript, not a failure. Exit codes: 0 the
+ * specs ran; 2 a bad spec, permutation, file or option; 1 a server problem (it cannot be reached,
+ * its login may not create databases and roles, its pg_hba.conf turns the spec's role away, a spec
+ * needs more rights than its role has, or a spec stopped part-way: a setup failed, a step outlived
+ * every bound). A spec with a statement RaceLab cannot confine to its scratch database ({@link
+ * dev.racelab.isolation.ServerReach}) is refused as a bad spec. A spec that stops does not stop the
+ * others; its transcript up to there is printed (or written) all the same.
  */
 final class IsolationCommand {
 
@@ -63,8 +68,8 @@ final class IsolationCommand {
         this.err = err;
     }
 
-    int run(List<Path> files, String permutationText, Path outDir, String pgUrl, boolean json)
-            throws UsageException, BackendException {
+    int run(List<Path> files, String permutationText, Path outDir, boolean force, String pgUrl, boolean json,
+            SpecSandbox.Access access) throws UsageException, BackendException {
         if (pgUrl != null && pgUrl.isBlank()) {
             throw new UsageException("--pg-url is empty: give an address like postgresql://user@localhost:5432/mydb, "
                     + "or leave the option out");
@@ -90,14 +95,7 @@ final class IsolationCommand {
             }
             chosen.put(spec, only);
         }
-        if (outDir != null) {
-            try {
-                Files.createDirectories(outDir);
-            } catch (IOException e) {
-                throw new UsageException("--out " + outDir + ": cannot make that folder ("
-                        + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")");
-            }
-        }
+        Map<Spec, OutputFile> outputs = outDir == null ? Map.of() : outputs(outDir, specs, force);
 
         Backends backends = new Backends(BackendSettings.embedded(), home, new StartupProgress(err));
         try (backends; Interruption interruption = new Interruption(backends)) {
@@ -118,9 +116,8 @@ final class IsolationCommand {
                 } : piece -> { });
                 PermutationReport report = new PermutationReport();
                 IsolationRun run = new IsolationRun(server, spec, IsolationListener.all(transcript, report),
-                        SpecRunner.Options.DEFAULTS);
+                        SpecRunner.Options.DEFAULTS, access);
                 interruption.stopping(run::stop);
-                run.onRolesLock(sentence -> err.println("racelab: " + spec.name() + ": " + sentence));
                 String failure = null;
                 boolean serverFailed = false;
                 try {
@@ -141,7 +138,7 @@ final class IsolationCommand {
                 // A role left on the user's server is said for every spec that leaves one.
                 run.kept().forEach(kept -> err.println("racelab: " + spec.name() + ": warning: " + kept));
                 if (outDir != null) {
-                    write(outDir.resolve(spec.name() + ".out"), transcript.text());
+                    write(outputs.get(spec), transcript.text());
                 }
                 if (failure != null) {
                     allRan = false;
@@ -202,10 +199,41 @@ final class IsolationCommand {
         return named.isPresent() ? Postgres.reach(named.get()) : backends.postgres();
     }
 
-    private static void write(Path target, String text) throws UsageException {
+    /**
+     * The file each spec's transcript goes to, {@code DIR/<spec>.out}, each checked as every output
+     * is ({@link Outputs}); the folder is made if it is not there. Two specs of one name would
+     * write one file: refused.
+     */
+    private Map<Spec, OutputFile> outputs(Path outDir, List<Spec> specs, boolean force) throws UsageException {
+        if (Files.exists(outDir) && !Files.isDirectory(outDir)) {
+            throw new UsageException("--out " + outDir + ": that is not a folder");
+        }
         try {
-            ExportFile.write(target, stream -> stream.write(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (ExportFile.Failed e) {
+            if (!Files.isDirectory(outDir)) {
+                // (A link to a folder is a folder here: createDirectories would take it for a file in the way.)
+                Files.createDirectories(outDir);
+            }
+        } catch (IOException e) {
+            throw new UsageException("--out " + outDir + ": cannot make that folder (" + OutputFile.reason(e,
+                    outDir.toAbsolutePath().getParent()) + ")");
+        }
+        Map<Spec, OutputFile> outputs = new LinkedHashMap<>();
+        Map<String, Spec> byName = new HashMap<>();
+        for (Spec spec : specs) {
+            Path file = outDir.resolve(spec.name() + ".out");
+            if (byName.putIfAbsent(spec.name(), spec) != null) {
+                throw new UsageException("cannot write " + file + ": spec " + spec.name()
+                        + " is given twice, and each would write it");
+            }
+            outputs.put(spec, Outputs.check(file, force, "write", err));
+        }
+        return outputs;
+    }
+
+    private static void write(OutputFile target, String text) throws UsageException {
+        try {
+            target.write(stream -> stream.write(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (OutputFile.Failed e) {
             throw new UsageException(e.getMessage());
         }
     }

@@ -55,8 +55,13 @@ final class RunFlags {
     Long timeout;
 
     @Option(names = "--record", paramLabel = "FILE", order = 10,
-            description = "save every run, complete, for replay and the window's Open")
+            description = "save every run, complete, for replay and the window's Open (a new file; written only "
+                    + "as a regular file, never a device, FIFO or folder)")
     Path record;
+
+    @Option(names = "--force", order = 10,
+            description = "let --record replace a file that exists (through a symbolic link: the file it leads to)")
+    boolean force;
 
     @Option(names = "--pg-url", paramLabel = "URL", order = 11,
             description = "an existing PostgreSQL (else RACELAB_PG_URL, else embedded)")

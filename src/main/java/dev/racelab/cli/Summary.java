@@ -2,6 +2,7 @@ package dev.racelab.cli;
 
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.Outcome;
+import dev.racelab.engine.Printable;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Sweep;
@@ -29,11 +30,13 @@ import java.util.stream.Collectors;
  */
 final class Summary {
 
-    private final Lab lab;
+    private Lab lab;
     private final Map<Verdict, Integer> verdicts = new EnumMap<>(Verdict.class);
     private final Map<String, Long> violations = new TreeMap<>();
     private RunSpec spec;
-    private RunRecord last;
+    private Outcome lastOutcome;
+    private Map<String, String> lastBackend = Map.of();
+    private long lastEvents;
     private int runs;
     private long events;
     private long elapsedMs;
@@ -46,6 +49,11 @@ final class Summary {
 
     Summary(Lab lab) {
         this.lab = lab;
+    }
+
+    /** Names the runs by {@code named}'s words (a replay's summary: its last run's lab, as its run did). */
+    void lab(Lab named) {
+        this.lab = named;
     }
 
     /**
@@ -112,14 +120,23 @@ final class Summary {
 
     /** Counts one finished run in. */
     void add(RunRecord record) {
+        add(record.header().spec(), record.outcome(), record.events().size(), record.backend());
+    }
+
+    /**
+     * Counts in a finished run, from what its record says of it: its settings, its outcome, how
+     * many events it has and what served it (a recording read as it goes keeps no more).
+     */
+    void add(RunSpec runSpec, Outcome outcome, long eventCount, Map<String, String> backend) {
         if (spec == null) {
-            spec = record.header().spec();
+            spec = runSpec;
         }
-        Outcome outcome = record.outcome();
         verdicts.merge(outcome.verdict(), 1, Integer::sum);
         outcome.violations().forEach((name, count) -> violations.merge(name, count, Long::sum));
-        events += record.events().size();
-        last = record;
+        events += eventCount;
+        lastOutcome = outcome;
+        lastBackend = backend;
+        lastEvents = eventCount;
         runs++;
     }
 
@@ -167,20 +184,20 @@ final class Summary {
         Map<String, Integer> counts = new LinkedHashMap<>();
         verdicts.forEach((v, n) -> counts.put(v.name(), n));
         json.put("verdicts", counts);
-        if (last != null) {
-            json.put("headline", last.outcome().headline());
-            json.put("explanation", last.outcome().explanation());
+        if (lastOutcome != null) {
+            json.put("headline", lastOutcome.headline());
+            json.put("explanation", lastOutcome.explanation());
         } else {
             json.put("headline", serverFailure != null ? "no run: a server failed" : "no run: interrupted by a signal");
             json.put("explanation", serverFailure != null ? serverFailure
                     : "A signal came before any run started; nothing ran.");
         }
         json.put("violations", violations);
-        json.put("metrics", last == null ? Map.of() : last.outcome().metrics());
+        json.put("metrics", lastOutcome == null ? Map.of() : lastOutcome.metrics());
         json.put("events", events);
         json.put("elapsedMs", elapsedMs);
         json.put("startupMs", startupMs);
-        json.put("backend", last == null ? Map.of() : last.backend());
+        json.put("backend", lastBackend);
         json.put("interrupted", interrupted);
         if (serverFailure != null) {
             json.put("serverFailure", serverFailure);
@@ -211,7 +228,7 @@ final class Summary {
                 lab.workerRole(), spec.workers() == 1 ? "" : "s", spec.ops(),
                 delays.isEmpty() ? "" : " · " + delays, switches.isEmpty() ? "" : " · " + switches);
         if (interrupted) {
-            out.println(last == null ? "interrupted by a signal before any run started"
+            out.println(lastOutcome == null ? "interrupted by a signal before any run started"
                     : "interrupted by a signal: the run in progress was stopped");
         }
         if (sweep != null) {
@@ -233,29 +250,31 @@ final class Summary {
             // The batch's own figures here; the lines under "last run:" are that run's alone.
             out.printf("%s runs: %s%n", runs < planned ? runs + " of " + planned : String.valueOf(runs),
                     verdictCounts());
-            violations.forEach((name, count) -> out.printf("  %s: %d in all%n", name, count));
+            violations.forEach((name, count) -> out.printf("  %s: %d in all%n", Printable.line(name), count));
             out.printf("  %d ms · %d events in all%n", elapsedMs, events);
         }
         if (serverFailure != null) {
-            out.println("a server failed: " + serverFailure);
+            out.println("a server failed: " + Printable.line(serverFailure));
         }
-        if (last == null) {
+        if (lastOutcome == null) {
             return;
         }
         if (batch) {
             out.println("last run:");
         }
-        Outcome outcome = last.outcome();
-        out.println(outcome.banner());
-        out.println("  " + outcome.explanation());
-        outcome.violations().forEach((name, count) -> out.printf("  %s: %d%n", name, count));
-        out.println("  " + outcome.metrics().entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
-                .collect(Collectors.joining(" · ")));
+        // What the record says in words may come from a file: shown with its controls escaped.
+        Outcome outcome = lastOutcome;
+        out.println(Printable.line(outcome.banner()));
+        out.println("  " + Printable.line(outcome.explanation()));
+        outcome.violations().forEach((name, count) -> out.printf("  %s: %d%n", Printable.line(name), count));
+        out.println("  " + outcome.metrics().entrySet().stream()
+                .map(e -> Printable.line(e.getKey()) + " " + e.getValue()).collect(Collectors.joining(" · ")));
         if (batch) {
-            out.printf("  %d events%n", last.events().size());
+            out.printf("  %d events%n", lastEvents);
         } else {
             out.printf("  %d ms · %d events%n", elapsedMs, events);
         }
-        last.backend().forEach((service, what) -> out.printf("  %s: %s%n", service, what));
+        lastBackend.forEach((service, what) -> out.printf("  %s: %s%n", Printable.line(service),
+                Printable.line(what)));
     }
 }

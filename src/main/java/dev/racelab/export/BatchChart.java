@@ -9,7 +9,6 @@ import dev.racelab.engine.view.Theme;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -67,9 +66,9 @@ public final class BatchChart {
     }
 
     public void svg(OutputStream out, Theme theme) throws IOException {
-        SvgSketch svg = new SvgSketch(900, 560, EM, theme);
+        SvgSketch svg = new SvgSketch(out, 900, 560, EM, theme);
         draw(svg, theme);
-        out.write(svg.document().getBytes(StandardCharsets.UTF_8));
+        svg.finish();
     }
 
     /**
@@ -208,10 +207,13 @@ public final class BatchChart {
         int columns = (int) Math.round((bins.isEmpty() ? 0 : bins.lastKey()) / width) + 1;
         double column = (right - left) / Math.max(1, columns);
         double bar = column * 0.8 / strategies.size();
-        for (int i = 0; i <= 4; i++) {
-            double gy = bottom - i * (bottom - top) / 4;
+        // Grid lines at whole counts, every `tick` runs, up to the first line at or above the tallest bar.
+        int tick = wholeTick(highest);
+        int axis = Math.max(tick, (highest + tick - 1) / tick * tick);
+        for (int count = 0; count <= axis; count += tick) {
+            double gy = bottom - count * (bottom - top) / axis;
             s.line(left, gy, right, gy, theme.grid(), 1, 1);
-            s.text(String.valueOf(Math.round(highest * i / 4.0)), left - 0.4 * EM, gy + 0.3 * EM, 0.8 * EM, false,
+            s.text(String.valueOf(count), left - 0.4 * EM, gy + 0.3 * EM, 0.8 * EM, false,
                     Sketch.Align.RIGHT, theme.hex(Ink.MUTED));
         }
         for (Map.Entry<Double, int[]> entry : bins.entrySet()) {
@@ -222,7 +224,7 @@ public final class BatchChart {
                 if (count == 0) {
                     continue;
                 }
-                double bh = count * (bottom - top) / highest;
+                double bh = count * (bottom - top) / axis;
                 String hex = theme.hex(ink(strategies.get(k)));
                 s.rect(cx + k * bar, bottom - bh, bar - 1, bh, hex, k % 2 == 0 ? 1 : 0.55);
                 if (k % 2 == 1) {
@@ -240,6 +242,20 @@ public final class BatchChart {
         s.text(figure.words(), (left + right) / 2, bottom + 2.4 * EM, 0.85 * EM, false, Sketch.Align.CENTER,
                 theme.hex(Ink.MUTED));
         s.text("runs", left - 3.4 * EM, top - 1.3 * EM, 0.85 * EM, false, Sketch.Align.LEFT, theme.hex(Ink.MUTED));
+    }
+
+    /**
+     * The step between the runs axis's grid lines: a whole number of runs, 1, 2 or 5 times a power
+     * of ten, the smallest that needs at most four steps to reach {@code highest}.
+     */
+    static int wholeTick(int highest) {
+        for (int power = 1; ; power *= 10) {
+            for (int mantissa : new int[] {1, 2, 5}) {
+                if ((long) mantissa * power * 4 >= highest) {
+                    return mantissa * power;
+                }
+            }
+        }
     }
 
     private void legend(Surface s, Theme theme, double y) {

@@ -4,12 +4,19 @@ import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Outcome;
+import dev.racelab.engine.Printable;
+import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunRecord;
+import dev.racelab.record.RecordingEnd;
+import dev.racelab.record.RecordingSink;
 
 import java.io.IOException;
 import java.io.Writer;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -17,49 +24,100 @@ import java.util.Map;
  * for a spreadsheet or a notebook: which run, its sequence number, the time in milliseconds from
  * the run's first event, the lane (id, name, kind), the event's kind, subject and value, and for
  * a state change the state's name.
+ *
+ * <p>Written as the events go by ({@link RecordingSink}): what it keeps is a run's lanes, and the
+ * lanes announced before the run's first other event, whose time counts from it.
  */
-public final class CsvExport {
+public final class CsvExport implements RecordingSink {
 
     public static final String HEADER = "run,seq,time_ms,actor,actor_name,actor_kind,kind,subject,value,state";
 
-    private CsvExport() {
-    }
+    private final Writer out;
+    private final Map<Integer, Actor> actors = new HashMap<>();
+    /** The run's ACTOR events before its first other event: their times count from that one. */
+    private final List<Event> announcements = new ArrayList<>();
+    private int run;
+    private long origin;
 
-    public static void write(List<RunRecord> runs, Writer out) throws IOException {
+    /** A CSV to {@code out}, its header written; then the runs' events as they come. */
+    public CsvExport(Writer out) throws IOException {
+        this.out = out;
         out.write(HEADER);
         out.write("\r\n");
+    }
+
+    /** Writes {@code runs} (a recording's, in order, in memory) to {@code out}. */
+    public static void write(List<RunRecord> runs, Writer out) throws IOException {
+        CsvExport csv = new CsvExport(out);
         for (int i = 0; i < runs.size(); i++) {
-            write(i + 1, runs.get(i), out);
+            RunRecord record = runs.get(i);
+            csv.run(i + 1, record.header(), record.backend());
+            for (Event e : record.events().snapshot()) {
+                csv.event(e);
+            }
+            csv.outcome(record.outcome(), record.events().dropped());
         }
         out.flush();
     }
 
-    private static void write(int run, RunRecord record, Writer out) throws IOException {
-        Map<Integer, Actor> actors = new HashMap<>();
-        long origin = Long.MIN_VALUE;
-        List<Event> events = record.events().snapshot();
-        for (Event e : events) {
-            if (e.kind() != EventKind.ACTOR) {
-                origin = e.nanos();
-                break;
-            }
-        }
-        for (Event e : events) {
-            if (e.kind() == EventKind.ACTOR) {
-                actors.put(e.actor(), new Actor(e.actor(), e.subject(), Actor.Kind.values()[(int) e.value()]));
-            }
-            Actor actor = actors.get(e.actor());
-            String state = e.kind() == EventKind.STATE ? ActorState.byOrdinal(e.value()).name() : "";
-            double ms = origin == Long.MIN_VALUE ? 0 : Math.max(0, e.nanos() - origin) / 1_000_000.0;
-            out.write(run + "," + e.seq() + "," + String.format(java.util.Locale.ROOT, "%.3f", ms) + ","
-                    + e.actor() + "," + field(actor == null ? "" : actor.name()) + ","
-                    + (actor == null ? "" : actor.kind().name()) + "," + e.kind().name() + ","
-                    + field(e.subject() == null ? "" : e.subject()) + "," + e.value() + "," + state + "\r\n");
-        }
+    @Override
+    public void run(int number, RunHeader header, Map<String, String> backend) {
+        run = number;
+        actors.clear();
+        announcements.clear();
+        origin = Long.MIN_VALUE;
     }
 
-    /** A field, quoted when it holds a comma, a quote or a line break (quotes doubled). */
-    static String field(String text) {
+    @Override
+    public void event(Event e) throws IOException {
+        if (origin == Long.MIN_VALUE && e.kind() == EventKind.ACTOR) {
+            announcements.add(e);
+            return;
+        }
+        if (origin == Long.MIN_VALUE) {
+            origin = e.nanos();
+            flushAnnouncements();
+        }
+        line(e);
+    }
+
+    @Override
+    public void outcome(Outcome outcome, long droppedEvents) throws IOException {
+        flushAnnouncements();
+    }
+
+    @Override
+    public void end(RecordingEnd end) throws IOException {
+        out.flush();
+    }
+
+    private void flushAnnouncements() throws IOException {
+        for (Event e : announcements) {
+            line(e);
+        }
+        announcements.clear();
+    }
+
+    private void line(Event e) throws IOException {
+        if (e.kind() == EventKind.ACTOR) {
+            actors.put(e.actor(), new Actor(e.actor(), e.subject(), Actor.Kind.values()[(int) e.value()]));
+        }
+        Actor actor = actors.get(e.actor());
+        String state = e.kind() == EventKind.STATE ? ActorState.byOrdinal(e.value()).name() : "";
+        double ms = origin == Long.MIN_VALUE ? 0 : Math.max(0, e.nanos() - origin) / 1_000_000.0;
+        out.write(run + "," + e.seq() + "," + String.format(Locale.ROOT, "%.3f", ms) + ","
+                + e.actor() + "," + field(actor == null ? "" : actor.name()) + ","
+                + (actor == null ? "" : actor.kind().name()) + "," + e.kind().name() + ","
+                + field(e.subject() == null ? "" : e.subject()) + "," + e.value() + "," + state + "\r\n");
+    }
+
+    /**
+     * A field: its control characters shown as escapes ({@link Printable#field}: a line feed kept,
+     * which RFC 4180 allows in a quoted field), quoted when it holds a comma, a quote or a line
+     * break (quotes doubled).
+     */
+    static String field(String raw) {
+        String text = Printable.field(raw);
         if (text.indexOf(',') < 0 && text.indexOf('"') < 0 && text.indexOf('\n') < 0 && text.indexOf('\r') < 0) {
             return text;
         }

@@ -1,13 +1,17 @@
 package dev.racelab.export;
 
 import dev.racelab.engine.Event;
+import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.Theme;
+import dev.racelab.record.RecordingException;
+import dev.racelab.record.RecordingReader;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.function.Function;
 
 /** A lab's own picture (the counter row, the book, the philosophers' table) as it ended, as SVG or PNG. */
 public final class LabPicture {
@@ -31,10 +35,27 @@ public final class LabPicture {
         return view;
     }
 
+    /**
+     * Run {@code number} (1, 2, …) of {@code file} fed, as it is read, to the view {@code views} makes
+     * of its header, then told the run's outcome: the lab's picture as the run ended.
+     */
+    public static LabView read(RecordingReader reader, Path file, int number, Function<RunHeader, LabView> views)
+            throws RecordingException {
+        LabView[] view = new LabView[1];
+        OneRun run = OneRun.read(reader, file, number, header -> {
+            view[0] = views.apply(header);
+            return view[0]::accept;
+        });
+        if (view[0] != null && run.outcome() != null) {
+            view[0].concluded(run.outcome());
+        }
+        return view[0];
+    }
+
     public static void svg(LabView view, Theme theme, OutputStream out) throws IOException {
-        SvgSketch svg = new SvgSketch(WIDTH, drawnHeight(view, theme), EM, theme);
+        SvgSketch svg = new SvgSketch(out, WIDTH, drawnHeight(view, theme), EM, theme);
         view.draw(svg);
-        out.write(svg.document().getBytes(StandardCharsets.UTF_8));
+        svg.finish();
     }
 
     public static void png(LabView view, Theme theme, double scale, OutputStream out) throws IOException {

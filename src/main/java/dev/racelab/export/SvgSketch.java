@@ -1,34 +1,50 @@
 package dev.racelab.export;
 
 import dev.racelab.engine.Ink;
+import dev.racelab.engine.Printable;
 import dev.racelab.engine.view.Sketch;
 import dev.racelab.engine.view.Theme;
 
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
  * A {@link Sketch} written as SVG, with its words as real text (selectable, searchable, sharp at
- * any size on a slide). Coordinates are pixels, as on the window's canvas.
+ * any size on a slide). Coordinates are pixels, as on the window's canvas. Written to its stream as
+ * it is drawn, so a drawing of many shapes is never held whole; {@link #finish} ends it.
  */
 public final class SvgSketch extends Drawing {
 
     static final String FONT = "DejaVu Sans, Helvetica, Arial, sans-serif";
 
-    private final StringBuilder svg = new StringBuilder();
+    private final PrintWriter svg;
     private String fill;
     private int clips;
 
-    public SvgSketch(double width, double height, double em, Theme theme) {
+    /** A document on the theme's background, begun on {@code out}. */
+    public SvgSketch(OutputStream out, double width, double height, double em, Theme theme) {
         super(width, height, em, theme);
         this.fill = theme.hex(Ink.TEXT);
+        this.svg = new PrintWriter(new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16));
+        svg.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+                .append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(n(width)).append("\" height=\"")
+                .append(n(height)).append("\" viewBox=\"0 0 ").append(n(width)).append(" ").append(n(height))
+                .append("\" font-family=\"").append(FONT).append("\">\n")
+                .append("<rect width=\"100%\" height=\"100%\" fill=\"").append(theme.background()).append("\"/>\n");
     }
 
-    /** The whole document, on the theme's background. */
-    public String document() {
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + n(width) + "\" height=\"" + n(height)
-                + "\" viewBox=\"0 0 " + n(width) + " " + n(height) + "\" font-family=\"" + FONT + "\">\n"
-                + "<rect width=\"100%\" height=\"100%\" fill=\"" + theme.background() + "\"/>\n" + svg + "</svg>\n";
+    /** Ends the document and writes out what is left of it. */
+    public void finish() throws IOException {
+        svg.append("</svg>\n");
+        svg.flush();
+        if (svg.checkError()) {
+            throw new IOException("the picture could not be written whole");
+        }
     }
 
     @Override
@@ -134,8 +150,12 @@ public final class SvgSketch extends Drawing {
         return text.equals("-0") ? "0" : text;
     }
 
-    /** Text as XML character data or an attribute value. */
-    static String escape(String text) {
+    /**
+     * Text as XML character data or an attribute value: control characters, which XML 1.0 does not
+     * allow or a viewer would act on, shown as escapes ({@link Printable#line}).
+     */
+    static String escape(String raw) {
+        String text = Printable.line(raw);
         StringBuilder out = new StringBuilder(text.length());
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
@@ -144,11 +164,7 @@ public final class SvgSketch extends Drawing {
                 case '>' -> out.append("&gt;");
                 case '&' -> out.append("&amp;");
                 case '"' -> out.append("&quot;");
-                default -> {
-                    if (c >= 0x20 || c == '\t') {
-                        out.append(c);
-                    }
-                }
+                default -> out.append(c);
             }
         }
         return out.toString();

@@ -4,16 +4,24 @@ import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Glyph;
+import dev.racelab.engine.EventLog;
 import dev.racelab.engine.Ink;
+import dev.racelab.engine.Outcome;
+import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.view.Sketch;
 import dev.racelab.engine.view.Theme;
+import dev.racelab.engine.view.timeline.Columns;
 import dev.racelab.engine.view.timeline.Lane;
+import dev.racelab.engine.view.timeline.StateColumns;
 import dev.racelab.engine.view.timeline.TimelineModel;
+
+import dev.racelab.record.RecordingException;
+import dev.racelab.record.RecordingReader;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -23,8 +31,10 @@ import java.util.Set;
  * A run's timeline as a picture for a slide: its verdict on top, the time axis, the server lanes
  * with what they said, each worker's states (delays hatched, halts barred, so they read without
  * colour), the server's stripe under each worker, the marks, the arrows, and a legend — drawn from
- * the same {@link TimelineModel} as the window's canvas, as SVG with real text or as a PNG at any
- * scale. A window of time may be chosen; the whole run is the default.
+ * a {@link TimelineModel} as the window's canvas is, folded to the picture's pixel columns
+ * ({@link TimelineModel#folded}), so a picture of a run of any length costs its columns; each
+ * column shows the state the window would ({@link StateColumns}). As SVG with real text or as a
+ * PNG at any scale. A window of time may be chosen; the whole run is the default.
  */
 public final class TimelinePicture {
 
@@ -33,32 +43,45 @@ public final class TimelinePicture {
     private static final double EM = 14;
     private static final double MARGIN = 12;
     private static final double GUTTER = 9 * EM;
+    /** The lanes' width in the drawing's pixels: the columns a timeline is folded to. */
+    private static final int COLUMNS = (int) (WIDTH - 2 * MARGIN - GUTTER);
 
-    private final RunRecord record;
+    private final RunHeader run;
+    private final Outcome outcome;
     private final TimelineModel model;
     private final Theme theme;
     private final long from;
     private final long to;
     private final List<Lane> lanes = new ArrayList<>();
+    private final StateColumns stateColumns = new StateColumns();
     private final double laneH;
     private final double top;
     private final double height;
 
     /**
+     * The picture of a run held whole in memory (the window's): its events read twice, once for
+     * where it ends, once folded to the picture's columns.
+     *
      * @param record the run
      * @param from   where the picture starts, in ns from the timeline's origin (0: the start)
      * @param to     where it ends (a negative value: the run's end)
      */
     public TimelinePicture(RunRecord record, long from, long to, Theme theme) {
-        this.record = record;
+        this(record.header(), record.outcome(), fed(record, columns(from, to, fed(record, Columns.ONE).end())), theme);
+    }
+
+    /**
+     * The picture of a run whose timeline was folded to {@link #columns}; its header and outcome
+     * (null while it goes on) for the verdict on top.
+     */
+    public TimelinePicture(RunHeader run, Outcome outcome, TimelineModel folded, Theme theme) {
+        this.run = run;
+        this.outcome = outcome;
         this.theme = theme;
-        this.model = new TimelineModel(record.events());
-        while (model.drain() > 0) {
-            // Every event of the record, in bounded batches.
-        }
-        this.from = Math.max(0, from);
-        long end = to < 0 ? model.end() : to;
-        this.to = Math.max(this.from + 1_000, end);
+        this.model = folded;
+        folded.fed();
+        this.from = folded.columns().from();
+        this.to = folded.columns().to();
         for (Lane lane : model.lanes) {
             if (lane != null && lane.kind == Actor.Kind.SERVER) {
                 lanes.add(lane);
@@ -74,15 +97,44 @@ public final class TimelinePicture {
         this.height = top + lanes.size() * laneH + 3.2 * EM;
     }
 
+    /**
+     * The columns of a picture from {@code from} to {@code to} ns (a negative {@code to}: the run's
+     * {@code end}, which a timeline folded to {@link Columns#ONE} tells), at least a microsecond.
+     */
+    public static Columns columns(long from, long to, long end) {
+        long start = Math.max(0, from);
+        return new Columns(start, Math.max(start + 1_000, to < 0 ? end : to), COLUMNS);
+    }
+
+    /**
+     * The picture of run {@code number} (1, 2, …) of {@code file}, read through once more, its
+     * timeline folded as it goes; {@code end} is where the run ends ({@link RunExtents}).
+     */
+    public static TimelinePicture read(RecordingReader reader, Path file, int number, long from, long to, long end,
+                                       Theme theme) throws RecordingException {
+        TimelineModel model = TimelineModel.folded(columns(from, to, end));
+        OneRun run = OneRun.read(reader, file, number, header -> model::accept);
+        return new TimelinePicture(run.header(), run.outcome(), model, theme);
+    }
+
+    private static TimelineModel fed(RunRecord record, Columns columns) {
+        TimelineModel model = TimelineModel.folded(columns);
+        EventLog events = record.events();
+        for (long seq = 0; seq < events.size(); seq++) {
+            model.accept(events.get(seq));
+        }
+        return model;
+    }
+
     public double height() {
         return height;
     }
 
     /** The picture as an SVG document. */
     public void svg(OutputStream out) throws IOException {
-        SvgSketch svg = new SvgSketch(WIDTH, height, EM, theme);
+        SvgSketch svg = new SvgSketch(out, WIDTH, height, EM, theme);
         draw(svg);
-        out.write(svg.document().getBytes(StandardCharsets.UTF_8));
+        svg.finish();
     }
 
     /** The picture as a PNG, {@code scale} image pixels per drawing pixel. */
@@ -131,16 +183,16 @@ public final class TimelinePicture {
     }
 
     private void header(Surface s) {
-        String headline = record.outcome() == null ? "running" : record.outcome().banner();
-        Ink ink = record.outcome() == null ? Ink.TEXT : switch (record.outcome().verdict()) {
+        String headline = outcome == null ? "running" : outcome.banner();
+        Ink ink = outcome == null ? Ink.TEXT : switch (outcome.verdict()) {
             case SAFE -> Ink.SAFE;
             case ERROR -> Ink.MUTED;
             default -> Ink.RACE;
         };
         s.text(headline, MARGIN, MARGIN + 1.4 * EM, 1.45 * EM, true, Sketch.Align.LEFT, theme.hex(ink));
-        var spec = record.header().spec();
+        var spec = run.spec();
         String delays = spec.gates().describe(i -> "worker " + (i + 1));
-        s.text(record.header().lab() + " · " + spec.strategy() + " · " + spec.workers() + " workers × " + spec.ops()
+        s.text(run.lab() + " · " + spec.strategy() + " · " + spec.workers() + " workers × " + spec.ops()
                         + " ops" + (delays.isEmpty() ? "" : " · " + delays), MARGIN, MARGIN + 2.9 * EM, 0.95 * EM,
                 false, Sketch.Align.LEFT, theme.hex(Ink.MUTED));
     }
@@ -167,49 +219,25 @@ public final class TimelinePicture {
     }
 
     /**
-     * A worker's states, each from its start to the next: where several fall into one pixel
-     * column, the one that matters most (as the window draws it) wins that column.
+     * A worker's states, a pixel column at a time: where several fall into one column, the one
+     * that matters most wins it, as in the window ({@link StateColumns}); a run of columns of one
+     * state is one shape.
      */
     private void states(Surface s, Lane lane, double y) {
-        int n = lane.segStart.size();
-        long end = model.end();
+        stateColumns.paint(lane, COLUMNS, from, model.columns().nanosPerColumn(), model.end());
+        double left = MARGIN + GUTTER;
         double y0 = y + laneH * 0.12;
         double h = laneH * 0.62;
-        int pending = -1;
-        double pendingFrom = 0;
-        double pendingTo = 0;
-        for (int i = 0; i < n; i++) {
-            long a = Math.max(lane.segStart.get(i), from);
-            long b = Math.min(i + 1 < n ? lane.segStart.get(i + 1) : end, to);
-            if (b <= a && !(b == a && i + 1 < n)) {
-                continue;
+        for (int x = 0; x < COLUMNS; ) {
+            int state = stateColumns.state(x);
+            int until = x + 1;
+            while (until < COLUMNS && stateColumns.state(until) == state) {
+                until++;
             }
-            ActorState state = ActorState.byOrdinal(lane.segState.get(i));
-            double xa = x(a);
-            double xb = Math.max(x(b), xa);
-            if (pending >= 0 && xa < pendingTo + 0.5 && pending != state.ordinal()) {
-                // Within the same half pixel as the last drawn: keep the state that matters more.
-                if (state.priority() > ActorState.byOrdinal(pending).priority() && xb - xa < 0.5) {
-                    flush(s, ActorState.byOrdinal(pending), pendingFrom, xa, y0, h);
-                    pending = state.ordinal();
-                    pendingFrom = xa;
-                    pendingTo = xb;
-                    continue;
-                }
+            if (state >= 0) {
+                flush(s, ActorState.byOrdinal(state), left + x, left + until, y0, h);
             }
-            if (pending == state.ordinal() && xa <= pendingTo + 0.01) {
-                pendingTo = Math.max(pendingTo, xb);
-                continue;
-            }
-            if (pending >= 0) {
-                flush(s, ActorState.byOrdinal(pending), pendingFrom, pendingTo, y0, h);
-            }
-            pending = state.ordinal();
-            pendingFrom = xa;
-            pendingTo = xb;
-        }
-        if (pending >= 0) {
-            flush(s, ActorState.byOrdinal(pending), pendingFrom, pendingTo, y0, h);
+            x = until;
         }
     }
 

@@ -5,7 +5,13 @@ import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Outcome;
+import dev.racelab.engine.Printable;
+import dev.racelab.engine.RecentEvents;
+import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunRecord;
+import dev.racelab.record.RecordingEnd;
+import dev.racelab.record.RecordingSink;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -33,33 +39,101 @@ import java.util.Map;
  *       write it wiped out) are flow events.</li>
  * </ul>
  *
- * <p>Times are microseconds from the run's first event. Reads the records only.
+ * <p>Times are microseconds from the run's first event. Written as the events go by
+ * ({@link RecordingSink}): what it keeps is, per run, its lanes, the state each is in and the
+ * server slices open, and where the latest events happened ({@link RecentEvents}, for the arrows);
+ * each run's name, which says its verdict, is written once its outcome is known, after its events.
  */
-public final class TraceExport {
+public final class TraceExport implements RecordingSink {
 
-    private TraceExport() {
-    }
+    private final JsonWriter json;
+    /** Each run's name, written when the number of runs is known. */
+    private final List<RunName> names = new ArrayList<>();
+    private RunTrace trace;
 
-    /** Writes {@code runs} (the runs of one recording, in order) to {@code out} as one trace. */
-    public static void write(List<RunRecord> runs, Writer out) throws IOException {
-        JsonWriter json = new JsonWriter(out);
+    /** A trace to {@code out}; then the runs' events as they come. */
+    public TraceExport(Writer out) throws IOException {
+        // Names and subjects may come from a file: what JSON leaves raw (C1, bidirectional
+        // controls) is written as JSON's escapes, the same text to a viewer that parses it.
+        json = new JsonWriter(Printable.json(out));
         json.setIndent("");
         json.beginObject();
         json.name("displayTimeUnit").value("ms");
         json.name("traceEvents").beginArray();
+    }
+
+    /** Writes {@code runs} (the runs of one recording, in order, in memory) to {@code out} as one trace. */
+    public static void write(List<RunRecord> runs, Writer out) throws IOException {
+        TraceExport trace = new TraceExport(out);
         for (int i = 0; i < runs.size(); i++) {
-            new RunTrace(runs.get(i), i + 1, runs.size(), json).write();
+            RunRecord record = runs.get(i);
+            trace.run(i + 1, record.header(), record.backend());
+            for (Event e : record.events().snapshot()) {
+                trace.event(e);
+            }
+            trace.outcome(record.outcome(), record.events().dropped());
+        }
+        trace.end(null);
+    }
+
+    @Override
+    public void run(int number, RunHeader header, Map<String, String> backend) throws IOException {
+        trace = new RunTrace(number, json);
+        metadata(json, number, "process_sort_index", -1, "sort_index", number);
+        names.add(new RunName(header.lab() + " · " + header.spec().strategy(), ""));
+    }
+
+    @Override
+    public void event(Event event) throws IOException {
+        trace.accept(event);
+    }
+
+    @Override
+    public void outcome(Outcome outcome, long droppedEvents) throws IOException {
+        trace.finish();
+        int last = names.size() - 1;
+        names.set(last, new RunName(names.get(last).what(), outcome == null ? "" : " · " + outcome.banner()));
+    }
+
+    @Override
+    public void end(RecordingEnd end) throws IOException {
+        for (int i = 0; i < names.size(); i++) {
+            metadata(json, i + 1, "process_name", -1, "name", names.get(i).what()
+                    + (names.size() > 1 ? " · run " + (i + 1) + " of " + names.size() : "") + names.get(i).verdict());
         }
         json.endArray();
         json.endObject();
         json.flush();
     }
 
+    /** A metadata record of process {@code pid} (and thread {@code tid}, unless negative): a name or a sort index. */
+    private static void metadata(JsonWriter json, int pid, String what, int tid, String key, Object value)
+            throws IOException {
+        json.beginObject();
+        json.name("name").value(what);
+        json.name("ph").value("M");
+        json.name("pid").value(pid);
+        if (tid >= 0) {
+            json.name("tid").value(tid);
+        }
+        json.name("args").beginObject();
+        json.name(key);
+        if (value instanceof Number n) {
+            json.value(n);
+        } else {
+            json.value(String.valueOf(value));
+        }
+        json.endObject();
+        json.endObject();
+    }
+
+    /** A process's name: its lab and strategy, and " · " and its verdict once known. */
+    private record RunName(String what, String verdict) {
+    }
+
     /** One run as one process. */
     private static final class RunTrace {
-        private final RunRecord record;
         private final int pid;
-        private final int of;
         private final JsonWriter json;
         private final Map<Integer, Actor> actors = new HashMap<>();
         /** Per worker: its state and when it began, until the next. */
@@ -67,34 +141,28 @@ public final class TraceExport {
         /** Per server lane and worker and kind: the async slice open now, by its id. */
         private final Map<String, Long> openServer = new HashMap<>();
         private final Map<String, String> openServerName = new HashMap<>();
+        /** Where the latest events happened, for the arrows back to them. */
+        private final RecentEvents recent = new RecentEvents();
         private long asyncIds;
         private long origin = Long.MIN_VALUE;
+        private long last;
 
-        RunTrace(RunRecord record, int pid, int of, JsonWriter json) {
-            this.record = record;
+        RunTrace(int pid, JsonWriter json) {
             this.pid = pid;
-            this.of = of;
             this.json = json;
         }
 
-        void write() throws IOException {
-            List<Event> events = record.events().snapshot();
-            String name = record.header().lab() + " · " + record.header().spec().strategy()
-                    + (of > 1 ? " · run " + pid + " of " + of : "")
-                    + (record.outcome() == null ? "" : " · " + record.outcome().banner());
-            metadata("process_name", -1, "name", name);
-            metadata("process_sort_index", -1, "sort_index", pid);
-            long last = 0;
-            for (Event e : events) {
-                if (origin == Long.MIN_VALUE && e.kind() != EventKind.ACTOR) {
-                    origin = e.nanos();
-                }
-                last = Math.max(last, e.nanos());
+        void accept(Event e) throws IOException {
+            if (origin == Long.MIN_VALUE && e.kind() != EventKind.ACTOR) {
+                origin = e.nanos();
             }
-            for (Event e : events) {
-                accept(e);
-            }
-            // What is still open ends with the run.
+            last = Math.max(last, e.nanos());
+            write(e);
+            recent.add(e);
+        }
+
+        /** What is still open ends with the run. */
+        void finish() throws IOException {
             for (Event state : new ArrayList<>(openState.values())) {
                 slice(state, last);
             }
@@ -104,7 +172,7 @@ public final class TraceExport {
             }
         }
 
-        private void accept(Event e) throws IOException {
+        private void write(Event e) throws IOException {
             switch (e.kind()) {
                 case ACTOR -> {
                     Actor actor = new Actor(e.actor(), e.subject(), Actor.Kind.values()[(int) e.value()]);
@@ -139,22 +207,7 @@ public final class TraceExport {
         }
 
         private void metadata(String what, int tid, String key, Object value) throws IOException {
-            json.beginObject();
-            json.name("name").value(what);
-            json.name("ph").value("M");
-            json.name("pid").value(pid);
-            if (tid >= 0) {
-                json.name("tid").value(tid);
-            }
-            json.name("args").beginObject();
-            json.name(key);
-            if (value instanceof Number n) {
-                json.value(n);
-            } else {
-                json.value(String.valueOf(value));
-            }
-            json.endObject();
-            json.endObject();
+            TraceExport.metadata(json, pid, what, tid, key, value);
         }
 
         /** A state, from its event until {@code endNanos}. */
@@ -247,19 +300,18 @@ public final class TraceExport {
 
         /** An arrow between this event and the one it points back to ({@code value}: its sequence number). */
         private void flow(Event e) throws IOException {
-            Event from = record.events().get(e.value());
-            if (from == null) {
+            if (!recent.has(e.value())) {
                 return;
             }
             // Flows run forward in time: from the release to the waiter it woke, from the write
             // that should have stood to the one that wiped it out.
             String id = pid + ":flow:" + e.seq();
             String name = e.kind() == EventKind.WOKEN ? "woke" : "wiped out by";
-            flowPoint("s", from, id, name);
-            flowPoint("f", e, id, name);
+            flowPoint("s", recent.actor(e.value()), recent.nanos(e.value()), id, name);
+            flowPoint("f", e.actor(), e.nanos(), id, name);
         }
 
-        private void flowPoint(String phase, Event at, String id, String name) throws IOException {
+        private void flowPoint(String phase, int actor, long nanos, String id, String name) throws IOException {
             json.beginObject();
             json.name("name").value(name);
             json.name("cat").value("arrow");
@@ -269,8 +321,8 @@ public final class TraceExport {
             }
             json.name("id").value(id);
             json.name("pid").value(pid);
-            json.name("tid").value(at.actor());
-            json.name("ts").value(micros(at.nanos()));
+            json.name("tid").value(actor);
+            json.name("ts").value(micros(nanos));
             json.endObject();
         }
     }

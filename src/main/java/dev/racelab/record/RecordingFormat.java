@@ -24,6 +24,14 @@ public final class RecordingFormat {
     public static final String MAGIC = "racelab-recording";
     /** The version this RaceLab writes, and the newest it reads. */
     public static final int VERSION = 1;
+    /**
+     * How many lanes a run may have: lane numbers run from 0 to 4095. A run has its own lane, one per
+     * worker (a lab has at most 1,000) and a few for the servers; a reader refuses a lane past these,
+     * which would otherwise cost every lane below it in a timeline.
+     */
+    public static final int MAX_LANES = 4096;
+    /** How many runs a recording may hold: as many as one command runs. */
+    public static final int MAX_RUNS = 10_000;
     /** The file name ending the window offers and the desktop associates with RaceLab. */
     public static final String EXTENSION = ".racelab";
 

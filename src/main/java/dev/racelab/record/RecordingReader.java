@@ -19,9 +19,11 @@ import dev.racelab.engine.Switch;
 import dev.racelab.engine.SwitchValues;
 import dev.racelab.engine.Verdict;
 
-import java.io.BufferedReader;
+import dev.racelab.engine.Printable;
+
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -31,19 +33,27 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Reads a recording file written in {@link RecordingFormat} back into {@link RunRecord}s, with no
- * server. Anything that is not a whole recording this RaceLab can read — an empty file, a
- * foreign one, one cut short, one with a damaged line, one written by a newer RaceLab, one of a lab
- * this RaceLab lacks — is refused with one line that names the file and what is wrong. Reading
- * never changes the file.
+ * Reads a recording file written in {@link RecordingFormat}, with no server: whole into
+ * {@link RunRecord}s ({@link #read(Path)}, for the window), or handed over line by line to a
+ * {@link RecordingSink} ({@link #read(Path, RecordingSink)}), which keeps what it needs, so a
+ * summary or an export of a recording of any size takes the memory of one line and the sink's.
+ * Anything that is not a whole recording this RaceLab can read — an empty file, a foreign one, one
+ * cut short, one with a damaged line or a line longer than {@link LineReader#MAX_LINE}, an event
+ * on a lane no {@code ACTOR} line announced, one written by a newer RaceLab, one of a lab this
+ * RaceLab lacks — is refused with one line that names the file and what is wrong, quoting at most
+ * a short excerpt of the file's text. Reading never changes the file.
  */
 public final class RecordingReader {
+
+    /** How much of a file's text a refusal quotes. */
+    private static final int QUOTED = 60;
 
     private final Function<String, Lab> labs;
 
@@ -52,21 +62,46 @@ public final class RecordingReader {
         this.labs = labs;
     }
 
+    /** The whole recording, every event of every run in memory. */
     public Recording read(Path file) throws RecordingException {
+        return readInto(file, new RecordingCollector()).recording();
+    }
+
+    /**
+     * Hands {@code file} to {@code sink}, which keeps what it needs and writes nothing (a summary,
+     * a picture's timeline), and returns the sink.
+     */
+    public <S extends RecordingSink> S readInto(Path file, S sink) throws RecordingException {
+        try {
+            read(file, sink);
+        } catch (IOException e) {
+            throw new UncheckedIOException("a sink that writes nothing failed to write", e);
+        }
+        return sink;
+    }
+
+    /**
+     * Hands {@code file} to {@code sink} in one pass, checking it as it goes.
+     *
+     * @throws RecordingException the file is not a whole recording this RaceLab reads, or cannot be read
+     * @throws IOException        the sink failed (writing an export, say); the file was fine so far
+     */
+    public void read(Path file, RecordingSink sink) throws RecordingException, IOException {
         String name = file.toString();
         if (Files.isDirectory(file)) {
             throw new RecordingException(name + " is a folder, not a recording");
         }
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(Files.newInputStream(file),
-                StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT)), 1 << 16)) {
-            return new Parse(name, in).recording();
+        InputStreamReader text;
+        try {
+            text = new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT));
         } catch (NoSuchFileException e) {
             throw new RecordingException(name + " does not exist");
-        } catch (CharacterCodingException e) {
-            throw new RecordingException(name + " is not a RaceLab recording (it is not text)");
         } catch (IOException e) {
             throw new RecordingException("cannot read " + name + ": " + RecordingWriter.reason(e), e);
+        }
+        try (text) {
+            new Parse(name, new LineReader(text), sink).recording();
         }
     }
 
@@ -74,17 +109,18 @@ public final class RecordingReader {
     private final class Parse {
 
         private final String name;
-        private final BufferedReader in;
+        private final LineReader in;
+        private final RecordingSink sink;
         private int lineNumber;
 
-        Parse(String name, BufferedReader in) {
+        Parse(String name, LineReader in, RecordingSink sink) {
             this.name = name;
             this.in = in;
+            this.sink = sink;
         }
 
-        Recording recording() throws IOException, RecordingException {
-            String first = in.readLine();
-            lineNumber = 1;
+        void recording() throws IOException, RecordingException {
+            String first = line();
             if (first == null || first.isBlank()) {
                 throw new RecordingException(name + " is empty: it holds no recording");
             }
@@ -99,29 +135,35 @@ public final class RecordingReader {
                 throw new RecordingException(name + " claims recording format version " + version
                         + ", which never existed");
             }
-            List<RunRecord> runs = new ArrayList<>();
+            int runs = 0;
             while (true) {
                 JsonObject object = object(next());
                 String type = string(object, "type");
                 if (type.equals("end")) {
                     long declared = number(object, "runs");
-                    if (declared != runs.size() || runs.isEmpty()) {
-                        throw damaged("its end line counts " + declared + " runs, but it holds " + runs.size());
+                    if (declared != runs || runs == 0) {
+                        throw damaged("its end line counts " + declared + " runs, but it holds " + runs);
                     }
-                    if (in.readLine() != null) {
+                    if (line() != null) {
                         throw damaged("there is more after its end line");
                     }
                     boolean interrupted = object.has("interrupted") && bool(object, "interrupted");
                     // Both optional: a recording without them holds every run its command asked for.
-                    long planned = object.has("planned") ? number(object, "planned") : runs.size();
+                    long planned = object.has("planned") ? number(object, "planned") : runs;
                     String serverFailure = object.has("serverFailure") ? string(object, "serverFailure") : null;
-                    return new Recording(runs, number(object, "elapsedMs"), number(object, "startupMs"), interrupted,
-                            (int) Math.min(planned, Integer.MAX_VALUE), serverFailure);
+                    sink.end(new RecordingEnd(runs, number(object, "elapsedMs"), number(object, "startupMs"),
+                            interrupted, (int) Math.max(runs, Math.min(planned, Integer.MAX_VALUE)), serverFailure));
+                    return;
+                }
+                if (type.equals("run") && runs == RecordingFormat.MAX_RUNS) {
+                    throw damaged("line " + lineNumber + " begins run " + (runs + 1) + ", but a recording holds at most "
+                            + RecordingFormat.MAX_RUNS);
                 }
                 if (!type.equals("run")) {
-                    throw damaged("line " + lineNumber + " should begin a run or end the recording, not '" + type + "'");
+                    throw damaged("line " + lineNumber + " should begin a run or end the recording, not '"
+                            + Printable.excerpt(type, QUOTED) + "'");
                 }
-                runs.add(run(object, runs.size() + 1));
+                run(object, ++runs);
             }
         }
 
@@ -144,18 +186,19 @@ public final class RecordingReader {
             return opening;
         }
 
-        private RunRecord run(JsonObject head, int index) throws IOException, RecordingException {
+        private void run(JsonObject head, int index) throws IOException, RecordingException {
             String labId = string(head, "lab");
             Lab lab = labs.apply(labId);
             if (lab == null) {
-                throw new RecordingException(name + " is a recording of the lab '" + labId
+                throw new RecordingException(name + " is a recording of the lab '" + Printable.excerpt(labId, QUOTED)
                         + "', which this RaceLab does not have");
             }
             RunSpec spec;
             try {
                 spec = spec(lab, head);
             } catch (IllegalArgumentException e) {
-                throw damaged("run " + index + " has settings this lab does not take (" + e.getMessage() + ")");
+                throw damaged("run " + index + " has settings this lab does not take ("
+                        + Printable.excerpt(String.valueOf(e.getMessage()), 2 * QUOTED) + ")");
             }
             Instant startedAt;
             try {
@@ -163,24 +206,25 @@ public final class RecordingReader {
             } catch (java.time.format.DateTimeParseException e) {
                 throw damaged("run " + index + " has no readable start time");
             }
-            Map<String, String> backend = strings(head, "backend");
-            List<Event> events = new ArrayList<>();
+            sink.run(index, new RunHeader(labId, spec, startedAt), strings(head, "backend"));
+            BitSet announced = new BitSet();
+            long events = 0;
             while (true) {
                 String line = next();
                 if (line.startsWith("[")) {
-                    events.add(event(line, events.size()));
+                    sink.event(event(line, events++, announced));
                     continue;
                 }
                 JsonObject end = object(line);
                 if (!"outcome".equals(string(end, "type"))) {
                     throw damaged("run " + index + " has no outcome (line " + lineNumber + ")");
                 }
-                if (number(end, "events") != events.size()) {
+                if (number(end, "events") != events) {
                     throw damaged("run " + index + " should hold " + number(end, "events") + " events, but holds "
-                            + events.size());
+                            + events);
                 }
-                return RunRecord.loaded(new RunHeader(labId, spec, startedAt), events, number(end, "droppedEvents"),
-                        outcome(end), backend);
+                sink.outcome(outcome(end), number(end, "droppedEvents"));
+                return;
             }
         }
 
@@ -219,7 +263,14 @@ public final class RecordingReader {
             return ids;
         }
 
-        private Event event(String line, int expectedSeq) throws RecordingException {
+        /**
+         * Event {@code expectedSeq}, on a lane an {@code ACTOR} line announced before it ({@code
+         * announced}, which an {@code ACTOR} line adds to, once), numbered below {@link
+         * RecordingFormat#MAX_LANES}; a server's report on a worker names an announced lane, an
+         * arrow an earlier event.
+         */
+        private Event event(String line, long expectedSeq, BitSet announced) throws RecordingException {
+            Event event;
             try {
                 JsonArray a = JsonParser.parseString(line).getAsJsonArray();
                 if (a.size() != 6) {
@@ -240,11 +291,41 @@ public final class RecordingReader {
                 if (actor < 0) {
                     throw damaged("line " + lineNumber + " names no actor");
                 }
-                return new Event(seq, a.get(1).getAsLong(), actor, kind, subject, value);
+                event = new Event(seq, a.get(1).getAsLong(), actor, kind, subject, value);
             } catch (IllegalStateException | IllegalArgumentException | JsonParseException
                      | UnsupportedOperationException e) {
                 throw damaged("line " + lineNumber + " is not an event this RaceLab knows");
             }
+            if (event.actor() >= RecordingFormat.MAX_LANES) {
+                throw damaged("line " + lineNumber + " is on lane " + event.actor() + ", but a run has at most "
+                        + RecordingFormat.MAX_LANES + " lanes (0 to " + (RecordingFormat.MAX_LANES - 1) + ")");
+            }
+            if (event.kind() == EventKind.ACTOR) {
+                if (announced.get(event.actor())) {
+                    throw damaged("line " + lineNumber + " announces lane " + event.actor() + " again");
+                }
+                announced.set(event.actor());
+            } else if (!announced.get(event.actor())) {
+                throw damaged("line " + lineNumber + " is an event on lane " + event.actor()
+                        + ", which no ACTOR line announced before it");
+            }
+            switch (event.kind()) {
+                case SERVER_HOLDS, SERVER_WAITS -> {
+                    if (event.value() < 0 || event.value() >= RecordingFormat.MAX_LANES
+                            || !announced.get((int) event.value())) {
+                        throw damaged("line " + lineNumber + " reports on lane " + event.value()
+                                + ", which no ACTOR line announced before it");
+                    }
+                }
+                case WOKEN, OVERWROTE -> {
+                    if (event.value() < 0 || event.value() >= event.seq()) {
+                        throw damaged("line " + lineNumber + " points back to event " + event.value()
+                                + ", which is not an earlier one");
+                    }
+                }
+                default -> { }
+            }
+            return event;
         }
 
         private Outcome outcome(JsonObject o) throws RecordingException {
@@ -271,14 +352,33 @@ public final class RecordingReader {
         }
 
         /** The next line; the file ending here means it was cut short. */
-        private String next() throws IOException, RecordingException {
-            String line = in.readLine();
-            lineNumber++;
+        private String next() throws RecordingException {
+            String line = line();
             if (line == null) {
                 throw new RecordingException(name + " ends before it is complete (cut short after line "
                         + (lineNumber - 1) + "): it was not written to the end");
             }
             return line;
+        }
+
+        /** The next line, or null at the end of the file; what goes wrong reading it is the file's. */
+        private String line() throws RecordingException {
+            lineNumber++;
+            try {
+                return in.next();
+            } catch (LineReader.TooLong e) {
+                String quoted = " (it begins '" + Printable.excerpt(e.start(), QUOTED) + "')";
+                if (lineNumber == 1) {
+                    throw new RecordingException(name + " is not a RaceLab recording: its first line is longer than "
+                            + (LineReader.MAX_LINE >> 20) + " MiB" + quoted);
+                }
+                throw damaged("line " + lineNumber + " is longer than " + (LineReader.MAX_LINE >> 20)
+                        + " MiB, which no recording's line is" + quoted);
+            } catch (CharacterCodingException e) {
+                throw new RecordingException(name + " is not a RaceLab recording (it is not text)");
+            } catch (IOException e) {
+                throw new RecordingException("cannot read " + name + ": " + RecordingWriter.reason(e), e);
+            }
         }
 
         private JsonObject object(String line) throws RecordingException {

@@ -11,81 +11,68 @@ import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.RunSpec;
+import dev.racelab.files.OutputFile;
+import dev.racelab.files.PartialFile;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.StringWriter;
 import java.io.Writer;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystemException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Map;
 
 /**
- * Writes runs to a recording file in {@link RecordingFormat}: into a hidden temporary file beside
- * the target, which {@link #commit} makes complete (the end line, flushed to the disk) and moves
- * into place in one step. A recording is therefore only ever there whole: a writer closed without
- * a commit, or failing half-way, leaves the target as it was and removes its temporary file.
+ * Writes runs to a recording file in {@link RecordingFormat}: into a {@link PartialFile} beside
+ * the target, made when the first run is written, which {@link #commit} makes complete (the end
+ * line, flushed to the disk) and moves into place in one step. A recording is therefore only ever
+ * there whole: a writer closed without a commit, or failing half-way, leaves the target as it was
+ * and removes its temporary file; one that never wrote a run made none.
  *
  * <p>Used by one thread.
  */
 public final class RecordingWriter implements AutoCloseable {
 
-    private final Path target;
-    private final Path partial;
-    private final FileChannel channel;
-    private final Writer out;
+    private final OutputFile target;
+    private PartialFile partial;
+    private Writer out;
     private int runs;
     private boolean done;
 
-    private RecordingWriter(Path target, Path partial, FileChannel channel) {
+    private RecordingWriter(OutputFile target) {
         this.target = target;
-        this.partial = partial;
-        this.channel = channel;
-        this.out = new BufferedWriter(new OutputStreamWriter(Channels.newOutputStream(channel),
-                StandardCharsets.UTF_8), 1 << 16);
     }
 
     /**
-     * Starts a recording that will land at {@code target}. Fails at once, before any run, if the
-     * folder does not exist or cannot be written.
+     * Starts a recording that will land at {@code target}, which {@link OutputFile#check} found
+     * writable before any run; nothing is written until the first run is.
      */
+    public static RecordingWriter create(OutputFile target) {
+        return new RecordingWriter(target);
+    }
+
+    /** Starts a recording that will land at {@code target}, a new file: refused now if it cannot be. */
     public static RecordingWriter create(Path target) throws RecordingException {
-        Path absolute = target.toAbsolutePath();
-        Path folder = absolute.getParent();
-        if (folder == null || !Files.exists(folder)) {
-            throw new RecordingException("cannot record to " + target + ": the folder " + folder + " does not exist");
-        }
-        if (!Files.isDirectory(folder)) {
-            throw new RecordingException("cannot record to " + target + ": " + folder + " is not a folder");
-        }
-        if (Files.isDirectory(absolute)) {
-            throw new RecordingException("cannot record to " + target + ": that is a folder, not a file");
-        }
-        Path partial = null;
         try {
-            partial = PartialFile.beside(folder, absolute);
-            FileChannel channel = FileChannel.open(partial, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING);
-            RecordingWriter writer = new RecordingWriter(absolute, partial, channel);
-            writer.line(writer.opening());
-            return writer;
-        } catch (NoSuchFileException e) {
-            // The folder is there but takes no new file (/proc, a folder removed meanwhile).
-            deleteQuietly(partial);
-            throw new RecordingException("cannot record to " + target + ": no file can be made in " + folder, e);
-        } catch (IOException e) {
-            deleteQuietly(partial);
-            throw new RecordingException("cannot record to " + target + ": " + reason(e), e);
+            return create(OutputFile.check(target, false));
+        } catch (OutputFile.Failed e) {
+            throw new RecordingException("cannot record to " + target + ": " + e.reason(), e);
+        }
+    }
+
+    /** Makes the partial file, with the opening line, for the first run. */
+    private void out() throws RecordingException, IOException {
+        if (out == null) {
+            try {
+                partial = target.start();
+            } catch (OutputFile.Failed e) {
+                throw new RecordingException("cannot record to " + target.named() + ": " + e.reason(), e);
+            }
+            out = new BufferedWriter(new OutputStreamWriter(partial.stream(), StandardCharsets.UTF_8), 1 << 16);
+            line(opening());
         }
     }
 
@@ -103,8 +90,9 @@ public final class RecordingWriter implements AutoCloseable {
         if (!record.ended()) {
             throw new IllegalArgumentException("only a run that has ended can be recorded");
         }
-        runs++;
         try {
+            out();
+            runs++;
             line(header(lab, record));
             EventLog events = record.events();
             long size = events.size();
@@ -118,7 +106,7 @@ public final class RecordingWriter implements AutoCloseable {
             }
             line(outcome(record.outcome(), size, events.dropped()));
         } catch (IOException e) {
-            throw new RecordingException("cannot write " + target + ": " + reason(e), e);
+            throw new RecordingException("cannot write " + target.named() + ": " + reason(e), e);
         }
     }
 
@@ -201,7 +189,7 @@ public final class RecordingWriter implements AutoCloseable {
 
     /**
      * Ends the recording: the end line, everything flushed to the disk, and the file moved into
-     * place in one step, replacing any file there.
+     * place in one step (replacing a file there only if the user asked, {@link OutputFile}).
      *
      * @param interrupted whether a signal cut the runs short: the last run was stopped, and the
      *                    recording is complete up to there
@@ -234,16 +222,12 @@ public final class RecordingWriter implements AutoCloseable {
                 w.endObject();
             }));
             out.flush();
-            channel.force(true);
-            out.close();
-            try {
-                Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING);
-            }
+            partial.commit();
             done = true;
         } catch (IOException e) {
-            throw new RecordingException("cannot write " + target + ": " + reason(e), e);
+            throw new RecordingException("cannot write " + target.named() + ": " + reason(e), e);
+        } catch (OutputFile.Failed e) {
+            throw new RecordingException(e.getMessage(), e);
         } finally {
             if (!done) {
                 close();
@@ -256,9 +240,9 @@ public final class RecordingWriter implements AutoCloseable {
         return runs;
     }
 
-    /** Where the recording lands on {@link #commit}. */
+    /** Where the recording lands on {@link #commit}: the file a link named leads to, if it did. */
     public Path target() {
-        return target;
+        return target.place();
     }
 
     /** Without a commit: drops the temporary file; the target stays as it was. */
@@ -268,12 +252,9 @@ public final class RecordingWriter implements AutoCloseable {
             return;
         }
         done = true;
-        try {
-            out.close();
-        } catch (IOException ignored) {
-            // Deleting it anyway.
+        if (partial != null) {
+            partial.close();
         }
-        deleteQuietly(partial);
     }
 
     private void line(String text) throws IOException {
@@ -300,17 +281,6 @@ public final class RecordingWriter implements AutoCloseable {
         body.write(w);
         w.flush();
         return text.toString();
-    }
-
-    private static void deleteQuietly(Path path) {
-        if (path == null) {
-            return;
-        }
-        try {
-            Files.deleteIfExists(path);
-        } catch (IOException ignored) {
-            // A stray temporary file in the user's folder is the worst that can happen.
-        }
     }
 
     /**

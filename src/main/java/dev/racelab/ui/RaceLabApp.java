@@ -3,6 +3,7 @@ package dev.racelab.ui;
 import dev.racelab.backend.BackendSettings;
 import dev.racelab.backend.Backends;
 import dev.racelab.backend.DataHome;
+import dev.racelab.files.PartialFile;
 import dev.racelab.ui.startup.ServerStartup;
 import javafx.application.Application;
 import javafx.application.Platform;
@@ -38,7 +39,11 @@ public final class RaceLabApp extends Application {
                     + "); RaceLab uses its embedded servers instead.";
         }
         backends = new Backends(chosen, home, startup);
-        shutdownHook = new Thread(backends::close, "racelab-shutdown");
+        // A signal ends the process: a file being saved is not finished, and its temporary file goes.
+        shutdownHook = new Thread(() -> {
+            PartialFile.abandonAll();
+            backends.close();
+        }, "racelab-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
         String addressProblem = problem;
         RaceLabWindow.open(stage, backends, settings, startup, window -> {
@@ -51,6 +56,7 @@ public final class RaceLabApp extends Application {
 
     @Override
     public void stop() {
+        PartialFile.abandonAll();
         if (backends != null) {
             backends.close();
             try {

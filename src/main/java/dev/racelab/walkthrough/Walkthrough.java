@@ -67,5 +67,14 @@ public record Walkthrough(String title, String source, List<Step> steps) {
             switches = List.copyOf(switches);
             pointers = List.copyOf(pointers);
         }
+
+        /**
+         * Whether this step asks for a fresh run: it runs one, or sets something up (a strategy,
+         * workers, operations, gates or a switch; a lab other than the one shown brings its own).
+         * A step that only says and points explains the run on screen, which stays as it ended.
+         */
+        public boolean freshRun() {
+            return run || strategy != null || workers != null || ops != null || gates != null || !switches.isEmpty();
+        }
     }
 }

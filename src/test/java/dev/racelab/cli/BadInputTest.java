@@ -1,21 +1,16 @@
 package dev.racelab.cli;
 
-import dev.racelab.backend.BackendSettings;
-import dev.racelab.backend.DataHome;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -34,25 +29,12 @@ class BadInputTest {
     @TempDir
     Path dir;
 
-    private record Result(int code, String out, List<String> err) {
-    }
-
-    private Result cli(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Map<String, String> env = Map.of(
-                BackendSettings.PG_ENV, "postgresql://nobody@127.0.0.1:1/nowhere",
-                BackendSettings.REDIS_ENV, "redis://127.0.0.1:1",
-                "RACELAB_HOME", dir.resolve("home").toString());
-        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)).run(List.of(args));
-        String errText = err.toString(StandardCharsets.UTF_8);
-        return new Result(code, out.toString(StandardCharsets.UTF_8),
-                errText.isEmpty() ? List.of() : List.of(errText.split("\n")));
+    private CliRun cli(String... args) {
+        return CliRun.of(CliRun.nowhere(dir.resolve("home")), args);
     }
 
     /** Exit 2, nothing on standard output, one line on standard error that contains {@code named}. */
-    private static String refused(Result result, String named) {
+    private static String refused(CliRun result, String named) {
         assertEquals(2, result.code(), result.out() + result.err());
         assertEquals(1, result.err().size(), "one line: " + result.err());
         String line = result.err().get(0);
@@ -87,10 +69,10 @@ class BadInputTest {
 
     @Test
     void delayAndSetStayRepeatable() {
-        Result delays = cli("run", "counter", "--delay", "after-read=1", "--delay", "after-read=2-4@client-2");
+        CliRun delays = cli("run", "counter", "--delay", "after-read=1", "--delay", "after-read=2-4@client-2");
         assertEquals(1, delays.code(), "past the parser, to the server: " + delays.err());
         assertTrue(delays.err().get(0).contains("127.0.0.1:1"), delays.err().toString());
-        Result sets = cli("run", "dining-philosophers", "--set", "think-ms=3", "--set", "eat-ms=2");
+        CliRun sets = cli("run", "dining-philosophers", "--set", "think-ms=3", "--set", "eat-ms=2");
         assertEquals(1, sets.code(), "past the parser, to the server: " + sets.err());
         assertTrue(sets.err().get(0).contains("127.0.0.1:1"), sets.err().toString());
     }
@@ -113,10 +95,10 @@ class BadInputTest {
 
     @Test
     void jsonFalseMeansNoJsonAndOnlyTrueOrFalseMayFollowTheSwitch() {
-        Result text = cli("list", "--json=false");
+        CliRun text = cli("list", "--json=false");
         assertEquals(0, text.code(), text.err().toString());
         assertTrue(text.out().startsWith("counter — "), "the labs as text, not JSON: " + text.out());
-        Result json = cli("list", "--json=true");
+        CliRun json = cli("list", "--json=true");
         assertEquals(0, json.code(), json.err().toString());
         assertTrue(json.out().startsWith("{"), "JSON: " + json.out());
         for (String line : List.of("list --json=no", "run counter --json=1", "replay some.racelab --json=yes")) {
@@ -202,7 +184,7 @@ class BadInputTest {
     void theHelpIsGeneratedAndNamesEveryCommandAndRunOption() {
         for (String[] asked : List.of(new String[] {}, new String[] {"--help"}, new String[] {"-h"},
                 new String[] {"help"})) {
-            Result help = cli(asked);
+            CliRun help = cli(asked);
             assertEquals(0, help.code(), String.join(" ", asked) + ": " + help.err());
             assertTrue(help.err().isEmpty(), help.err().toString());
             for (String command : List.of("list", "run", "replay", "rerun")) {
@@ -218,12 +200,12 @@ class BadInputTest {
         }
         for (String[] asked : List.of(new String[] {"run", "--help"}, new String[] {"help", "run"},
                 new String[] {"run", "counter", "-h"})) {
-            Result help = cli(asked);
+            CliRun help = cli(asked);
             assertEquals(0, help.code(), String.join(" ", asked) + ": " + help.err());
             assertTrue(help.out().contains("LAB") && help.out().contains("--delay GATE=MS")
                     && help.out().contains("repeatable"), help.out());
         }
-        Result version = cli("--version");
+        CliRun version = cli("--version");
         assertEquals(0, version.code());
         assertTrue(version.out().startsWith("racelab "), version.out());
     }

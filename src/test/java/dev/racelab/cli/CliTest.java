@@ -180,9 +180,10 @@ class CliTest {
         assertEquals(0, text.code(), text.err());
         String summaryOnly = text.out().substring(text.out().indexOf("fencing · "));
         assertEquals(summaryOnly, cli("replay", file.toString()).out());
-        Result json = cli("run", "fencing", "--workers", "3", "--ops", "2", "--record", file.toString(), "--json");
+        Result json = cli("run", "fencing", "--workers", "3", "--ops", "2", "--record", file.toString(), "--force",
+                "--json");
         assertEquals(json.json(), cli("replay", file.toString(), "--json").json(),
-                "and the same JSON; a second recording to the same name replaced the first");
+                "and the same JSON; a second recording to the same name, forced, replaced the first");
     }
 
     @Test

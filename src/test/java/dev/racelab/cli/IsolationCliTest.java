@@ -208,15 +208,34 @@ class IsolationCliTest {
 
     @Test
     @Tag("lab")
-    void aLoginThatMayNotCreateDatabasesExitsOneSayingSo() throws Exception {
+    void aLoginThatMayNotCreateRolesOrDatabasesExitsOneSayingSoAndNamingTheWayOut() throws Exception {
         Path file = spec("lost-update", LOST_UPDATE);
         String monitor = TestServers.postgres().address().secretUrl() + "?options=-c%20role%3Dpg_monitor";
         Result result = cli(testServer(), "isolation", file.toString(), "--pg-url", monitor);
         assertEquals(1, result.code(), result.err());
         assertEquals("", result.out());
-        assertTrue(result.err().contains("does not let user 'pg_monitor' create databases"), result.err());
+        assertTrue(result.err().contains("does not let user 'pg_monitor' create roles or databases"), result.err());
+        assertTrue(result.err().contains("--as-login"), result.err());
         // pg_monitor may create no database at all: what could be left is a session of the spec's.
         assertFalse(left(null), "no session of the spec's is left");
+    }
+
+    @Test
+    @Tag("lab")
+    void aSpecThatNeedsMoreThanItsOwnRoleIsRefusedAndRunsAsTheLoginOnlyWithAsLogin() throws Exception {
+        try (var c = TestServers.connect(); var s = c.createStatement(); var rs = s.executeQuery("SHOW is_superuser")) {
+            rs.next();
+            org.junit.jupiter.api.Assumptions.assumeTrue(rs.getString(1).equals("on"), "the login may not read files");
+        }
+        Path file = spec("reads-files", "session s1\nstep s1a { SELECT pg_read_file('PG_VERSION') IS NOT NULL AS read; }\n");
+        Result refused = cli(testServer(), "isolation", file.toString());
+        assertEquals(1, refused.code(), refused.err());
+        assertTrue(refused.err().contains("needs more: it calls pg_read_file, which not everyone may call")
+                && refused.err().contains("--as-login"), refused.err());
+        assertEquals("", refused.out(), "nothing ran");
+        Result asked = cli(testServer(), "isolation", file.toString(), "--as-login");
+        assertEquals(0, asked.code(), asked.err());
+        assertTrue(asked.out().contains("read\n----\nt   \n(1 row)"), asked.out());
     }
 
     /**

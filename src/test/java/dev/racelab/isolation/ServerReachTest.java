@@ -30,7 +30,78 @@ class ServerReachTest {
                 step s1a { DO $$ BEGIN CREATE ROLE dave; DROP ROLE dave; END $$; }
                 """);
         assertEquals(Set.of("alice", "Bob \"B\" x", "carol_1", "dave"), reach.createdRoles());
-        assertEquals(List.of(), reach.refusals());
+        // RaceLab carries a spec's role statements out itself, and only as statements of its blocks.
+        String inBody = "RaceLab creates and drops a spec's roles itself, for the role statements of its setup "
+                + "and teardown blocks, not inside a function's body";
+        assertEquals(List.of("step s1a (line 7): create role dave: " + inBody,
+                "step s1a (line 7): drop role dave: " + inBody),
+                reach.refusals().stream().map(ServerReach.Refusal::message).toList());
+    }
+
+    @Test
+    void roleStatementsAreCarriedOutOnlyInBlocksAndOnlyForPlainRoles() throws Exception {
+        ServerReach reach = reach("""
+                setup { CREATE ROLE plain NOLOGIN NOINHERIT CONNECTION LIMIT 3; CREATE USER logs_in;
+                        CREATE ROLE boss SUPERUSER; CREATE ROLE maker WITH CREATEROLE;
+                        CREATE ROLE secret PASSWORD 'x'; CREATE ROLE member IN ROLE plain; }
+                teardown { ALTER ROLE plain CONNECTION LIMIT 1; DROP ROLE plain, logs_in; }
+                session s1
+                setup { SET ROLE plain; }
+                step s1a { CREATE ROLE late; }
+                step s1b { GRANT SELECT ON t TO plain; SET ROLE 'plain'; }
+                """);
+        List<String> refused = reach.refusals().stream().map(ServerReach.Refusal::message).toList();
+        String plainOnly = "RaceLab creates a spec's roles as plain roles that never log in, and ";
+        assertEquals(List.of(
+                "setup (its line 2): create role boss superuser: " + plainOnly + "will not give one superuser rights",
+                "setup (its line 2): create role maker with createrole: " + plainOnly + "will not give one the "
+                        + "right to create roles",
+                "setup (its line 3): create role secret password 'x': " + plainOnly + "will not give one a password",
+                "setup (its line 3): create role member in role plain: " + plainOnly + "does not carry out the "
+                        + "memberships CREATE ROLE … IN asks for",
+                "teardown (its line 1): alter role plain connection limit 1: RaceLab carries out a spec's CREATE "
+                        + "ROLE and DROP ROLE itself, not ALTER ROLE",
+                "step s1a (line 7): create role late: RaceLab creates and drops a spec's roles itself, for the role "
+                        + "statements of its setup and teardown blocks, not in a step"),
+                refused);
+    }
+
+    @Test
+    void aRoleStatementWithQuotedTextInsideIsRefusedAsTheServerWouldReadIt() throws Exception {
+        // Read with the body's statements on their own, this is DROP ROLE regress_x (the spec's)
+        // and ", victim"; the server reads one DROP ROLE of both (a reviewer's find).
+        ServerReach reach = reach("""
+                setup { CREATE ROLE regress_x; CREATE ROLE $$ $$ free; CREATE ROLE pg_mine; }
+                teardown { DROP ROLE regress_x $$ $$, victim; }
+                session s1
+                step s1a { SELECT 1; }
+                """);
+        List<String> refused = reach.refusals().stream().map(ServerReach.Refusal::message).toList();
+        String withBody = "RaceLab carries out a role statement only as plain words, with no dollar-quoted text or "
+                + "body inside it";
+        assertEquals(List.of("setup (its line 1): create role free: " + withBody,
+                "teardown (its line 1): drop role regress_x, victim: " + withBody,
+                "setup (its line 1): create role pg_mine: PostgreSQL keeps the role name pg_mine for itself"),
+                refused);
+    }
+
+    @Test
+    void theSettingsASpecSetsAndTheFunctionsItCallsAreFound() throws Exception {
+        ServerReach reach = reach("""
+                setup { CREATE TABLE t (a int); UPDATE t SET a = 1;
+                        CREATE FUNCTION f() RETURNS int LANGUAGE sql SET work_mem = '1MB' AS $$ SELECT 1 $$; }
+                session s1
+                setup { SET SESSION deadlock_timeout = '10ms'; SET LOCAL "Track_Counts" TO off; }
+                step s1a { RESET lock_timeout; SET ROLE x; SET TRANSACTION ISOLATION LEVEL SERIALIZABLE; }
+                step s1b { SELECT set_config('Log_Lock_Waits', 'on', false), pg_catalog.pg_stat_reset(); }
+                step s1c { UPDATE pg_class SET reltuples = 1, relpages = 2 WHERE oid = 't'::regclass; }
+                step s1d { MERGE INTO pg_catalog.pg_class USING t ON false WHEN MATCHED THEN UPDATE SET relacl = NULL; }
+                """);
+        assertEquals(Set.of("pg_class.reltuples", "pg_class.relpages", "pg_class.relacl"), reach.catalogWrites());
+        assertEquals(Set.of("deadlock_timeout", "track_counts", "lock_timeout", "log_lock_waits", "work_mem"),
+                reach.settings());
+        // Every name written as a call: functions, and a table's name before its columns.
+        assertEquals(Set.of("f", "pg_stat_reset", "set_config", "t"), reach.functions());
     }
 
     @Test
@@ -59,6 +130,8 @@ class ServerReachTest {
                         + "isolation_regression is not the spec's: it runs in a scratch database whose name it "
                         + "cannot know",
                 "step s1d (line 8): alter role postgres nosuperuser: role postgres is not one the spec creates",
+                "step s1d (line 8): alter role mine nologin: RaceLab creates and drops a spec's roles itself, for "
+                        + "the role statements of its setup and teardown blocks, not in a step",
                 "step s1e (line 9): reassign owned by alice to mine: role alice is not one the spec creates",
                 "step s1f (line 10): grant pg_read_server_files to alice: changes the membership of role alice, "
                         + "which is not one the spec creates",
@@ -83,7 +156,13 @@ class ServerReachTest {
         assertEquals(List.of(
                 "setup (its line 1): drop role victim: role victim is not one the spec creates",
                 "step s1a (line 3): alter role postgres nosuperuser: role postgres is not one the spec creates",
-                "step s1b (line 4): alter role alice superuser: role alice is not one the spec creates"),
+                "step s1b (line 4): alter role alice superuser: role alice is not one the spec creates",
+                "step s1c (line 5): create role \"Eve\": names role Eve in a function's body written as a string, "
+                        + "where RaceLab cannot give the role its run's name: write the body dollar-quoted ($$ … $$)",
+                "step s1c (line 5): drop role \"Eve\": names role Eve in a function's body written as a string, "
+                        + "where RaceLab cannot give the role its run's name: write the body dollar-quoted ($$ … $$)",
+                "step s1d (line 6): create role frank: names role frank in a function's body written as a string, "
+                        + "where RaceLab cannot give the role its run's name: write the body dollar-quoted ($$ … $$)"),
                 refused);
         assertEquals(Set.of("Eve", "frank"), reach.createdRoles());
     }
@@ -121,6 +200,10 @@ class ServerReachTest {
                 "step s1i (line 10): select set_config('backslash_quote', 'on', false): changes backslash_quote, "
                         + "which decides how RaceLab must read the spec's strings",
                 "step s1j (line 11): select pg_switch_wal(): pg_switch_wal acts on the whole server",
+                "step s1k (line 12): create role élan: RaceLab creates and drops a spec's roles itself, for the role "
+                        + "statements of its setup and teardown blocks, not in a step",
+                "step s1k (line 12): drop role élan: RaceLab creates and drops a spec's roles itself, for the role "
+                        + "statements of its setup and teardown blocks, not in a step",
                 "step s1k (line 12): drop role élan_2: role élan_2 is not one the spec creates"),
                 refused);
     }

@@ -28,6 +28,13 @@ public final class Children implements AutoCloseable {
         return child;
     }
 
+    /** {@code command}, a RaceLab started some other way (a JVM option, another launcher), see {@link Child#start}. */
+    public Child start(List<String> command, Map<String, String> env) throws IOException {
+        Child child = Child.start(command, env);
+        started.add(child);
+        return child;
+    }
+
     @Override
     public void close() {
         started.forEach(Child::stop);

@@ -43,16 +43,15 @@ class BatchWindowTest {
 
     private BatchWindow open(FxRobot robot, String... strategies) throws Exception {
         new WindowDriver(robot).chooseLab("Lost increments");
-        BatchWindow batch = WaitForAsyncUtils.asyncFx(() -> window.view().openBatch()).get(10, TimeUnit.SECONDS);
-        WaitForAsyncUtils.asyncFx(() -> robot.lookup(".check-box").queryAllAs(CheckBox.class).stream()
+        BatchWindow batch = WindowDriver.onFx(() -> window.view().openBatch());
+        WindowDriver.onFx(() -> robot.lookup(".check-box").queryAllAs(CheckBox.class).stream()
                 .filter(box -> box.getId() != null && box.getId().startsWith("batch-strategy-"))
-                .forEach(box -> box.setSelected(List.of(strategies).contains(box.getId().substring(15)))))
-                .get(10, TimeUnit.SECONDS);
+                .peek(box -> box.setSelected(List.of(strategies).contains(box.getId().substring(15)))).count());
         return batch;
     }
 
-    private static Batch.Result await(BatchWindow batch) throws Exception {
-        WindowDriver.await(180, () -> batch.resultProperty().get() != null);
+    private static Batch.Result await(FxRobot robot, BatchWindow batch) throws Exception {
+        new WindowDriver(robot).await("the batch ends", () -> batch.resultProperty().get() != null);
         return batch.resultProperty().get();
     }
 
@@ -60,7 +59,7 @@ class BatchWindowTest {
     void theBrokenStrategyFailsInEveryRunAndTheFixInNone(FxRobot robot) throws Exception {
         BatchWindow batch = open(robot, "read-modify-write", "atomic-update");
         robot.clickOn("#batch-start");
-        Batch.Result result = await(batch);
+        Batch.Result result = await(robot, batch);
 
         assertEquals(40, result.runs(), "20 runs of each strategy");
         Batch.Point broken = result.points().get("read-modify-write").get(0);
@@ -71,14 +70,14 @@ class BatchWindowTest {
                 + broken.figures());
 
         Path csv = dir.resolve("batch.csv");
-        WaitForAsyncUtils.asyncFx(() -> batch.exportTo("csv", csv)).get(10, TimeUnit.SECONDS);
+        WindowDriver.onFx(() -> batch.exportTo("csv", csv));
         List<String> lines = Files.readAllLines(csv);
         assertEquals(3, lines.size(), "a header and a line per strategy: " + lines);
         assertTrue(lines.get(1).startsWith("read-modify-write,,20,20,"), lines.get(1));
         Path png = dir.resolve("batch.png");
-        WaitForAsyncUtils.asyncFx(() -> batch.exportTo("png", png)).get(10, TimeUnit.SECONDS);
+        WindowDriver.onFx(() -> batch.exportTo("png", png));
         assertTrue(javax.imageio.ImageIO.read(png.toFile()).getWidth() > 0);
-        WaitForAsyncUtils.asyncFx(() -> batch.stage().close()).get(10, TimeUnit.SECONDS);
+        WindowDriver.onFx(() -> batch.stage().close());
     }
 
     @Test
@@ -87,8 +86,8 @@ class BatchWindowTest {
         robot.clickOn("Sweep the delay at");
         robot.doubleClickOn(robot.from(batch.stage().getScene().getRoot()).lookup(".number-spinner .text-field")
                 .queryAs(javafx.scene.Node.class)).write("2").push(javafx.scene.input.KeyCode.TAB);
-        WaitForAsyncUtils.asyncFx(batch::start).get(10, TimeUnit.SECONDS);
-        Batch.Result result = await(batch);
+        WindowDriver.onFx(() -> batch.start());
+        Batch.Result result = await(robot, batch);
         assertEquals(5 * 2 * 2, result.runs(), "2 runs at each of 5 delays, of each of 2 strategies");
 
         for (String strategy : List.of("read-modify-write", "select-for-update")) {
@@ -98,8 +97,8 @@ class BatchWindowTest {
         assertTrue(result.points().get("select-for-update").stream().allMatch(p -> p.failed() == 0),
                 "the fix never fails");
         Path svg = dir.resolve("sweep.svg");
-        WaitForAsyncUtils.asyncFx(() -> batch.exportTo("svg", svg)).get(10, TimeUnit.SECONDS);
+        WindowDriver.onFx(() -> batch.exportTo("svg", svg));
         assertTrue(Files.readString(svg).contains(">delay, ms</text>"), "the sweep's axis");
-        WaitForAsyncUtils.asyncFx(() -> batch.stage().close()).get(10, TimeUnit.SECONDS);
+        WindowDriver.onFx(() -> batch.stage().close());
     }
 }

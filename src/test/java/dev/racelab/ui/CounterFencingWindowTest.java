@@ -62,7 +62,7 @@ class CounterFencingWindowTest {
         Label walk = robot.lookup(".verdict-position").queryAs(Label.class);
         assertEquals(overwrites + (overwrites == 1 ? " overwriting write" : " overwriting writes"), walk.getText());
         assertTrue(walk.getTooltip().getText().contains(lostWords), walk.getTooltip().getText());
-        WindowDriver.await(10, () -> robot.lookup("✕ overwriting writes").tryQuery().isPresent()); // the legend's name
+        ui.await("the legend names the marks", () -> robot.lookup("✕ overwriting writes").tryQuery().isPresent());
         // And arrows lead from the overwriting writes back to the writes they never saw.
         assertTrue(window.view().timeline().model().overwriteArrows() >= 1, "the lost updates can be followed by eye");
 

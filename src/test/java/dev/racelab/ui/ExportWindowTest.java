@@ -54,9 +54,9 @@ class ExportWindowTest {
         for (ExportFiles.Kind kind : ExportFiles.Kind.values()) {
             Path file = dir.resolve(kind.name().toLowerCase() + (kind.name().endsWith("PNG") ? ".png"
                     : kind.name().endsWith("SVG") ? ".svg" : kind == ExportFiles.Kind.CSV ? ".csv" : ".json"));
-            assertTrue(WaitForAsyncUtils.asyncFx(() -> exports.canExport(kind)).get(10, TimeUnit.SECONDS), kind.name());
-            WaitForAsyncUtils.asyncFx(() -> exports.exportTo(kind, file)).get(10, TimeUnit.SECONDS);
-            WindowDriver.await(30, () -> file.equals(exports.exportedProperty().get()));
+            assertTrue(WindowDriver.onFx(() -> exports.canExport(kind)), kind.name());
+            WindowDriver.onFx(() -> exports.exportTo(kind, file));
+            ui.await("the export is written as " + file.getFileName(), () -> file.equals(exports.exportedProperty().get()));
             assertTrue(Files.size(file) > 0, kind.name());
         }
 

@@ -62,10 +62,11 @@ class FirstFrameWindowTest {
         }
         assertTrue(shown.stream().anyMatch(text -> text.contains("PostgreSQL") && text.contains("Redis")), "the servers' status: " + shown);
 
-        WindowDriver.await(60, () -> opened.get() != null);
+        WindowDriver ui = new WindowDriver(robot);
+        ui.await("the window proper is built", () -> opened.get() != null);
         assertInstanceOf(MainView.class, stage.getScene().getRoot());
         assertSame(opened.get().view(), stage.getScene().getRoot(), "the window proper took the first frame's place");
-        WindowDriver.await(60, () -> startup.readyProperty(Service.POSTGRES).get()
+        ui.await("both servers are up", () -> startup.readyProperty(Service.POSTGRES).get()
                 && startup.readyProperty(Service.REDIS).get());
     }
 

@@ -5,7 +5,10 @@ import dev.racelab.ui.gates.GatesTable;
 import javafx.geometry.Bounds;
 import javafx.geometry.Orientation;
 import javafx.scene.Node;
+import dev.racelab.ui.timeline.TimelineView;
+import javafx.scene.Parent;
 import javafx.scene.control.CheckBox;
+import javafx.scene.control.Labeled;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.ScrollBar;
@@ -30,8 +33,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * At projector size (1600×1000) every lab's gates table shows every gate, whole, beside the worker
- * column, with no horizontal scrolling, and a long verdict above it never squeezes its rows away.
+ * At the window's default size (1440×900) every lab's gates table shows every gate, whole, beside
+ * the worker column, with no horizontal scrolling, and a row for all workers and one per default
+ * worker; the timeline shows every lane; no label anywhere in the window is cut short ("…"). A long
+ * verdict above the gates takes room from their rows, never all of them, and never from the lanes.
  */
 @Tag("ui")
 @ExtendWith(ApplicationExtension.class)
@@ -47,12 +52,12 @@ class GatesTableFitsWindowTest {
         window = WindowDriver.showOnTestServers(stage, settingsDir);
         stage.setX(0);
         stage.setY(0);
-        stage.setWidth(1600);
-        stage.setHeight(1000);
     }
 
     @Test
-    void everyLabsGatesAndWorkersAreInViewWithoutScrollingEvenUnderALongVerdict(FxRobot robot) {
+    void everyLabsGatesWorkersAndLanesAreInViewAndNoLabelIsCutEvenUnderALongVerdict(FxRobot robot) {
+        Stage stage = (Stage) window.view().getScene().getWindow();
+        assertEquals(List.of(1440.0, 900.0), List.of(stage.getWidth(), stage.getHeight()), "the default size");
         ListView<?> labs = robot.lookup(".lab-list").queryAs(ListView.class);
         List<String> ids = new ArrayList<>();
         for (Object lab : labs.getItems()) {
@@ -63,11 +68,11 @@ class GatesTableFitsWindowTest {
         for (String id : ids) {
             robot.interact(() -> window.view().selectLab(id));
             WaitForAsyncUtils.waitForFxEvents();
-            problems.addAll(whatIsHidden(robot, id));
+            problems.addAll(whatIsHidden(robot, id, true));
             robot.interact(() -> window.view().banner().showIdle(("Deadlock: philosopher-1 waits for "
                     + "philosopher-2, who waits for philosopher-3, … who waits for philosopher-1. ").repeat(6)));
             WaitForAsyncUtils.waitForFxEvents();
-            problems.addAll(whatIsHidden(robot, id + " under a long verdict"));
+            problems.addAll(whatIsHidden(robot, id + " under a long verdict", false));
         }
         if (!problems.isEmpty()) {
             new WindowDriver(robot).snapshot("gates-table-fits");
@@ -75,10 +80,21 @@ class GatesTableFitsWindowTest {
         assertEquals(List.of(), problems);
     }
 
-    /** What of the shown lab's gates table a user cannot see: each problem in words. */
-    private List<String> whatIsHidden(FxRobot robot, String lab) {
+    /**
+     * What of the shown lab a user cannot see, each problem in words: the gates table's columns and
+     * rows ({@code everyRow}: all workers and a row per worker, as many as the window makes room
+     * for; else at least three), the timeline's lanes, and any label cut short.
+     */
+    private List<String> whatIsHidden(FxRobot robot, String lab, boolean everyRow) {
         GatesTable table = robot.lookup(".gates-table").queryAs(GatesTable.class);
         List<String> problems = new ArrayList<>();
+        cutLabels(window.view(), lab, problems);
+        TimelineView timeline = window.view().timeline();
+        int lanes = Math.max(timeline.laneCount(), window.session().workersProperty().get());
+        if (timeline.getHeight() + 0.5 < timeline.heightFor(lanes)) {
+            problems.add(lab + ": the timeline shows " + timeline.getHeight() + " px of the " + timeline.heightFor(lanes)
+                    + " its " + lanes + " lanes need");
+        }
         for (Node node : table.lookupAll(".scroll-bar")) {
             if (node instanceof ScrollBar bar && bar.getOrientation() == Orientation.HORIZONTAL && bar.isVisible()) {
                 problems.add(lab + ": the gates table scrolls sideways");
@@ -123,9 +139,27 @@ class GatesTableFitsWindowTest {
                 }
             }
         }
-        if (wholeRows < 3) {
-            problems.add(lab + ": only " + wholeRows + " whole rows of the gates table are in view");
+        int rows = everyRow ? 1 + Math.min(window.session().workersProperty().get(), GatesTable.ROOM_FOR_WORKERS) : 3;
+        if (wholeRows < rows) {
+            problems.add(lab + ": only " + wholeRows + " whole rows of the gates table are in view, not " + rows);
         }
         return problems;
+    }
+
+    /** Every label under {@code node} whose words the window cut short: its text shown is not its text. */
+    private static void cutLabels(Node node, String lab, List<String> problems) {
+        if (!node.isVisible()) {
+            return;
+        }
+        if (node instanceof Labeled labeled && labeled.getText() != null && !labeled.getText().isEmpty()) {
+            for (Node child : labeled.getChildrenUnmodifiable()) {
+                if (child instanceof Text shown && !shown.getText().equals(labeled.getText())) {
+                    problems.add(lab + ": '" + labeled.getText() + "' reads '" + shown.getText() + "'");
+                }
+            }
+        }
+        if (node instanceof Parent parent) {
+            parent.getChildrenUnmodifiable().forEach(child -> cutLabels(child, lab, problems));
+        }
     }
 }

@@ -55,22 +55,6 @@ class IsolationWindowTest {
                 .map(Event::subject).toList();
     }
 
-    /** Waits up to 30 s for {@code condition}; else fails saying what never happened and where the run was. */
-    private void awaitOrSay(WindowDriver ui, String what, java.util.concurrent.Callable<Boolean> condition)
-            throws Exception {
-        try {
-            WindowDriver.await(30, condition);
-        } catch (java.util.concurrent.TimeoutException e) {
-            ui.snapshot("isolation-by-hand");
-            var run = window.session().run();
-            List<Event> events = run == null ? List.of() : run.recorder().snapshot();
-            List<String> last = events.subList(Math.max(0, events.size() - 12), events.size()).stream()
-                    .map(Event::toString).toList();
-            throw new AssertionError("never happened within 30 s: " + what + "; run " + (run == null ? "none"
-                    : window.session().stateProperty().get() + ", verdict '" + ui.verdict() + "', last events " + last), e);
-        }
-    }
-
     private static List<String> items(List<Panel> panels, String title) {
         return panels.stream().filter(p -> p.title().equals(title)).map(Panel.Items.class::cast).findFirst()
                 .orElseThrow(() -> new AssertionError("no panel " + title + " in " + panels)).items().stream()
@@ -92,12 +76,12 @@ class IsolationWindowTest {
         robot.interact(() -> robot.lookup("#isolation-by-hand").queryButton().fire());
         int stepped = 0;
         for (int worker : new int[] {0, 1, 0, 1, 0, 1}) {
-            awaitOrSay(ui, "session " + worker + " halted before step " + (stepped + 1),
+            ui.await("session " + worker + " halted before step " + (stepped + 1),
                     () -> window.session().run() != null && window.session().run().gates().haltedAt(worker) != null);
             robot.interact(() -> window.session().step(worker));
             stepped++;
         }
-        WindowDriver.await(30, () -> items(ui.panels(window), "Waiting now").contains(
+        ui.await("the Waiting now panel names the waiting step", () -> items(ui.panels(window), "Waiting now").contains(
                 "bob: b_deposit blocked by alice"));
         assertEquals(List.of("run", "alice", "bob", "observer"), lanes());
         robot.interact(() -> window.session().stop());
@@ -118,7 +102,7 @@ class IsolationWindowTest {
         // Every permutation: read committed loses the update, the other two levels refuse it.
         robot.interact(() -> robot.lookup("#isolation-every").queryButton().fire());
         PermutationGrid grid = bench.grid();
-        WindowDriver.await(60, () -> grid.shown(3) != PermutationGrid.Shown.NOT_RUN);
+        ui.await("every permutation ran", () -> grid.shown(3) != PermutationGrid.Shown.NOT_RUN);
         assertEquals(List.of(PermutationGrid.Shown.ANOMALY, PermutationGrid.Shown.REFUSED,
                 PermutationGrid.Shown.REFUSED), List.of(grid.shown(1), grid.shown(2), grid.shown(3)));
         robot.clickOn("#permutation-2");
@@ -143,7 +127,7 @@ class IsolationWindowTest {
                 step r1 { UPDATE c SET n = n + 1; }
                 """);
         robot.interact(() -> window.view().openDropped(good));
-        WindowDriver.await(10, () -> window.session().lab().id().equals("isolation")
+        ui.await("the dropped spec is shown in the isolation lab", () -> window.session().lab().id().equals("isolation")
                 && window.session().workersProperty().get() == 2);
         robot.interact(() -> window.view().isolationBench().play(2));
         String verdict = ui.awaitVerdict(v -> v.startsWith("SAFE") || v.startsWith("ERROR"));
@@ -154,7 +138,7 @@ class IsolationWindowTest {
         Path broken = dir.resolve("broken.spec");
         Files.writeString(broken, "session s1\nstep a { SELECT 1;\n");
         robot.interact(() -> window.view().openDropped(broken));
-        WindowDriver.await(10, () -> robot.lookup("#spec-problem").tryQuery().isPresent());
+        ui.await("the spec's problem is shown", () -> robot.lookup("#spec-problem").tryQuery().isPresent());
         DialogPane problem = robot.lookup("#spec-problem").queryAs(DialogPane.class);
         assertEquals(broken + ":2:8: the SQL block opened here has no closing '}'", problem.getContentText());
         robot.interact(() -> problem.getScene().getWindow().hide());

@@ -54,7 +54,7 @@ class LastRunsWindowTest {
         Button broken = robot.lookup("#last-run-read-modify-write").queryAs(Button.class);
         assertTrue(broken.getText().endsWith(race), broken.getText());
         robot.clickOn(broken);
-        WindowDriver.await(10, () -> ui.verdict().equals(race));
+        ui.await("the banner shows the broken run again", () -> ui.verdict().equals(race));
         assertEquals(violations, window.view().timeline().model().violations(), "the broken run's marks are back");
         assertTrue(robot.lookup("#strategy-read-modify-write").queryAs(ToggleButton.class).isSelected());
         assertTrue(window.session().replayingProperty().get(), "shown as it ended, nothing ran again");

@@ -70,7 +70,7 @@ class LeaseFencingWindowTest {
         assertEquals(stale, timeline.violations(), "one ✕ per stale write applied");
         assertEquals(staleWrites, robot.lookup(".verdict-position").queryAs(Label.class).getText());
         assertTrue(timeline.overwriteArrows() >= 1, "an arrow from a stale write back to the newer write it replaced");
-        WindowDriver.await(10, () -> robot.lookup("┃ two holders").tryQuery().isPresent()); // the legend names the mark
+        ui.await("the legend names the two-holders mark", () -> robot.lookup("┃ two holders").tryQuery().isPresent());
 
         JsonObject replay = ui.replay(window, dir.resolve("lease-only.racelab"));
         assertEquals(outcome.headline(), replay.get("headline").getAsString());

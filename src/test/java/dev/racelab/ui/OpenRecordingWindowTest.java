@@ -140,11 +140,11 @@ class OpenRecordingWindowTest {
         assertFalse(window.session().replayingProperty().get());
 
         robot.interact(() -> window.view().recordings().open(recording));
-        WindowDriver.await(30, () -> robot.lookup(".run-picker").tryQuery().isPresent());
+        ui.await("the run picker is shown", () -> robot.lookup(".run-picker").tryQuery().isPresent());
         DialogPane picker = robot.lookup(".run-picker").queryAs(DialogPane.class);
         assertEquals("philosophers.racelab holds 2 runs. Which one should RaceLab show?", picker.getHeaderText());
         robot.interact(() -> ((Button) picker.lookupButton(picker.getButtonTypes().get(0))).fire());
-        WindowDriver.await(30, () -> window.session().replayingProperty().get());
+        ui.await("the recording is shown", () -> window.session().replayingProperty().get());
 
         RunRecord live = LIVE.get(1);
         RunRecord shown = window.session().record();
@@ -181,7 +181,7 @@ class OpenRecordingWindowTest {
 
     /** Both servers are unreachable: each offers its dialog, which the user puts off. */
     private void dismissServerDialogs(FxRobot robot) throws Exception {
-        WindowDriver.await(60, () -> startup.statusProperty(Service.POSTGRES).get().endsWith("not available")
+        new WindowDriver(robot).await("the status bar says PostgreSQL is not available", () -> startup.statusProperty(Service.POSTGRES).get().endsWith("not available")
                 && startup.statusProperty(Service.REDIS).get().endsWith("not available"));
         while (robot.lookup(".server-dialog").tryQuery().isPresent()) {
             DialogPane dialog = robot.lookup(".server-dialog").queryAs(DialogPane.class);
@@ -191,13 +191,14 @@ class OpenRecordingWindowTest {
 
     /** Opens {@code file} as the menu does, expects the one message, closes it and returns it. */
     private String openExpectingProblem(FxRobot robot, Path file) throws Exception {
+        WindowDriver ui = new WindowDriver(robot);
         robot.interact(() -> window.view().recordings().open(file));
-        WindowDriver.await(30, () -> robot.lookup(".recording-problem").tryQuery().isPresent());
+        ui.await("the recording's problem is shown", () -> robot.lookup(".recording-problem").tryQuery().isPresent());
         DialogPane dialog = robot.lookup(".recording-problem").queryAs(DialogPane.class);
         String message = dialog.getContentText();
         assertEquals("This recording cannot be opened", dialog.getHeaderText());
         robot.interact(() -> ((Button) dialog.lookupButton(ButtonType.OK)).fire());
-        WindowDriver.await(10, () -> robot.lookup(".recording-problem").tryQuery().isEmpty());
+        ui.await("the problem is closed", () -> robot.lookup(".recording-problem").tryQuery().isEmpty());
         assertTrue(robot.lookup(".run-picker").tryQuery().isEmpty());
         return message;
     }

@@ -49,9 +49,9 @@ class RedisLabsWindowTest {
         ui.chooseStrategy("waiter");
         ui.setSpinner("Operations per worker", 2000);
         ui.press("run");
-        WindowDriver.await(30, () -> window.session().run().opsCompleted() > 10);
+        ui.awaitRun("the philosophers ate more than ten meals", run -> run.opsCompleted() > 10);
         int before = Arrays.hashCode(picture(robot));
-        WindowDriver.await(30, () -> Arrays.hashCode(picture(robot)) != before);
+        ui.await("the picture changes as they eat", () -> Arrays.hashCode(picture(robot)) != before);
         ui.press("stop");
         ui.awaitVerdict(v -> !v.startsWith("Running") && !v.startsWith("Stopping") && !v.startsWith("Ready"));
 
@@ -88,7 +88,7 @@ class RedisLabsWindowTest {
     private static int[] picture(FxRobot robot) throws Exception {
         Region box = robot.lookup(".picture").queryAs(Region.class);
         Canvas canvas = (Canvas) box.getChildrenUnmodifiable().get(0);
-        WritableImage image = WaitForAsyncUtils.asyncFx(() -> canvas.snapshot(null, null)).get(10, TimeUnit.SECONDS);
+        WritableImage image = WindowDriver.onFx(() -> canvas.snapshot(null, null));
         int w = (int) image.getWidth();
         int h = (int) image.getHeight();
         int[] pixels = new int[w * h];

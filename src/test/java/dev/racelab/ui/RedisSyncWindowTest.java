@@ -105,10 +105,10 @@ class RedisSyncWindowTest {
     }
 
     private List<Panel> panels() throws Exception {
-        return WaitForAsyncUtils.asyncFx(() -> {
+        return WindowDriver.onFx(() -> {
             window.view().stateColumn().refreshNow();
             return window.view().stateColumn().shownPanels();
-        }).get(10, TimeUnit.SECONDS);
+        });
     }
 
     private static Panel panel(List<Panel> panels, String title) {

@@ -67,7 +67,7 @@ class ServerDiesMidRunWindowTest {
         ui.setSpinner("Operations per worker", 5000);
         ui.setDelay("all workers", "after-read", "2");
         ui.press("run");
-        WindowDriver.await(60, () -> window.session().run().opsCompleted() > 20);
+        ui.awaitRun("the run completed more than 20 operations", run -> run.opsCompleted() > 20);
         proxy.cut();
         String verdict = ui.awaitVerdict(v -> v.startsWith("ERROR") || v.startsWith("RACE") || v.startsWith("SAFE"));
         assertTrue(verdict.startsWith("ERROR — client-"), verdict);

@@ -76,7 +76,7 @@ class SwitchesAndRecordingsWindowTest {
 
         Path file = dir.resolve("thinking.racelab");
         robot.interact(() -> window.view().recordings().saveTo(file));
-        WindowDriver.await(30, () -> window.view().recordings().savedProperty().get() != null);
+        ui.await("the recording is saved", () -> window.view().recordings().savedProperty().get() != null);
         Labs labs = new Labs(TestServers.backends());
         Recording saved = new RecordingReader(id -> labs.find(id).orElse(null)).read(file);
         assertEquals(ran.header(), saved.last().header());
@@ -86,7 +86,7 @@ class SwitchesAndRecordingsWindowTest {
                 "the recording says which server served the run");
 
         robot.interact(() -> window.view().recordings().open(file));
-        WindowDriver.await(30, () -> window.session().replayingProperty().get());
+        ui.await("the recording is shown", () -> window.session().replayingProperty().get());
         assertEquals(verdict, ui.verdict());
         robot.clickOn("#run-again-button");
         assertFalse(window.session().replayingProperty().get(), "one action runs the settings again, live");

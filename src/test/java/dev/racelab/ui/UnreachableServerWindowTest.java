@@ -66,7 +66,7 @@ class UnreachableServerWindowTest {
     void anUnreachableServerIsNamedAndABadAddressInTheDialogIsRefusedWithoutClosingAnything(FxRobot robot)
             throws Exception {
         WindowDriver ui = new WindowDriver(robot);
-        WindowDriver.await(30, () -> robot.lookup(".server-dialog").tryQuery().isPresent());
+        ui.await("the server dialog opens", () -> robot.lookup(".server-dialog").tryQuery().isPresent());
         DialogPane dialog = robot.lookup(".server-dialog").queryAs(DialogPane.class);
         assertEquals("PostgreSQL is not available", dialog.getHeaderText());
         assertTrue(robot.from(dialog).lookup(".dialog-problem").queryAs(Label.class).getText()
@@ -74,12 +74,12 @@ class UnreachableServerWindowTest {
 
         replaceUrl(robot, "postgresql://nobody@127.0.0.1:" + closedPort + "/x");
         robot.clickOn("Connect");
-        WindowDriver.await(30, () -> result(robot).contains("cannot be reached"));
+        ui.await("the dialog says the address cannot be reached", () -> result(robot).contains("cannot be reached"));
         assertTrue(dialog.getScene().getWindow().isShowing(), "a bad address keeps the dialog open");
 
         replaceUrl(robot, "mysql://somewhere");
         robot.clickOn("Connect");
-        WindowDriver.await(10, () -> result(robot).startsWith("That address does not work"));
+        ui.await("the dialog refuses the address", () -> result(robot).startsWith("That address does not work"));
 
         robot.clickOn("Not now");
         assertTrue(stage.isShowing());
@@ -90,11 +90,11 @@ class UnreachableServerWindowTest {
         assertTrue(stage.isShowing(), "the window stays open");
 
         robot.clickOn("Servers…");
-        WindowDriver.await(10, () -> robot.lookup(".server-dialog").tryQuery().isPresent());
+        ui.await("the server dialog opens again", () -> robot.lookup(".server-dialog").tryQuery().isPresent());
         replaceUrl(robot, TestServers.postgres().address().secretUrl());
         robot.clickOn("#server-password").write("hunter2");
         robot.clickOn("Connect");
-        WindowDriver.await(30, () -> robot.lookup(".server-dialog").tryQuery().isEmpty());
+        ui.await("the dialog closes on a good address", () -> robot.lookup(".server-dialog").tryQuery().isEmpty());
         String saved = java.nio.file.Files.readString(dir.resolve("unreachable.properties"));
         assertTrue(saved.contains("postgres.url="), "the chosen address is remembered: " + saved);
         assertFalse(saved.contains("hunter2"), "but not its password, which the user did not ask to keep");

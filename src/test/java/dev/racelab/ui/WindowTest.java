@@ -81,7 +81,7 @@ class WindowTest {
         robot.clickOn("Step mode");
         ui.press("run");
         try {
-            WindowDriver.await(30, () -> run().gates().halted().size() == 2);
+            ui.awaitRun("both workers halt at their first gate", run -> run.gates().halted().size() == 2);
         } catch (Exception e) {
             ui.snapshot("step-mode");
             throw e;
@@ -90,14 +90,14 @@ class WindowTest {
         assertEquals("Paused — step mode", ui.awaitVerdict(v -> v.startsWith("Paused")));
 
         // So does the gates table's halted mark (the name marked ‖, the cell of the gate outlined).
-        WindowDriver.await(30, () -> robot.lookup("client-1 ‖").tryQuery().isPresent());
+        ui.await("the gates table marks client-1 halted", () -> robot.lookup("client-1 ‖").tryQuery().isPresent());
         robot.clickOn("client-1 ‖");
         ui.press("step");
-        WindowDriver.await(30, () -> gate(0).equals("after-read"));
+        ui.await("client-1 halts after its read", () -> gate(0).equals("after-read"));
         robot.press(KeyCode.ALT, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.ALT);
-        WindowDriver.await(30, () -> gate(1).equals("after-read"));
+        ui.await("client-2 halts after its read", () -> gate(1).equals("after-read"));
         robot.press(KeyCode.ALT, KeyCode.DIGIT1).release(KeyCode.DIGIT1, KeyCode.ALT);
-        WindowDriver.await(30, () -> run().gates().haltedAt(0) == null);
+        ui.await("client-1 writes and finishes", () -> run().gates().haltedAt(0) == null);
         robot.press(KeyCode.ALT, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.ALT);
 
         assertEquals("RACE — 1 increment lost", ui.awaitVerdict(v -> !v.startsWith("Paused") && !v.startsWith("Run")));

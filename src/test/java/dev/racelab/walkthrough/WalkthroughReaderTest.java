@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -62,6 +63,48 @@ class WalkthroughReaderTest {
                         lab.id() + " checks the fix over many runs");
                 assertTrue(walkthrough.steps().stream().allMatch(step -> lab.id().equals(step.lab())),
                         lab.id() + "'s steps each set its lab");
+            }
+        }
+    }
+
+    /**
+     * A step that explains the run just made (it points at its marks, a lane, a panel, and sets
+     * nothing up) keeps that run on screen; one that runs or sets something up asks for a fresh
+     * one. Every lab's own lesson has such a step right after the run it explains.
+     */
+    @Test
+    void aStepThatOnlyPointsKeepsTheRunOnScreenAndOneThatSetsUpAsksForAFreshOne() throws Exception {
+        Walkthrough w = read("""
+                walkthrough: L
+                lab: counter
+                step: Set up
+                  say: x
+                  workers: 2
+                step: Run
+                  say: x
+                  run
+                step: Look
+                  say: x
+                  point: marks
+                  point: panel Counter row
+                step: Switch
+                  say: x
+                  strategy: atomic-update
+                """);
+        assertEquals(List.of(true, true, false, true), w.steps().stream().map(Walkthrough.Step::freshRun).toList());
+        for (Lab lab : labs.all()) {
+            try (InputStream in = WalkthroughReaderTest.class.getResourceAsStream(
+                    "/dev/racelab/walkthroughs/" + lab.id() + ".walkthrough")) {
+                List<Walkthrough.Step> steps = reader.read(lab.id(), in).steps();
+                for (int i = 1; i < steps.size(); i++) {
+                    Walkthrough.Step step = steps.get(i);
+                    boolean explains = step.batch() == null && !step.pointers().isEmpty() && step.pointers().stream()
+                            .allMatch(p -> p.target() != Walkthrough.Target.GATES && p.target() != Walkthrough.Target.LAST_RUNS);
+                    if (explains && !step.freshRun()) {
+                        assertTrue(steps.get(i - 1).run() || !steps.get(i - 1).freshRun(),
+                                lab.id() + " step " + (i + 1) + " explains a run its step before made");
+                    }
+                }
             }
         }
     }

@@ -41,6 +41,31 @@ final class Scram {
         return new Scram("", password, Base64.getEncoder().encodeToString(random));
     }
 
+    /**
+     * What a server stores for {@code password} ({@code SCRAM-SHA-256$4096:salt$StoredKey:ServerKey},
+     * as libpq's {@code PQencryptPasswordConn} makes it): given to {@code CREATE ROLE … PASSWORD},
+     * the password itself never travels to the server, nor into its statement log.
+     */
+    static String verifier(String password) {
+        byte[] salt = new byte[16];
+        new SecureRandom().nextBytes(salt);
+        return verifier(password, salt, 4096);
+    }
+
+    /** {@link #verifier(String)} with the salt and iteration count given. */
+    static String verifier(String password, byte[] salt, int rounds) {
+        try {
+            byte[] salted = hi(normalize(password).getBytes(StandardCharsets.UTF_8), salt, rounds);
+            byte[] storedKey = MessageDigest.getInstance("SHA-256").digest(hmac(salted, "Client Key"));
+            byte[] serverKey = hmac(salted, "Server Key");
+            Base64.Encoder b64 = Base64.getEncoder();
+            return MECHANISM + "$" + rounds + ":" + b64.encodeToString(salt) + "$" + b64.encodeToString(storedKey)
+                    + ":" + b64.encodeToString(serverKey);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the JDK has no HMAC-SHA-256", e);
+        }
+    }
+
     /** {@code n,,n=USER,r=NONCE}: no channel binding. */
     String clientFirst() {
         clientFirstBare = "n=" + user.replace("=", "=3D").replace(",", "=2C") + ",r=" + clientNonce;

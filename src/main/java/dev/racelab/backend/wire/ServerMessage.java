@@ -1,5 +1,10 @@
 package dev.racelab.backend.wire;
 
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
+
+import java.sql.SQLException;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -10,6 +15,30 @@ public record ServerMessage(Map<Character, String> fields) {
 
     public ServerMessage {
         fields = Map.copyOf(fields);
+    }
+
+    /**
+     * The server's error as the JDBC driver reports it: its severity, SQLSTATE, message, detail
+     * and hint; null when the driver failed without a word from the server (a broken connection).
+     */
+    public static ServerMessage of(SQLException e) {
+        ServerErrorMessage server = e instanceof PSQLException p ? p.getServerErrorMessage() : null;
+        if (server == null) {
+            return null;
+        }
+        Map<Character, String> fields = new HashMap<>();
+        put(fields, 'S', server.getSeverity());
+        put(fields, 'C', server.getSQLState());
+        put(fields, 'M', server.getMessage());
+        put(fields, 'D', server.getDetail());
+        put(fields, 'H', server.getHint());
+        return new ServerMessage(fields);
+    }
+
+    private static void put(Map<Character, String> fields, char code, String value) {
+        if (value != null) {
+            fields.put(code, value);
+        }
     }
 
     /** ERROR, FATAL, NOTICE, WARNING…, in the session's language ({@code lc_messages}). */

@@ -32,16 +32,6 @@ final class Fanout implements IsolationListener {
     }
 
     @Override
-    public void setupDone() {
-        listeners.forEach(IsolationListener::setupDone);
-    }
-
-    @Override
-    public void teardownStarting() {
-        listeners.forEach(IsolationListener::teardownStarting);
-    }
-
-    @Override
     public void blockResult(WireResult result) {
         listeners.forEach(l -> l.blockResult(result));
     }

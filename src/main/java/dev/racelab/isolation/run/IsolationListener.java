@@ -31,14 +31,6 @@ public interface IsolationListener {
     default void permutationStarted(String names) {
     }
 
-    /** A permutation's setups ran (or one failed): the sessions are between statements. */
-    default void setupDone() {
-    }
-
-    /** A permutation's teardowns are about to run: the sessions are between statements. */
-    default void teardownStarting() {
-    }
-
     /** A result table of a setup or teardown block (of the spec, or of a session). */
     default void blockResult(WireResult result) {
     }

@@ -8,17 +8,17 @@ import dev.racelab.isolation.Spec;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
- * One spec, run whole on a server: a scratch database made for it, its permutations run by
- * isolationtester's rules, the database dropped, whatever happened. Nothing of the spec is left
- * on the server afterwards: no database, no session.
+ * One spec, run whole on a server: a sandbox made for it ({@link SpecSandbox}: a scratch database,
+ * the role its sessions log in as, the spec's own roles), its permutations run by isolationtester's
+ * rules, the sandbox dropped, whatever happened. Nothing of the spec is left on the server
+ * afterwards: no database, no role, no session.
  *
  * <p>{@link #run} runs on the caller's thread; {@link #stop} may come from any other and ends the
  * run at once (its connections are closed, so whatever it waits for fails), after which the
- * running thread still drops the database before it returns.
+ * running thread still drops the sandbox before it returns.
  */
 public final class IsolationRun {
 
@@ -26,22 +26,29 @@ public final class IsolationRun {
     private final Spec spec;
     private final IsolationListener listener;
     private final SpecRunner.Options options;
+    private final SpecSandbox.Access access;
     private volatile SpecRunner runner;
     private volatile boolean stopped;
     private volatile List<String> notes = List.of();
     private volatile List<String> kept = List.of();
     private volatile String scratchName;
-    private volatile Consumer<String> rolesLock = sentence -> { };
 
+    /** A run confined to a sandbox of its own ({@link SpecSandbox.Access#CONFINED}). */
     public IsolationRun(Postgres server, Spec spec, IsolationListener listener, SpecRunner.Options options) {
+        this(server, spec, listener, options, SpecSandbox.Access.CONFINED);
+    }
+
+    public IsolationRun(Postgres server, Spec spec, IsolationListener listener, SpecRunner.Options options,
+                        SpecSandbox.Access access) {
         this.server = server;
         this.spec = spec;
         this.listener = listener;
         this.options = options;
+        this.access = access;
     }
 
     /**
-     * Runs {@code spec}'s permutations in a fresh scratch database.
+     * Runs {@code spec}'s permutations in a fresh sandbox.
      *
      * @throws BackendException if the server cannot be used (no right to create databases, it
      *                          fails) or the scratch database cannot be dropped
@@ -57,7 +64,7 @@ public final class IsolationRun {
      *
      * @throws IsolationFailure also when the spec is refused before anything runs: a statement
      *                          RaceLab cannot confine to the scratch database ({@link ServerReach}),
-     *                          or a role it creates that exists on the server already
+     *                          or a right its role would need that RaceLab does not give
      */
     public void run(List<Permutation> only) throws BackendException, IsolationFailure {
         ServerReach reach = ServerReach.of(spec);
@@ -65,29 +72,20 @@ public final class IsolationRun {
         if (refused.isPresent()) {
             throw new IsolationFailure(refused.get());
         }
-        try (SpecRoles roles = SpecRoles.claim(server, spec.name(), reach.createdRoles(), () -> stopped,
-                rolesLock)) {
-            ScratchDatabase scratch = ScratchDatabase.create(server);
-            scratchName = scratch.name();
-            notes = scratch.notes();
-            try {
-                runIn(scratch, only, roles.witnessing());
-                scratch.drop();
-            } finally {
-                // Whatever happened: the database first (the roles' objects in it go with it), then the roles.
-                try {
-                    scratch.close();
-                } finally {
-                    kept = roles.dropCreated();
-                }
-            }
+        SpecSandbox sandbox = SpecSandbox.open(server, spec, reach, access);
+        scratchName = sandbox.database();
+        notes = sandbox.notes();
+        try {
+            runIn(sandbox, only);
+            sandbox.dropDatabase();
+        } finally {
+            // Whatever happened: the database first (the roles' objects in it go with it), then the roles.
+            kept = sandbox.release();
         }
     }
 
-    private void runIn(ScratchDatabase scratch, List<Permutation> only, IsolationListener witness)
-            throws IsolationFailure {
-        try (SpecRunner connected = SpecRunner.connect(scratch.address(), scratch.name(), spec,
-                IsolationListener.all(listener, witness), options)) {
+    private void runIn(SpecSandbox sandbox, List<Permutation> only) throws IsolationFailure {
+        try (SpecRunner connected = SpecRunner.connect(sandbox, spec, listener, options)) {
             runner = connected;
             if (stopped) {
                 throw new IsolationFailure("stopped");
@@ -118,7 +116,8 @@ public final class IsolationRun {
         return refusal(spec, ServerReach.of(spec));
     }
 
-    private static Optional<String> refusal(Spec spec, ServerReach reach) {
+    /** {@link #refusal(Spec)}, from the spec's reading already made. */
+    public static Optional<String> refusal(Spec spec, ServerReach reach) {
         if (reach.refusals().isEmpty()) {
             return Optional.empty();
         }
@@ -133,8 +132,8 @@ public final class IsolationRun {
     }
 
     /**
-     * The roles the spec created that could not be dropped, as sentences naming each: they stay
-     * on the server. Empty when it created none or all were dropped; set when {@link #run} returns.
+     * What the run made and could not drop (a role, its scratch database), as sentences naming
+     * each: it stays on the server. Empty when all was dropped; set when {@link #run} returns.
      */
     public List<String> kept() {
         return kept;
@@ -146,14 +145,6 @@ public final class IsolationRun {
      */
     public List<String> notes() {
         return notes;
-    }
-
-    /**
-     * Tells {@code said} as soon as the run waits for another RaceLab's role-creating spec (or
-     * takes its lock outside database {@code postgres}), on the run's thread; call before {@link #run}.
-     */
-    public void onRolesLock(Consumer<String> said) {
-        rolesLock = said;
     }
 
     /** Ends the run from another thread: its connections close, and it drops its database and returns. */

@@ -28,8 +28,8 @@ import java.util.regex.Pattern;
  * likes. Roles belong to the whole server, not to the database: {@link SpecRoles} looks after
  * those a spec creates.
  *
- * <p>Created from {@code template0}, UTF-8, C collation, named {@code racelab_isolation_} and 16
- * random hex digits, and marked with a comment saying when it would be a leftover. A RaceLab killed
+ * <p>Created from {@code template0}, UTF-8, C collation, named {@code racelab_isolation_} and its
+ * run's 16 random hex digits, and marked with a comment saying when it would be a leftover. A RaceLab killed
  * while a spec runs leaves its scratch database behind; the next scratch database made on that
  * server drops every leftover one: marked so, past its time, and with no session in it. (A spec's
  * sessions stay connected while it runs, so a running spec's database is never taken for one.)
@@ -40,14 +40,14 @@ import java.util.regex.Pattern;
  */
 public final class ScratchDatabase implements AutoCloseable {
 
-    private static final SqlFile SQL = SqlFile.load(ScratchDatabase.class, "isolation.sql");
+    /** A scratch database's name: this, and its run's 16 hex digits. */
+    static final String PREFIX = "racelab_isolation_";
     private static final String MARK = "RaceLab isolation scratch database; a leftover after ";
     private static final Pattern MARKED = Pattern.compile(Pattern.quote(MARK) + "(\\S+)");
     /** Long enough for the sessions to connect; a running spec keeps them connected. */
     private static final Duration LEFTOVER_AFTER = Duration.ofMinutes(10);
     private static final Duration DROP_WITHIN = Duration.ofSeconds(15);
     private static final String IN_USE = "55006";
-    private static final String DUPLICATE_DATABASE = "42P04";
 
     private final Postgres server;
     private final String name;
@@ -63,15 +63,33 @@ public final class ScratchDatabase implements AutoCloseable {
     }
 
     /**
-     * Creates a scratch database on {@code server}.
+     * Creates a scratch database on {@code server} for a run of its own, owned by the login.
      *
      * @throws BackendException if the login may not create databases (saying so), or the server fails
      */
     public static ScratchDatabase create(Postgres server) throws BackendException {
+        return create(server, newRun(), null);
+    }
+
+    /** A run's 16 random hex digits, which name its scratch database and its roles. */
+    static String newRun() {
+        byte[] bytes = new byte[8];
+        new SecureRandom().nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    /**
+     * Creates the scratch database of run {@code run} ({@value #PREFIX} and the run's hex digits).
+     *
+     * @param owner the role to own it (the spec's login, {@link SpecLogin}), or null for the login
+     * @throws BackendException if the login may not create databases (saying so), the name is
+     *                          taken, or the server fails
+     */
+    static ScratchDatabase create(Postgres server, String run, String owner) throws BackendException {
         try (Connection admin = server.control("isolation"); Statement s = admin.createStatement()) {
             int version;
             boolean superuser;
-            try (ResultSet rs = s.executeQuery(SQL.get("rights"))) {
+            try (ResultSet rs = s.executeQuery(AdminSql.get("rights"))) {
                 rs.next();
                 superuser = rs.getBoolean(1);
                 if (!superuser && !rs.getBoolean(2)) {
@@ -82,11 +100,16 @@ public final class ScratchDatabase implements AutoCloseable {
                 }
                 version = rs.getInt(4);
             }
-            dropLeftovers(admin, version);
-            String name = createUnique(admin);
+            dropLeftovers(server, admin, version);
+            String name = PREFIX + run;
+            if (owner == null) {
+                AdminSql.run(admin, "create-database", name);
+            } else {
+                AdminSql.run(admin, "create-owned-database", name, owner);
+            }
             ScratchDatabase scratch = new ScratchDatabase(server, name, version, List.of());
             try {
-                run(admin, "mark-database", name, MARK + Instant.now().plus(LEFTOVER_AFTER));
+                AdminSql.run(admin, "mark-database", name, MARK + AdminSql.later(admin, LEFTOVER_AFTER));
                 List<String> notes = new ArrayList<>();
                 for (IsolationSettings.DatabaseSetting setting : IsolationSettings.database()) {
                     if (setting.superuserOnly() && !superuser) {
@@ -94,7 +117,7 @@ public final class ScratchDatabase implements AutoCloseable {
                                 + "may not be in English as PostgreSQL's expected outputs are");
                         continue;
                     }
-                    run(admin, "set-database", name, setting.name(), setting.value());
+                    AdminSql.run(admin, "set-database", name, setting.name(), setting.value());
                 }
                 return new ScratchDatabase(server, name, version, notes);
             } catch (SQLException | RuntimeException e) {
@@ -111,47 +134,14 @@ public final class ScratchDatabase implements AutoCloseable {
         return "PostgreSQL at " + server.address().host() + ":" + server.address().port();
     }
 
-    private static String createUnique(Connection admin) throws SQLException {
-        SecureRandom random = new SecureRandom();
-        for (int attempt = 0; ; attempt++) {
-            byte[] bytes = new byte[8];
-            random.nextBytes(bytes);
-            String name = "racelab_isolation_" + HexFormat.of().formatHex(bytes);
-            try {
-                run(admin, "create-database", name);
-                return name;
-            } catch (SQLException e) {
-                if (!DUPLICATE_DATABASE.equals(e.getSQLState()) || attempt >= 3) {
-                    throw e;
-                }
-            }
-        }
-    }
-
-    /** Runs the statement that {@code format()} makes from the named template and the values. */
-    private static void run(Connection admin, String template, String... values) throws SQLException {
-        String statement;
-        try (PreparedStatement p = admin.prepareStatement(SQL.get(template))) {
-            for (int i = 0; i < values.length; i++) {
-                p.setString(i + 1, values[i]);
-            }
-            try (ResultSet rs = p.executeQuery()) {
-                rs.next();
-                statement = rs.getString(1);
-            }
-        }
-        try (Statement s = admin.createStatement()) {
-            s.execute(statement);
-        }
-    }
-
-    private static void dropLeftovers(Connection admin, int version) throws SQLException {
+    private static void dropLeftovers(Postgres server, Connection admin, int version) throws SQLException {
+        Instant now = AdminSql.now(admin);
         List<String> stale = new ArrayList<>();
-        try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery(SQL.get("leftovers"))) {
+        try (Statement s = admin.createStatement(); ResultSet rs = s.executeQuery(AdminSql.get("leftovers"))) {
             while (rs.next()) {
                 Matcher m = MARKED.matcher(rs.getString(2));
                 try {
-                    if (m.find() && Instant.parse(m.group(1)).isBefore(Instant.now())) {
+                    if (m.find() && Instant.parse(m.group(1)).isBefore(now)) {
                         stale.add(rs.getString(1));
                     }
                 } catch (DateTimeParseException e) {
@@ -161,7 +151,7 @@ public final class ScratchDatabase implements AutoCloseable {
         }
         for (String leftover : stale) {
             try {
-                drop(admin, leftover, version);
+                drop(server, admin, leftover, version);
             } catch (SQLException e) {
                 // Another RaceLab may be dropping it at the same moment, or it is someone else's.
             }
@@ -194,7 +184,7 @@ public final class ScratchDatabase implements AutoCloseable {
             return;
         }
         try (Connection admin = server.control("isolation")) {
-            drop(admin, name, serverVersion);
+            drop(server, admin, name, serverVersion);
             dropped = true;
         } catch (SQLException e) {
             throw new BackendException(Service.POSTGRES, where(server) + " did not drop scratch database " + name
@@ -202,15 +192,25 @@ public final class ScratchDatabase implements AutoCloseable {
         }
     }
 
-    private static void drop(Connection admin, String name, int version) throws SQLException {
+    /**
+     * Drops a scratch database, whatever its owner (a spec's login) did to keep it: made it a
+     * template, or left prepared transactions in it. Its sessions are ended first.
+     */
+    static void drop(Postgres server, Connection admin, String name, int version) throws SQLException {
+        try {
+            AdminSql.run(admin, "no-template", name);
+        } catch (SQLException e) {
+            // Gone already, or never made a template: the drop below says what matters.
+        }
+        rollbackPrepared(server, admin, name);
         long deadline = System.nanoTime() + DROP_WITHIN.toNanos();
         while (true) {
-            try (PreparedStatement terminate = admin.prepareStatement(SQL.get("terminate-sessions"))) {
+            try (PreparedStatement terminate = admin.prepareStatement(AdminSql.get("terminate-sessions"))) {
                 terminate.setString(1, name);
                 terminate.executeQuery().close();
             }
             try {
-                run(admin, version >= 130_000 ? "drop-database-force" : "drop-database", name);
+                AdminSql.run(admin, version >= 130_000 ? "drop-database-force" : "drop-database", name);
                 return;
             } catch (SQLException e) {
                 if (!IN_USE.equals(e.getSQLState()) || System.nanoTime() > deadline) {
@@ -223,6 +223,28 @@ public final class ScratchDatabase implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new SQLException("interrupted while dropping " + name, e);
+            }
+        }
+    }
+
+    /** Rolls back the transactions left prepared in {@code name}: that is done from inside it. */
+    private static void rollbackPrepared(Postgres server, Connection admin, String name) throws SQLException {
+        try (PreparedStatement p = admin.prepareStatement(AdminSql.get("prepared-in"))) {
+            p.setString(1, name);
+            try (ResultSet rs = p.executeQuery()) {
+                if (!rs.next() || rs.getInt(1) == 0) {
+                    return;
+                }
+            }
+        }
+        try (Connection inside = server.control("isolation", name); Statement s = inside.createStatement();
+             ResultSet rs = s.executeQuery(AdminSql.get("prepared-here"))) {
+            List<String> gids = new ArrayList<>();
+            while (rs.next()) {
+                gids.add(rs.getString(1));
+            }
+            for (String gid : gids) {
+                AdminSql.run(inside, "rollback-prepared", gid);
             }
         }
     }

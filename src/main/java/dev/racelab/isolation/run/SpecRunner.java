@@ -9,6 +9,7 @@ import dev.racelab.backend.wire.WireResult;
 import dev.racelab.isolation.Blocker;
 import dev.racelab.isolation.Permutation;
 import dev.racelab.isolation.PermutationStep;
+import dev.racelab.isolation.RoleNames;
 import dev.racelab.isolation.Session;
 import dev.racelab.isolation.Spec;
 
@@ -99,6 +100,7 @@ public final class SpecRunner implements AutoCloseable {
     }
 
     private final Spec spec;
+    private final SpecSql sql;
     private final WireConnection control;
     private final List<Link> links;
     private final IsolationListener listener;
@@ -109,9 +111,10 @@ public final class SpecRunner implements AutoCloseable {
     /** Closed from another thread: what the runner does next fails instead of reporting a lost server. */
     private volatile boolean closed;
 
-    private SpecRunner(Spec spec, WireConnection control, List<Link> links, IsolationListener listener,
+    private SpecRunner(Spec spec, SpecSql sql, WireConnection control, List<Link> links, IsolationListener listener,
                        Options options) {
         this.spec = spec;
+        this.sql = sql;
         this.control = control;
         this.links = links;
         this.listener = listener;
@@ -121,14 +124,17 @@ public final class SpecRunner implements AutoCloseable {
     }
 
     /**
-     * Connects the control connection and one per session to {@code database} with the session
-     * environment PostgreSQL's test driver fixes ({@link IsolationSettings}), after telling the
-     * listener about unused steps and the sessions, as isolationtester does.
+     * Connects the control connection and one per session to the sandbox's scratch database, as
+     * the sandbox's login, with the session environment PostgreSQL's test driver fixes ({@link
+     * IsolationSettings}), after telling the listener about unused steps and the sessions, as
+     * isolationtester does. The spec's SQL goes through the sandbox ({@link SpecSandbox#sql()}).
      *
      * @throws IsolationFailure if a connection fails (the message names which, and why)
      */
-    public static SpecRunner connect(PgAddress address, String database, Spec spec, IsolationListener listener,
-                                     Options options) throws IsolationFailure {
+    public static SpecRunner connect(SpecSandbox sandbox, Spec spec, IsolationListener listener, Options options)
+            throws IsolationFailure {
+        PgAddress address = sandbox.sessions();
+        String database = sandbox.database();
         spec.unusedSteps().forEach(listener::unusedStep);
         listener.parsed(spec.sessions().size());
         List<WireConnection> opened = new ArrayList<>();
@@ -142,7 +148,7 @@ public final class SpecRunner implements AutoCloseable {
                 opened.add(c);
                 links.add(new Link(session, c));
             }
-            SpecRunner runner = new SpecRunner(spec, control, links, listener, options);
+            SpecRunner runner = new SpecRunner(spec, sandbox.sql(), control, links, listener, options);
             for (Link link : links) {
                 link.connection.onNotice(notice -> {
                     listener.notice(link.session, notice);
@@ -228,16 +234,12 @@ public final class SpecRunner implements AutoCloseable {
 
         private void setUp() throws IsolationFailure {
             listener.permutationStarted(names);
-            try {
-                runSetups();
-            } finally {
-                listener.setupDone();
-            }
+            runSetups();
         }
 
         private void runSetups() throws IsolationFailure {
             for (String setup : spec.setups()) {
-                WireResult r = exec(control, setup, "setup");
+                WireResult r = execBlock(control, setup, "setup");
                 if (r != null && r.status() == WireResult.Status.TUPLES_OK) {
                     listener.blockResult(r);
                 } else if (r != null && r.status() != WireResult.Status.COMMAND_OK) {
@@ -249,7 +251,8 @@ public final class SpecRunner implements AutoCloseable {
                 if (link.session.setup() == null) {
                     continue;
                 }
-                WireResult r = exec(link.connection, link.session.setup(), "setup of session " + link.session.name());
+                WireResult r = execBlock(link.connection, link.session.setup(), "setup of session "
+                        + link.session.name());
                 if (r != null && r.status() == WireResult.Status.TUPLES_OK) {
                     listener.blockResult(r);
                 } else if (r != null && r.status() != WireResult.Status.COMMAND_OK) {
@@ -277,7 +280,7 @@ public final class SpecRunner implements AutoCloseable {
                 awaitSession(link);
             }
             try {
-                link.connection.sendQuery(entry.step().sql());
+                link.connection.sendQuery(sql.step(entry.step().sql()));
             } catch (WireException e) {
                 listener.problem("failed to send query for step " + entry.name() + ": " + e.getMessage() + "\n");
                 throw new IsolationFailure("step " + entry.name() + " could not be sent: " + e.getMessage(), e);
@@ -306,12 +309,11 @@ public final class SpecRunner implements AutoCloseable {
                 throw new IsolationFailure("steps " + waiting.stream().map(r -> r.launched.name())
                         .collect(Collectors.joining(", ")) + " block each other: the permutation cannot complete");
             }
-            listener.teardownStarting();
             for (Link link : links) {
                 if (link.session.teardown() == null) {
                     continue;
                 }
-                WireResult r = execTolerant(link.connection, link.session.teardown());
+                WireResult r = execBlock(link.connection, link.session.teardown(), null);
                 if (r != null && r.status() == WireResult.Status.TUPLES_OK) {
                     listener.blockResult(r);
                 } else if (r != null && r.status() != WireResult.Status.COMMAND_OK) {
@@ -319,7 +321,7 @@ public final class SpecRunner implements AutoCloseable {
                 }
             }
             if (spec.teardown() != null) {
-                WireResult r = execTolerant(control, spec.teardown());
+                WireResult r = execBlock(control, spec.teardown(), null);
                 if (r != null && r.status() == WireResult.Status.TUPLES_OK) {
                     listener.blockResult(r);
                 } else if (r != null && r.status() != WireResult.Status.COMMAND_OK) {
@@ -532,6 +534,30 @@ public final class SpecRunner implements AutoCloseable {
             }
         }
         return "PID " + pid;
+    }
+
+    /**
+     * A setup or teardown block, as {@code PQexec} would run it, piece by piece ({@link
+     * SpecSql#block}): the SQL on the connection, the role statements carried out by RaceLab; the
+     * first failure ends the block, as it ends a statement list. Returns the last result.
+     *
+     * @param what the block's name, for a setup; null for a teardown, whose lost connection is a
+     *             failed result, not the end of the spec (isolationtester goes on after a teardown)
+     */
+    private WireResult execBlock(WireConnection c, String block, String what) throws IsolationFailure {
+        WireResult last = null;
+        for (RoleNames.Piece piece : sql.block(block)) {
+            if (piece instanceof RoleNames.OnBehalf role) {
+                last = sql.carryOut(role.statement());
+            } else {
+                String text = ((RoleNames.Sql) piece).text();
+                last = what == null ? execTolerant(c, text) : exec(c, text, what);
+            }
+            if (last != null && last.failed()) {
+                break;
+            }
+        }
+        return last;
     }
 
     /** {@code PQexec} of a setup: a connection problem ends the spec. */

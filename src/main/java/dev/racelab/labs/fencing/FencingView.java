@@ -11,16 +11,29 @@ import dev.racelab.engine.view.Sketch;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The fencing lab's state: the book as PostgreSQL holds it (price and the token that wrote it),
- * the token counter, the highest token handed out and who holds it, and the latest writes in
- * order — accepted, rejected as stale, or stale and applied anyway.
+ * the token counter, the highest token handed out and who holds it, the latest writes to land on
+ * the book, newest first (accepted, or stale and applied anyway), and the latest rejected as stale.
+ *
+ * <p>The writes that landed are in the order PostgreSQL committed them, the order the banner's
+ * "last write to land" speaks of: each accepted write's note says which write it replaced (the
+ * book's trigger), and following those from the seeded price gives the book's history. The order
+ * the replies came back in is another: a client can hear back after one that committed later.
+ * A write whose predecessor is not on the record yet (live, its client not heard back) stands
+ * first, as the newest; so do all of a recording made before the notes, in the order of replies.
  */
 final class FencingView implements LabView {
 
     private static final int RECENT = 14;
+    private static final int RECENT_REJECTED = 7;
     /** The key figure's name on screen, the oracle's name for it. */
     static final String STALE_LABEL = FencingScenario.STALE;
 
@@ -30,7 +43,13 @@ final class FencingView implements LabView {
     private enum Outcome { ACCEPTED, REJECTED, STALE }
 
     private final RunTracker tracker;
-    private final Deque<Write> recent = new ArrayDeque<>();
+    /** Accepted writes by token, in the order their replies came. */
+    private final Map<Long, Write> landed = new LinkedHashMap<>();
+    /** Per token: the token of the write that replaced it, in the book's order of commits. */
+    private final Map<Long, Long> replacedBy = new HashMap<>();
+    /** Per worker (actor): its last accepted write's token, which its next note speaks of. */
+    private final Map<Integer, Long> lastAccepted = new HashMap<>();
+    private final Deque<Write> rejected = new ArrayDeque<>();
     private long stale;
 
     FencingView(RunHeader header) {
@@ -43,13 +62,29 @@ final class FencingView implements LabView {
     @Override
     public void accept(Event event) {
         tracker.accept(event);
+        String worker = tracker.name(event.actor());
         switch (event.kind()) {
-            case WRITE_ACCEPTED -> remember(new Write(event.value(), tracker.name(event.actor()), Outcome.ACCEPTED));
-            case WRITE_REJECTED -> remember(new Write(event.value(), tracker.name(event.actor()), Outcome.REJECTED));
+            case WRITE_ACCEPTED -> {
+                landed.put(event.value(), new Write(event.value(), worker, Outcome.ACCEPTED));
+                lastAccepted.put(event.actor(), event.value());
+            }
+            case NOTE -> {
+                Long token = lastAccepted.get(event.actor());
+                if (token != null && event.subject() != null && event.subject().startsWith(FencingScenario.REPLACED)) {
+                    replacedBy.put(event.value(), token);
+                }
+            }
+            case WRITE_REJECTED -> {
+                rejected.addFirst(new Write(event.value(), worker, Outcome.REJECTED));
+                while (rejected.size() > RECENT_REJECTED) {
+                    rejected.removeLast();
+                }
+            }
             case VIOLATION -> {
-                if (FencingScenario.STALE.equals(event.subject())) {
+                Long token = lastAccepted.get(event.actor());
+                if (FencingScenario.STALE.equals(event.subject()) && token != null) {
                     stale++;
-                    markLastStale(tracker.name(event.actor()));
+                    landed.put(token, new Write(token, worker, Outcome.STALE));
                 }
             }
             default -> {
@@ -57,21 +92,21 @@ final class FencingView implements LabView {
         }
     }
 
-    private void remember(Write write) {
-        recent.addFirst(write);
-        while (recent.size() > RECENT) {
-            recent.removeLast();
+    /** The latest writes that landed, newest first: the book's order of commits (see the class comment). */
+    private List<Write> latestLanded() {
+        List<Write> history = new ArrayList<>();
+        Set<Long> placed = new HashSet<>();
+        Long token = replacedBy.get(0L);
+        while (token != null && landed.containsKey(token) && placed.add(token)) {
+            history.add(landed.get(token));
+            token = replacedBy.get(token);
         }
-    }
-
-    private void markLastStale(String worker) {
-        for (Write write : recent) {
-            if (write.worker().equals(worker) && write.outcome() == Outcome.ACCEPTED) {
-                recent.remove(write);
-                recent.addFirst(new Write(write.token(), worker, Outcome.STALE));
-                return;
-            }
+        List<Write> newest = new ArrayList<>();
+        landed.values().stream().filter(w -> !placed.contains(w.token())).forEach(w -> newest.add(0, w));
+        for (int i = history.size() - 1; i >= 0 && newest.size() < RECENT; i--) {
+            newest.add(history.get(i));
         }
+        return newest.subList(0, Math.min(RECENT, newest.size()));
     }
 
     @Override
@@ -81,7 +116,7 @@ final class FencingView implements LabView {
 
     @Override
     public long version() {
-        return tracker.version() + stale;
+        return tracker.version() + stale + landed.size() + replacedBy.size() + rejected.size();
     }
 
     @Override
@@ -144,16 +179,33 @@ final class FencingView implements LabView {
         s.fill(stale > 0 ? Ink.RACE : Ink.SAFE).text(STALE_LABEL + ": " + stale, pad, countY, 1.1, true,
                 Sketch.Align.LEFT);
         double stripY = countY + em * 1.9;
-        s.fill(Ink.MUTED).text("latest writes, newest first", pad, stripY - em * 0.4, 0.8, false, Sketch.Align.LEFT);
+        s.fill(Ink.MUTED).text("latest writes to land on the book, newest first", pad, stripY - em * 0.4, 0.8, false,
+                Sketch.Align.LEFT);
+        double rowY = chips(s, latestLanded(), stripY);
+        if (!rejected.isEmpty() && rowY + em * 4.4 < s.height()) {
+            double rejectedY = rowY + em * 1.6;
+            s.fill(Ink.MUTED).text("latest rejected as stale, newest first", pad, rejectedY - em * 0.4, 0.8, false,
+                    Sketch.Align.LEFT);
+            rowY = chips(s, List.copyOf(rejected), rejectedY);
+        }
+        double legendY = Math.min(s.height() - em * 0.4, rowY + em * 1.4);
+        s.fill(Ink.MUTED).text("green: accepted · pale: rejected as stale · orange: stale, yet applied", pad,
+                legendY, 0.7, false, Sketch.Align.LEFT);
+    }
+
+    /** Draws {@code writes} as chips in rows from {@code y}, as many as fit; returns where the last row ends. */
+    private static double chips(Sketch s, List<Write> writes, double y) {
+        double em = s.em();
+        double pad = em;
         double chip = em * 2.4;
         double x = pad;
-        double rowY = stripY;
-        for (Write write : recent) {
-            if (x + chip > w - pad) {
+        double rowY = y;
+        for (Write write : writes) {
+            if (x + chip > s.width() - pad) {
                 x = pad;
                 rowY += chip + em * 0.4;
                 if (rowY + chip > s.height()) {
-                    break;
+                    return rowY - em * 0.4;
                 }
             }
             Ink fill = switch (write.outcome()) {
@@ -173,8 +225,6 @@ final class FencingView implements LabView {
             s.text(mark, x + chip / 2, rowY + chip * 0.85, 0.6, false, Sketch.Align.CENTER);
             x += chip + em * 0.35;
         }
-        double legendY = Math.min(s.height() - em * 0.4, rowY + chip + em * 1.4);
-        s.fill(Ink.MUTED).text("green: accepted · pale: rejected as stale · orange: stale, yet applied", pad,
-                legendY, 0.7, false, Sketch.Align.LEFT);
+        return rowY + chip;
     }
 }

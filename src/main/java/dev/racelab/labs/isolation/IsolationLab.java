@@ -39,6 +39,11 @@ public final class IsolationLab extends ProfiledLab<IsolationStrategy> {
             "which of the spec's permutations a run plays, 1 being the first (strategy 'permutation')", "", 1, 1,
             SpecSource.MOST_PERMUTATIONS);
 
+    public static final Switch<Boolean> AS_LOGIN = Switch.flag("as-login", "Run as my login",
+            "the spec's sessions log in as your own login, with all of its rights, instead of a role RaceLab makes "
+                    + "for the spec that owns only its scratch database: for a spec that needs more than that",
+            false);
+
     private final Backends backends;
     private final SpecSource source;
 
@@ -51,7 +56,7 @@ public final class IsolationLab extends ProfiledLab<IsolationStrategy> {
                 "PostgreSQL's concurrency tests and the classic anomalies: sessions as lanes, steps as gates.",
                 Set.of(Service.POSTGRES), List.of(IsolationStrategy.values()), List.of(NEXT_STEP),
                 new LabProfile.Crew("session", sessions(source), sessions(source), sessions(source)), 1,
-                List.of(PERMUTATION)));
+                List.of(PERMUTATION, AS_LOGIN)));
         this.backends = backends;
         this.source = source;
     }

@@ -16,9 +16,8 @@ import dev.racelab.isolation.run.IsolationFailure;
 import dev.racelab.isolation.run.IsolationListener;
 import dev.racelab.isolation.run.IsolationRun;
 import dev.racelab.isolation.run.PermutationReport;
-import dev.racelab.isolation.run.ScratchDatabase;
-import dev.racelab.isolation.run.SpecRoles;
 import dev.racelab.isolation.run.SpecRunner;
+import dev.racelab.isolation.run.SpecSandbox;
 import dev.racelab.isolation.run.TeachingOutcome;
 
 import java.time.Duration;
@@ -47,12 +46,11 @@ final class IsolationScenario implements Scenario {
     private final int number;
     private final boolean byHand;
     private final Conductor conductor;
-    private final SpecRoles roles;
-    /** What claiming the roles' lock said: a wait for another RaceLab, the database it was taken in. */
-    private final List<String> rolesSaid = new ArrayList<>();
-    private final ScratchDatabase scratch;
+    /** The sessions log in as the user's login ({@link IsolationLab#AS_LOGIN}), not confined. */
+    private final boolean asLogin;
+    private final SpecSandbox sandbox;
     private final SpecRunner runner;
-    /** Set once {@link #release} ran: the roles the spec created that could not be dropped. */
+    /** Set once {@link #release} ran: what the run made and could not drop. */
     private List<String> kept;
     private final Thread conductorThread;
 
@@ -72,18 +70,17 @@ final class IsolationScenario implements Scenario {
         }
         byHand = strategy == IsolationStrategy.BY_HAND;
         conductor = new Conductor(source.spec(), offered.get(number - 1), byHand);
-        Optional<String> refused = IsolationRun.refusal(source.spec());
+        ServerReach reach = ServerReach.of(source.spec());
+        Optional<String> refused = IsolationRun.refusal(source.spec(), reach);
         if (refused.isPresent()) {
             throw new IsolationFailure(refused.get());
         }
-        roles = SpecRoles.claim(postgres, source.spec().name(), ServerReach.of(source.spec()).createdRoles(),
-                setup.stopping(), rolesSaid::add);
-        ScratchDatabase made = null;
+        asLogin = setup.get(IsolationLab.AS_LOGIN);
+        SpecSandbox.Access access = asLogin ? SpecSandbox.Access.AS_LOGIN : SpecSandbox.Access.CONFINED;
+        SpecSandbox made = SpecSandbox.open(postgres, source.spec(), reach, access);
         SpecRunner connected = null;
         try {
-            made = ScratchDatabase.create(postgres);
-            connected = SpecRunner.connect(made.address(), made.name(), source.spec(),
-                    IsolationListener.all(conductor, roles.witnessing()), OPTIONS);
+            connected = SpecRunner.connect(made, source.spec(), conductor, OPTIONS);
             conductor.use(connected);
             setup.servers().watch(() -> {
                 try {
@@ -94,36 +91,25 @@ final class IsolationScenario implements Scenario {
                 }
             });
             conductorThread = setup.threads().start("conductor", conductor::run);
-        } catch (IsolationFailure | BackendException | RuntimeException e) {
+        } catch (IsolationFailure | RuntimeException e) {
             try {
                 if (connected != null) {
                     connected.close();
                 }
             } finally {
-                try {
-                    if (made != null) {
-                        made.close();
+                List<String> left = made.release();
+                if (!left.isEmpty()) {
+                    // What stays on the user's server is said even when the run never started.
+                    String sentences = String.join(" ", left.stream().map(IsolationScenario::sentence).toList());
+                    if (e instanceof IsolationFailure failure) {
+                        throw new IsolationFailure(failure.getMessage() + ". " + sentences, failure);
                     }
-                } finally {
-                    List<String> left;
-                    try {
-                        left = roles.dropCreated();
-                    } finally {
-                        roles.close();
-                    }
-                    if (!left.isEmpty()) {
-                        // A role left on the user's server is said even when the run never started.
-                        String sentences = String.join(" ", left.stream().map(IsolationScenario::sentence).toList());
-                        if (e instanceof IsolationFailure failure) {
-                            throw new IsolationFailure(failure.getMessage() + ". " + sentences, failure);
-                        }
-                        e.addSuppressed(new IsolationFailure(sentences));
-                    }
+                    e.addSuppressed(new IsolationFailure(sentences));
                 }
             }
             throw e;
         }
-        scratch = made;
+        sandbox = made;
         runner = connected;
     }
 
@@ -131,8 +117,10 @@ final class IsolationScenario implements Scenario {
     public LabWorker worker(WorkerContext context) {
         List<String> notes = new ArrayList<>();
         if (context.index() == 0) {
-            notes.add("scratch database " + scratch.name() + ", dropped after the run");
-            notes.addAll(rolesSaid);
+            notes.add("scratch database " + sandbox.database() + ", dropped after the run");
+            if (asLogin) {
+                notes.add("the sessions log in as your own login, with all of its rights (Run as my login)");
+            }
             notes.add("spec " + source.name() + (source.title().equals(source.name()) ? "" : ": " + source.title()));
             Permutation p = source.permutations().get(number - 1);
             String label = source.label(number).equals("permutation " + number) ? "" : " (" + source.label(number) + ")";
@@ -174,32 +162,20 @@ final class IsolationScenario implements Scenario {
     }
 
     /**
-     * Ends the sessions, drops the scratch database, then the roles the spec created, each in a
-     * {@code finally} of the one before: a failure in one never skips the next. Once only.
+     * Ends the sessions, then drops the sandbox (the scratch database, then the roles), the second
+     * in a {@code finally} of the first. Once only.
      *
-     * @return the roles that could not be dropped, as sentences
+     * @return what the run made and could not drop, as sentences
      */
     private synchronized List<String> release() {
         if (kept != null) {
             return kept;
         }
         kept = List.of();
-        List<String> said = new ArrayList<>();
         try {
             runner.close();
         } finally {
-            try {
-                scratch.drop();
-            } catch (BackendException e) {
-                said.add(e.getMessage());
-            } finally {
-                try {
-                    said.addAll(roles.dropCreated());
-                    kept = List.copyOf(said);
-                } finally {
-                    roles.close();
-                }
-            }
+            kept = sandbox.release();
         }
         return kept;
     }

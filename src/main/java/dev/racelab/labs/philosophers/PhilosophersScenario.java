@@ -388,10 +388,10 @@ final class PhilosophersScenario implements Scenario {
 
         @Override
         public void operation(int meal) throws Exception {
-            context.state(ActorState.THINKING);
+            show(ActorState.THINKING);
             pause(thinkMillis);
             context.gate(PhilosophersLab.THINKING);
-            context.state(ActorState.HUNGRY);
+            show(ActorState.HUNGRY);
             if (seat != null) {
                 take(seat);
             }
@@ -405,7 +405,7 @@ final class PhilosophersScenario implements Scenario {
                     seat.release();
                 }
             }
-            context.state(ActorState.THINKING);
+            show(ActorState.THINKING);
         }
 
         /** naive, ordered and waiter: take one fork, then the other, waiting as long as it takes. */
@@ -415,7 +415,7 @@ final class PhilosophersScenario implements Scenario {
             Semaphore second = leftFirst ? right : left;
             take(first);
             try {
-                context.state(ActorState.HOLDING, first.name());
+                show(ActorState.HOLDING, first.name());
                 context.gate(PhilosophersLab.BETWEEN_FORKS);
                 take(second);
                 try {
@@ -437,7 +437,7 @@ final class PhilosophersScenario implements Scenario {
             for (int tries = 1; !context.stopping(); tries++) {
                 take(left);
                 try {
-                    context.state(ActorState.HOLDING, left.name());
+                    show(ActorState.HOLDING, left.name());
                     context.gate(PhilosophersLab.BETWEEN_FORKS);
                     if (right.tryAcquire()) {
                         try {
@@ -450,9 +450,32 @@ final class PhilosophersScenario implements Scenario {
                 } finally {
                     left.release();
                 }
+                carryOn();
                 context.mark(EventKind.RETRY, right.name() + " was taken: put " + left.name() + " back", tries);
-                context.state(ActorState.HUNGRY);
+                show(ActorState.HUNGRY);
                 context.gate(PhilosophersLab.BACKOFF);
+            }
+        }
+
+        /**
+         * Shows the philosopher {@code state}, while the run goes on. Stopping the run puts every
+         * fork down, and a fork put down goes to whoever queues for it: the philosopher handed one
+         * then must not be drawn holding it, nor eating, when nothing after the run began stopping
+         * may look like its work (the verdict counts no such meal). It puts the forks down again.
+         */
+        private void show(ActorState state, String about) throws InterruptedException {
+            carryOn();
+            context.state(state, about);
+        }
+
+        private void show(ActorState state) throws InterruptedException {
+            show(state, null);
+        }
+
+        /** Unwinds the meal, forks released on the way out, once the run is stopping. */
+        private void carryOn() throws InterruptedException {
+            if (context.stopping()) {
+                throw new InterruptedException("the run is stopping");
             }
         }
 
@@ -465,7 +488,7 @@ final class PhilosophersScenario implements Scenario {
         }
 
         private void eat() throws InterruptedException {
-            context.state(ActorState.EATING);
+            show(ActorState.EATING);
             pause(eatMillis);
             context.gate(PhilosophersLab.EATING);
         }

@@ -9,8 +9,9 @@ import dev.racelab.engine.Strategy;
 import dev.racelab.engine.Sweep;
 import dev.racelab.engine.view.Theme;
 import dev.racelab.export.BatchChart;
-import dev.racelab.export.ExportFile;
 import dev.racelab.export.ImageSketch;
+import dev.racelab.files.OutputFile;
+import dev.racelab.ui.OutputQuestion;
 import dev.racelab.ui.Session;
 import dev.racelab.ui.shell.NumberSpinner;
 import javafx.animation.AnimationTimer;
@@ -329,28 +330,38 @@ public final class BatchWindow {
         chooser.setInitialFileName(lab.id() + "-batch." + ending);
         File file = chooser.showSaveDialog(stage);
         if (file != null) {
-            exportTo(ending, file.toPath());
+            exportTo(ending, file.toPath(), true);
         }
     }
 
-    /** Writes the last batch's chart as {@code png}, {@code svg} or {@code csv} to {@code file}; one line on failure. */
+    /**
+     * Writes the last batch's chart as {@code png}, {@code svg} or {@code csv} to {@code file}, a file
+     * there replaced only once the user agreed ({@link OutputQuestion}); one line on failure.
+     */
     public void exportTo(String ending, Path file) {
+        exportTo(ending, file, false);
+    }
+
+    /** @param chosen whether a file chooser handed back exactly {@code file}, having asked about replacing it */
+    private void exportTo(String ending, Path file, boolean chosen) {
         Batch.Result last = result.get();
         if (last == null) {
             return;
         }
         BatchChart chart = chartOf(last);
-        try {
-            ExportFile.write(file, out -> {
-                switch (ending) {
-                    case "png" -> chart.png(out, 2, Theme.LIGHT);
-                    case "svg" -> chart.svg(out, Theme.LIGHT);
-                    default -> out.write(chart.csv().getBytes(StandardCharsets.UTF_8));
-                }
-            });
-            status.setText("Exported as " + file.getFileName());
-        } catch (ExportFile.Failed e) {
-            status.setText(e.getMessage());
-        }
+        OutputQuestion.decide(file, chosen, stage, "The chart was not exported", output -> {
+            try {
+                Path written = output.write(out -> {
+                    switch (ending) {
+                        case "png" -> chart.png(out, 2, Theme.LIGHT);
+                        case "svg" -> chart.svg(out, Theme.LIGHT);
+                        default -> out.write(chart.csv().getBytes(StandardCharsets.UTF_8));
+                    }
+                });
+                status.setText("Exported as " + written.getFileName());
+            } catch (OutputFile.Failed e) {
+                status.setText(e.getMessage());
+            }
+        });
     }
 }

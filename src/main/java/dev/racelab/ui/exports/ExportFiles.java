@@ -5,11 +5,12 @@ import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.Theme;
 import dev.racelab.export.CsvExport;
-import dev.racelab.export.ExportFile;
 import dev.racelab.export.LabPicture;
 import dev.racelab.export.TimelinePicture;
 import dev.racelab.export.TraceExport;
+import dev.racelab.files.OutputFile;
 import dev.racelab.labs.Labs;
+import dev.racelab.ui.OutputQuestion;
 import dev.racelab.ui.Settings;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -133,26 +134,41 @@ public final class ExportFiles {
         File chosen = chooser.showSaveDialog(window());
         if (chosen != null) {
             Path file = chosen.toPath();
-            if (!file.getFileName().toString().contains(".")) {
+            // The chooser asked about replacing the name as typed, not with the ending added.
+            boolean asked = file.getFileName().toString().contains(".");
+            if (!asked) {
                 file = file.resolveSibling(file.getFileName() + "." + kind.ending);
             }
-            exportTo(kind, file);
+            exportTo(kind, file, asked);
         }
     }
 
-    /** Writes {@code kind} of the shown run to {@code file} in the background; the menu and the tests come here. */
+    /**
+     * Writes {@code kind} of the shown run to {@code file} in the background, a file there replaced
+     * only once the user agreed ({@link OutputQuestion}); the menu and the tests come here.
+     */
     public void exportTo(Kind kind, Path file) {
+        exportTo(kind, file, false);
+    }
+
+    /** @param chosen whether a file chooser handed back exactly {@code file}, having asked about replacing it */
+    private void exportTo(Kind kind, Path file, boolean chosen) {
         RunRecord record = shown.get();
         if (busy.get() || record == null) {
             return;
         }
         long[] window = shownWindow.get();
+        OutputQuestion.decide(file, chosen, window(), "The export was not written",
+                output -> write(kind, output, record, window));
+    }
+
+    private void write(Kind kind, OutputFile output, RunRecord record, long[] window) {
         LabView picture = kind.picture() ? view(record) : null;
         busy.set(true);
         Task<Path> task = new Task<>() {
             @Override
             protected Path call() throws Exception {
-                ExportFile.write(file, out -> {
+                return output.write(out -> {
                     switch (kind) {
                         case TIMELINE_SHOWN_PNG -> new TimelinePicture(record, window[0], window[1], Theme.LIGHT).png(out, scale);
                         case TIMELINE_SHOWN_SVG -> new TimelinePicture(record, window[0], window[1], Theme.LIGHT).svg(out);
@@ -171,7 +187,6 @@ public final class ExportFiles {
                         }
                     }
                 });
-                return file;
             }
 
             @Override
@@ -184,8 +199,8 @@ public final class ExportFiles {
             protected void failed() {
                 busy.set(false);
                 Throwable e = getException();
-                Alert alert = new Alert(Alert.AlertType.ERROR, e instanceof ExportFile.Failed ? e.getMessage()
-                        : "cannot write " + file + ": " + e);
+                Alert alert = new Alert(Alert.AlertType.ERROR, e instanceof OutputFile.Failed ? e.getMessage()
+                        : "cannot write " + output.named() + ": " + e);
                 alert.setHeaderText("The export was not written");
                 alert.initOwner(window());
                 alert.show();

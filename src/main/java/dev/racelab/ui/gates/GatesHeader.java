@@ -30,10 +30,13 @@ public final class GatesHeader extends HBox {
         Label title = new Label("Gates");
         title.getStyleClass().add("gates-title");
         title.setMinWidth(Region.USE_PREF_SIZE);
-        Label how = new Label("Type a delay in ms (5) or a range (2-20); tick the box to halt there (a breakpoint). "
-                + "⚡ gates arm a fault. A worker's own row overrides “all workers”.");
+        Label how = new Label("A delay in ms (5) or a range (2-20); the box halts there (a breakpoint); ⚡ arms a "
+                + "fault. A worker's row overrides “all workers”.");
         how.getStyleClass().add("hint");
+        // On two lines where the window is narrow, never cut.
+        how.setWrapText(true);
         how.setMinWidth(0);
+        how.setMinHeight(Region.USE_PREF_SIZE);
         HBox.setHgrow(how, Priority.ALWAYS);
         Button presets = new Button();
         presets.setId("gate-presets-button");

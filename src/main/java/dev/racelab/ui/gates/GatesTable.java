@@ -52,8 +52,11 @@ public final class GatesTable extends TableView<GatesTable.Row> {
 
     /** Rows kept in view (all workers and two workers) whatever the banner above needs. */
     private static final int MIN_ROWS_IN_VIEW = 3;
-    private static final double ROW_EM = 2.5;
+    /** Every row's height: a delay field and a box, no more, so a lab's default workers all fit in view. */
+    private static final double ROW_EM = 2.2;
     private static final double HEADER_EM = 4.2;
+    /** The most worker rows the window makes room for (advisory-lock's eight): more scroll. */
+    public static final int ROOM_FOR_WORKERS = 8;
 
     private final Session session;
     private Gate[] haltedAt = new Gate[0];
@@ -62,8 +65,9 @@ public final class GatesTable extends TableView<GatesTable.Row> {
         this.session = session;
         getStyleClass().add("gates-table");
         setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
+        setFixedCellSize(Math.ceil(ROW_EM * em()));
         // However tall the verdict above grows, the header and a few rows stay in view.
-        setMinHeight(MIN_ROWS_IN_VIEW * ROW_EM * em() + HEADER_EM * em());
+        setMinHeight(heightFor(MIN_ROWS_IN_VIEW));
         setPlaceholder(new javafx.scene.control.Label("Choose a lab"));
         setRowFactory(table -> new javafx.scene.control.TableRow<>() {
             @Override
@@ -77,6 +81,17 @@ public final class GatesTable extends TableView<GatesTable.Row> {
         session.labProperty().addListener((o, a, lab) -> rebuild());
         session.workersProperty().addListener((o, a, b) -> rebuild());
         session.gatesProperty().addListener((o, a, b) -> refresh());
+    }
+
+    /**
+     * The height that shows the header and {@code rows} rows whole: the header as laid out (as the
+     * theme makes it, before the first layout), every row its fixed height.
+     */
+    public double heightFor(int rows) {
+        javafx.scene.Node header = lookup(".column-header-background");
+        double headerHeight = header instanceof Region laidOut && laidOut.getHeight() > 0 ? laidOut.getHeight()
+                : HEADER_EM * em();
+        return headerHeight + rows * getFixedCellSize() + snappedTopInset() + snappedBottomInset() + 2;
     }
 
     /** The selected worker's index, or -1 when none (or the all-workers row) is selected. */
@@ -160,6 +175,8 @@ public final class GatesTable extends TableView<GatesTable.Row> {
             // Always room for two lines, so the header row need not grow when a column narrows.
             header.setTextAlignment(javafx.scene.text.TextAlignment.CENTER);
             header.setMinHeight(2.6 * em());
+            // A fault's ⚡ stands above the id, so both lines of a long id have the column's width.
+            header.setContentDisplay(javafx.scene.control.ContentDisplay.TOP);
             column.widthProperty().addListener((o, a, width) -> header.setText(headerText(gate.id(), header,
                     width.doubleValue())));
             header.setText(headerText(gate.id(), header, column.getPrefWidth()));
@@ -185,13 +202,12 @@ public final class GatesTable extends TableView<GatesTable.Row> {
         haltedAt = new Gate[0];
     }
 
-    /** The gate's id on one line if it fits the column beside the header's glyph, else broken at its middle hyphen. */
+    /** The gate's id on one line if it fits the column, else broken at its middle hyphen. */
     private static String headerText(String id, javafx.scene.control.Label header, double width) {
         javafx.scene.text.Text probe = new javafx.scene.text.Text(id);
         // Headers are bold (the theme's column headers), whether or not the CSS reached this one yet.
         probe.setFont(javafx.scene.text.Font.font(header.getFont().getFamily(), javafx.scene.text.FontWeight.BOLD,
                 header.getFont().getSize()));
-        double glyph = header.getGraphic() == null ? 0 : header.getGraphic().prefWidth(-1) + header.getGraphicTextGap();
         int middle = id.length() / 2;
         int cut = -1;
         for (int i = 0; i < id.length(); i++) {
@@ -199,7 +215,8 @@ public final class GatesTable extends TableView<GatesTable.Row> {
                 cut = i;
             }
         }
-        boolean fits = probe.getLayoutBounds().getWidth() + glyph + 1.5 * em() <= width;
+        // Beside the text, the column header's padding and its label's: two em in all, with room to spare.
+        boolean fits = probe.getLayoutBounds().getWidth() + 2 * em() <= width;
         return fits || cut < 0 ? id : id.substring(0, cut + 1) + "\n" + id.substring(cut + 1);
     }
 

@@ -6,6 +6,7 @@ import dev.racelab.engine.RunPhase;
 import dev.racelab.isolation.Permutation;
 import dev.racelab.isolation.SpecException;
 import dev.racelab.isolation.TeachingSpec;
+import dev.racelab.isolation.run.SpecSandbox;
 import dev.racelab.labs.isolation.IsolationLab;
 import dev.racelab.labs.isolation.SpecSource;
 import dev.racelab.ui.Session;
@@ -265,7 +266,8 @@ public final class IsolationBench extends VBox {
 
     /** Runs every permutation of the spec shown, filling the grid: the button "Run every permutation". */
     public void runEveryPermutation() {
-        grid.runEvery(currentSource());
+        grid.runEvery(currentSource(), session.switchesProperty().get().get(IsolationLab.AS_LOGIN)
+                ? SpecSandbox.Access.AS_LOGIN : SpecSandbox.Access.CONFINED);
     }
 
     /** Plays permutation {@code number} as a run of its own: the grid's click, or a double click in the list. */

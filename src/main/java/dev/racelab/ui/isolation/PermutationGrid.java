@@ -7,6 +7,7 @@ import dev.racelab.isolation.run.IsolationListener;
 import dev.racelab.isolation.run.IsolationRun;
 import dev.racelab.isolation.run.PermutationReport;
 import dev.racelab.isolation.run.SpecRunner;
+import dev.racelab.isolation.run.SpecSandbox;
 import dev.racelab.isolation.run.TeachingOutcome;
 import dev.racelab.isolation.TeachingSpec;
 import dev.racelab.labs.isolation.SpecSource;
@@ -127,17 +128,17 @@ public final class PermutationGrid extends FlowPane {
     }
 
     /** Runs every permutation of {@code spec} in the background, filling the cells as they end. */
-    void runEvery(SpecSource spec) {
+    void runEvery(SpecSource spec, SpecSandbox.Access access) {
         show(spec);
         int sweep = generation;
         int total = spec.permutations().size();
         status.setText("running " + total + " permutation" + (total == 1 ? "" : "s") + "…");
-        Thread thread = new Thread(() -> sweep(spec, sweep), "isolation-grid");
+        Thread thread = new Thread(() -> sweep(spec, sweep, access), "isolation-grid");
         thread.setDaemon(true);
         thread.start();
     }
 
-    private void sweep(SpecSource spec, int sweep) {
+    private void sweep(SpecSource spec, int sweep, SpecSandbox.Access access) {
         PermutationReport report = new PermutationReport();
         IsolationListener filled = new IsolationListener() {
             @Override
@@ -151,7 +152,8 @@ public final class PermutationGrid extends FlowPane {
         String end;
         IsolationRun run = null;
         try {
-            run = new IsolationRun(backends.postgres(), spec.spec(), IsolationListener.all(report, filled), OPTIONS);
+            run = new IsolationRun(backends.postgres(), spec.spec(), IsolationListener.all(report, filled), OPTIONS,
+                    access);
             running = run;
             // The offered ones: all of a spec's own, or the first interleavings of one with too many.
             run.run(spec.permutationCount() > spec.permutations().size() ? spec.permutations() : List.of());

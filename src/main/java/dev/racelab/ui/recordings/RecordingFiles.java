@@ -3,12 +3,14 @@ package dev.racelab.ui.recordings;
 import dev.racelab.engine.EventLog;
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.RunRecord;
+import dev.racelab.files.OutputFile;
 import dev.racelab.labs.Labs;
 import dev.racelab.record.Recording;
 import dev.racelab.record.RecordingException;
 import dev.racelab.record.RecordingFormat;
 import dev.racelab.record.RecordingReader;
 import dev.racelab.record.RecordingWriter;
+import dev.racelab.ui.OutputQuestion;
 import dev.racelab.ui.Session;
 import dev.racelab.ui.Settings;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -19,7 +21,6 @@ import javafx.concurrent.Task;
 import javafx.scene.Cursor;
 import javafx.scene.Node;
 import javafx.scene.control.Alert;
-import javafx.scene.control.ButtonType;
 import javafx.stage.FileChooser;
 import javafx.stage.Window;
 
@@ -113,29 +114,35 @@ public final class RecordingFiles {
         }
         Path file = chosen.toPath();
         String name = file.getFileName().toString();
-        if (!name.contains(".")) {
-            // The chooser confirmed replacing the name as typed, not with the ending added.
+        // The chooser asked about replacing the name as typed, not with the ending added.
+        boolean asked = name.contains(".");
+        if (!asked) {
             file = file.resolveSibling(name + RecordingFormat.EXTENSION);
-            if (Files.exists(file) && !confirmReplace(file)) {
-                return;
-            }
         }
         remember(file);
-        saveTo(file);
+        saveTo(file, asked);
     }
 
     /**
-     * Writes the shown run, which must have ended, to {@code file} in the background, replacing
-     * it. A failure is named in one message and leaves any earlier file there as it was.
+     * Writes the shown run, which must have ended, to {@code file} in the background. A file there
+     * is replaced only once the user agreed ({@link OutputQuestion}); a failure is named in one
+     * message and leaves any earlier file there as it was.
      */
     public void saveTo(Path file) {
+        saveTo(file, false);
+    }
+
+    /** @param chosen whether a file chooser handed back exactly {@code file}, having asked about replacing it */
+    private void saveTo(Path file, boolean chosen) {
         RunRecord record = session.record();
         if (busy.get() || record == null || !record.ended()) {
             return;
         }
         Lab lab = labs.find(record.header().lab()).orElseThrow();
-        setBusy(true);
-        start(new WriteTask(file, lab, record), "recording-writer");
+        OutputQuestion.decide(file, chosen, window(), "The recording was not saved", output -> {
+            setBusy(true);
+            start(new WriteTask(output, lab, record), "recording-writer");
+        });
     }
 
     /** Whether a file is being read or written. */
@@ -209,15 +216,6 @@ public final class RecordingFiles {
                 + FILE_STAMP.format(record.header().startedAt()) + RecordingFormat.EXTENSION;
     }
 
-    private boolean confirmReplace(Path file) {
-        Alert alert = new Alert(Alert.AlertType.CONFIRMATION, "", ButtonType.CANCEL, ButtonType.OK);
-        alert.initOwner(window());
-        alert.setTitle("Save the recording");
-        alert.setHeaderText(file.getFileName() + " already exists. Replace it?");
-        alert.setContentText("It is in " + file.getParent() + ".");
-        return alert.showAndWait().filter(ButtonType.OK::equals).isPresent();
-    }
-
     /** One message in a dialog; the caller has changed nothing. */
     private void problem(String header, String message) {
         Alert alert = new Alert(Alert.AlertType.ERROR);
@@ -283,19 +281,19 @@ public final class RecordingFiles {
 
     private final class WriteTask extends Task<Path> {
 
-        private final Path file;
+        private final OutputFile output;
         private final Lab lab;
         private final RunRecord record;
 
-        WriteTask(Path file, Lab lab, RunRecord record) {
-            this.file = file;
+        WriteTask(OutputFile output, Lab lab, RunRecord record) {
+            this.output = output;
             this.lab = lab;
             this.record = record;
         }
 
         @Override
         protected Path call() throws RecordingException {
-            try (RecordingWriter writer = RecordingWriter.create(file)) {
+            try (RecordingWriter writer = RecordingWriter.create(output)) {
                 writer.write(lab, record);
                 // A window's run starts with its servers already up: no start-up time is part of it.
                 writer.commit(elapsedMs(record), 0, false);
@@ -314,7 +312,7 @@ public final class RecordingFiles {
         @Override
         protected void failed() {
             setBusy(false);
-            problem("The recording was not saved", message(file, getException()));
+            problem("The recording was not saved", message(output.named(), getException()));
         }
     }
 }

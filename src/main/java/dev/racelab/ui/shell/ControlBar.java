@@ -143,7 +143,9 @@ public final class ControlBar extends VBox {
         switches.getStyleClass().add(GROUP);
         sizing = group(new Label("Workers"), workers, new Label("Ops each"), ops);
         extras = group(batch, stepMode, speed);
-        second = new FlowPane(0, 6, sizing, switches, group(run, pause, step, stop, reset), extras);
+        // The lab's switches last: a lab with many takes a second line for them alone, not a line each
+        // for the sizes, the switches and the run buttons.
+        second = new FlowPane(0, 6, sizing, group(run, pause, step, stop, reset), extras, switches);
         second.setRowValignment(VPos.CENTER);
         second.getChildren().get(0).getStyleClass().add("first");
         getChildren().addAll(first, strategySummary, second);
@@ -159,7 +161,8 @@ public final class ControlBar extends VBox {
         if (on) {
             second.getChildren().removeAll(sizing, switches);
         } else if (!second.getChildren().contains(sizing)) {
-            second.getChildren().addAll(0, List.of(sizing, switches));
+            second.getChildren().add(0, sizing);
+            second.getChildren().add(switches);
         }
         for (Node node : new Node[] {batch, stepMode}) {
             node.setVisible(!on);

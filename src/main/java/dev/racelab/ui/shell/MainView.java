@@ -99,8 +99,6 @@ public final class MainView extends BorderPane {
     public static final double STATE_COLUMN = 0.75;
     /** In presenter mode, without the labs column: the lab's state takes the right third. */
     private static final double PRESENTER_STATE_COLUMN = 0.66;
-    /** Where the timeline ends for the isolation lab, whose bench needs room under it. */
-    private static final double ISOLATION_DIVIDER = 0.56;
 
     private final Session session;
     private final Backends backends;
@@ -119,6 +117,8 @@ public final class MainView extends BorderPane {
     private final SplitPane body;
     private final SplitPane middle;
     private final Region lowerPane;
+    /** How the timeline and the gates share the middle column's height. */
+    private final MiddleColumn heights;
     private final IsolationBench isolationBench;
     private final List<Node> presenterHidden;
     private final Label gatesLine = new Label();
@@ -204,6 +204,10 @@ public final class MainView extends BorderPane {
         middle = new SplitPane(timelineBox, lower);
         middle.setOrientation(Orientation.VERTICAL);
         middle.setDividerPositions(0.76);
+        heights = new MiddleColumn(middle, timelineBox, timeline, gatesPane, gates, lower, session, () -> presenter);
+        middle.heightProperty().addListener((o, a, b) -> heights.fit());
+        banner.heightProperty().addListener((o, a, b) -> Platform.runLater(heights::fit));
+        session.workersProperty().addListener((o, a, b) -> Platform.runLater(heights::fit));
 
         body = new SplitPane(labColumn, middle, stateColumn);
         body.setDividerPositions(LAB_COLUMN, STATE_COLUMN);
@@ -246,10 +250,8 @@ public final class MainView extends BorderPane {
         });
         session.recordProperty().addListener((o, a, record) -> showRecord(record));
         session.labProperty().addListener((o, a, lab) -> {
-            if (IsolationBench.shows(lab) != IsolationBench.shows(a) && !presenter) {
-                // A spec has a few lanes and a bench of its own to show: the lower pane gets more room.
-                middle.setDividerPositions(IsolationBench.shows(lab) ? ISOLATION_DIVIDER : 0.76);
-            }
+            // Once the gates table has its columns and rows laid out.
+            Platform.runLater(heights::fit);
             Lab listed = labList.getSelectionModel().getSelectedItem();
             if (lab != null && (listed == null || !listed.id().equals(lab.id()))) {
                 labList.getItems().stream().filter(l -> l.id().equals(lab.id())).findFirst()
@@ -267,6 +269,8 @@ public final class MainView extends BorderPane {
             }
         });
         session.stateProperty().addListener((o, a, phase) -> noteServers(phase));
+        // Running, the run's server lanes are on the timeline: it may need more of the height.
+        session.stateProperty().addListener((o, a, phase) -> Platform.runLater(heights::fit));
         new AnimationTimer() {
             @Override
             public void handle(long now) {
@@ -348,9 +352,10 @@ public final class MainView extends BorderPane {
     }
 
     /**
-     * Sets the window up as a walkthrough's step says: the lab, its settings, a fresh run (started if
-     * the step runs one), a batch, and what to look at. A run still going from the step before is
-     * stopped first, and the step shown once it has ended.
+     * Sets the window up as a walkthrough's step says: the lab, its settings, a fresh run if it asks
+     * for one ({@link Walkthrough.Step#freshRun}; started if the step runs it), a batch, and what to
+     * look at. A step that asks for none keeps the run on screen: it explains the run just made. A
+     * run still going from the step before is stopped first, and the step shown once it has ended.
      */
     private void showStep(Walkthrough.Step step) {
         Run current = session.run();
@@ -384,7 +389,9 @@ public final class MainView extends BorderPane {
             values = values.parse(lab.profile().switchNamed(set.substring(0, eq)).orElseThrow(), set.substring(eq + 1));
         }
         session.switchesProperty().set(values);
-        session.reset();
+        if (step.freshRun()) {
+            session.reset();
+        }
         if (step.run()) {
             session.start();
         }
@@ -443,52 +450,35 @@ public final class MainView extends BorderPane {
         labList.getSelectionModel().select(lab);
     }
 
-    /** Installs the keyboard shortcuts on the window's scene. */
+    /** Installs the keyboard shortcuts on the window's scene: they act wherever the focus is ({@link WindowKeys}). */
     public void installShortcuts(Scene scene) {
-        var accelerators = scene.getAccelerators();
-        accelerators.put(new KeyCodeCombination(KeyCode.F5), () -> fire(controls.run));
-        accelerators.put(new KeyCodeCombination(KeyCode.F6), () -> fire(controls.pause));
-        accelerators.put(new KeyCodeCombination(KeyCode.F10), () -> fire(controls.step));
-        accelerators.put(new KeyCodeCombination(KeyCode.PAGE_DOWN), () -> {
-            // A clicker's "next": the walkthrough's next step when one is open, else Step.
-            if (walkthroughBar.isOpen()) {
-                walkthroughBar.move(1);
-            } else {
-                fire(controls.step);
+        new WindowKeys(controls, walkthroughBar, session::step, new WindowKeys.Commands() {
+            @Override
+            public void openWalkthrough() {
+                MainView.this.openWalkthrough(session.lab() == null ? null : session.lab().id());
             }
-        });
-        accelerators.put(new KeyCodeCombination(KeyCode.PAGE_UP), () -> walkthroughBar.move(-1));
-        accelerators.put(new KeyCodeCombination(KeyCode.F5, KeyCombination.SHIFT_DOWN), () -> fire(controls.stop));
-        accelerators.put(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), () -> fire(controls.reset));
-        scene.addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
-            // B blanks the screen in presenter mode, as presentation software does (clickers send it too).
-            boolean typing = e.getTarget() instanceof javafx.scene.control.TextInputControl;
-            if (presenter && e.getCode() == KeyCode.B && !e.isShortcutDown() && !e.isAltDown() && !typing) {
-                blank();
-                e.consume();
-            } else if (walkthroughBar.isOpen() && !typing && !e.isShortcutDown() && !e.isAltDown()
-                    && (e.getCode() == KeyCode.RIGHT || e.getCode() == KeyCode.LEFT)) {
-                walkthroughBar.move(e.getCode() == KeyCode.RIGHT ? 1 : -1);
-                e.consume();
-            } else if (walkthroughBar.isOpen() && e.getCode() == KeyCode.ESCAPE) {
+
+            @Override
+            public void closeWalkthrough() {
                 walkthroughBar.close();
                 point(List.of());
-                e.consume();
             }
-        });
-        accelerators.put(new KeyCodeCombination(KeyCode.F7), () -> banner.step(-1));
-        accelerators.put(new KeyCodeCombination(KeyCode.F8), () -> banner.step(1));
-        for (int n = 1; n <= 9; n++) {
-            int index = n - 1;
-            accelerators.put(new KeyCodeCombination(KeyCode.getKeyCode(String.valueOf(n)), KeyCombination.ALT_DOWN),
-                    () -> session.step(index));
-        }
-    }
 
-    private static void fire(Button button) {
-        if (!button.isDisabled()) {
-            button.fire();
-        }
+            @Override
+            public void walkMarks(int direction) {
+                banner.step(direction);
+            }
+
+            @Override
+            public boolean presenting() {
+                return presenter;
+            }
+
+            @Override
+            public void blank() {
+                MainView.this.blank();
+            }
+        }).install(scene);
     }
 
     /** The worker Step releases: the one selected in the gates table or on the timeline, else -1. */
@@ -519,7 +509,7 @@ public final class MainView extends BorderPane {
         again.disableProperty().bind(session.outcomeProperty().isNull());
         MenuItem batchOfRuns = new MenuItem("Batch of runs…");
         batchOfRuns.setAccelerator(new KeyCodeCombination(KeyCode.B, KeyCombination.SHORTCUT_DOWN));
-        batchOfRuns.setOnAction(e -> fire(controls.batch));
+        batchOfRuns.setOnAction(e -> controls.batch.fire());
         Menu export = exportMenu();
         MenuItem servers = new MenuItem("PostgreSQL server…");
         servers.setOnAction(e -> askForServer(Service.POSTGRES, null));
@@ -563,7 +553,7 @@ public final class MainView extends BorderPane {
 
         MenuItem keys = new MenuItem("Keyboard shortcuts");
         keys.setAccelerator(new KeyCodeCombination(KeyCode.F1));
-        keys.setOnAction(e -> showShortcuts());
+        keys.setOnAction(e -> WindowKeys.showAll(getScene().getWindow()));
         MenuItem guide = new MenuItem("Walkthrough of this lab");
         guide.setAccelerator(new KeyCodeCombination(KeyCode.F2));
         guide.setOnAction(e -> openWalkthrough(session.lab() == null ? null : session.lab().id()));
@@ -631,8 +621,10 @@ public final class MainView extends BorderPane {
         HBox.setHgrow(spring, Priority.ALWAYS);
         Label title = new Label("Timeline");
         title.setMinWidth(Region.USE_PREF_SIZE);
-        Label hint = new Label("Ctrl + wheel zooms · drag pans · click a worker's name to select it for Step");
+        Label hint = new Label("Ctrl+wheel zooms · drag pans · click a name, then Step");
         hint.getStyleClass().add("hint");
+        // On two lines beside the buttons where the window is narrow, never cut.
+        hint.setWrapText(true);
         hint.setMinWidth(0);
         HBox bar = new HBox(6, title, follow, fit, zoomOut, zoomIn, compact, spring, hint);
         bar.getStyleClass().add("timeline-toolbar");
@@ -726,7 +718,7 @@ public final class MainView extends BorderPane {
             middle.getItems().add(lowerPane);
             // Once the items are laid out again: set now, the positions are lost to the new layout.
             javafx.application.Platform.runLater(() -> {
-                middle.setDividerPositions(0.76);
+                heights.fit();
                 body.setDividerPositions(LAB_COLUMN, STATE_COLUMN);
             });
             getStyleClass().remove("presenter");
@@ -817,26 +809,6 @@ public final class MainView extends BorderPane {
         }
         timeline.setEm(size);
         stateColumn.setEm(size);
-    }
-
-    private void showShortcuts() {
-        Alert alert = new Alert(Alert.AlertType.INFORMATION);
-        alert.initOwner(getScene().getWindow());
-        alert.setTitle("Keyboard shortcuts");
-        alert.setHeaderText("Keyboard shortcuts");
-        alert.setContentText("""
-                F5 — Run / Resume / Run again
-                F6 — Pause (every worker halts at its next gate)
-                F10 or Page Down — Step the selected worker (clickers send Page Down)
-                Alt+1 … Alt+9 — Step worker 1 … 9
-                Shift+F5 — Stop        Ctrl+R — Reset
-                Ctrl+O — Open a recording (or drop it on the window)    Ctrl+S — Save the run shown
-                Ctrl+Shift+R — Run these settings again (a recording's, live)
-                F7 / F8 — Previous / next violation on the timeline
-                Ctrl+0 — Whole run     Ctrl+L — Follow live
-                Ctrl + mouse wheel — Zoom      Shift + mouse wheel or drag — Pan
-                Ctrl+= / Ctrl+- — Larger / smaller text    Ctrl+Shift+P — Presenter size""");
-        alert.show();
     }
 
     /** Offers the connection dialog for {@code service}; {@code problem} says what went wrong, if anything. */
@@ -985,6 +957,11 @@ public final class MainView extends BorderPane {
         } else {
             recordings.open(file);
         }
+    }
+
+    /** What the window works on; the tests wait on its run. */
+    public Session session() {
+        return session;
     }
 
     public IsolationBench isolationBench() {

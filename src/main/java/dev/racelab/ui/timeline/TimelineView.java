@@ -2,6 +2,7 @@ package dev.racelab.ui.timeline;
 
 import dev.racelab.engine.view.timeline.TimelineModel;
 import dev.racelab.engine.view.timeline.Lane;
+import dev.racelab.engine.view.timeline.StateColumns;
 
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
@@ -54,8 +55,7 @@ import java.util.List;
  */
 public final class TimelineView extends Region {
 
-    /** Per state ordinal, from the vocabulary: which state wins a shared pixel column, and how it is filled. */
-    private static final int[] PRIORITY = new int[ActorState.values().length];
+    /** Per state ordinal, from the vocabulary: how it is filled. */
     private static final byte[] PATTERN = new byte[ActorState.values().length];
     private static final byte PATTERN_NONE = -1;
     private static final byte PATTERN_SOLID = 0;
@@ -68,7 +68,6 @@ public final class TimelineView extends Region {
 
     static {
         for (ActorState state : ActorState.values()) {
-            PRIORITY[state.ordinal()] = state.priority();
             PATTERN[state.ordinal()] = switch (state.pattern()) {
                 case NONE -> PATTERN_NONE;
                 case SOLID -> PATTERN_SOLID;
@@ -92,7 +91,7 @@ public final class TimelineView extends Region {
     private PixelBuffer<IntBuffer> pixelBuffer;
     private int[] pixels = new int[0];
     private int[] row = new int[0];
-    private int[] rowPriority = new int[0];
+    private final StateColumns stateColumns = new StateColumns();
     private byte[] rowPattern = new byte[0];
     private int[] stripe = new int[0];
     private int[] whiteRow = new int[0];
@@ -294,6 +293,19 @@ public final class TimelineView extends Region {
         return Math.max(1, canvas.getWidth() - gutter());
     }
 
+    /**
+     * The height the canvas needs to show {@code lanes} lanes (the time axis and each lane as thin
+     * as its words allow): what the window keeps for the timeline when it shares out its height.
+     */
+    public double heightFor(int lanes) {
+        return axisHeight() + lanes * Math.ceil(em() * 1.4) + 2;
+    }
+
+    /** How many lanes the shown run has now (its server lanes and workers); 0 with none shown. */
+    public int laneCount() {
+        return order.length;
+    }
+
     private double laneHeight() {
         if (compact.get()) {
             double fit = (canvas.getHeight() - axisHeight()) / Math.max(1, order.length);
@@ -404,7 +416,6 @@ public final class TimelineView extends Region {
             pixelBuffer = new PixelBuffer<>(width, height, IntBuffer.wrap(pixels), PixelFormat.getIntArgbPreInstance());
             image = new WritableImage(pixelBuffer);
             row = new int[width];
-            rowPriority = new int[width];
             rowPattern = new byte[width];
             stripe = new int[width];
             whiteRow = new int[width];
@@ -470,64 +481,21 @@ public final class TimelineView extends Region {
     }
 
     /**
-     * Colours {@code row}: one state per pixel column, the most telling one where several meet.
-     * The hot loop of the timeline: it sees every segment in view, so it reads the lane's arrays
-     * directly and multiplies by the inverse scale instead of dividing.
+     * Colours {@code row}: one state per pixel column, the most telling one where several meet
+     * ({@link StateColumns}, the rule the exported pictures draw by too).
      */
     private void fillStates(Lane lane, int width, int background) {
-        Arrays.fill(rowPriority, -1);
-        int n = lane.segStart.size();
-        long[] starts = lane.segStart.raw();
-        byte[] states = lane.segState.raw();
-        int first = Math.max(0, lane.segStart.floor((long) viewStart));
-        double inverse = 1.0 / nanosPerPixel;
-        double end = viewStart + width * nanosPerPixel;
-        int last = width - 1;
-        for (int s = first; s < n; s++) {
-            long start = starts[s];
-            if (start > end) {
-                break;
-            }
-            int state = states[s];
-            byte fill = PATTERN[state];
-            if (fill == PATTERN_NONE) {
-                continue;
-            }
-            long stop = s + 1 < n ? starts[s + 1] : now;
-            double from = (start - viewStart) * inverse;
-            double to = (stop - viewStart) * inverse;
-            if (to < 0) {
-                continue;
-            }
-            // A segment may start exactly at the right edge: clamp both ends into the row.
-            int x0 = from <= 0 ? 0 : from >= last ? last : (int) from;
-            int x1 = to >= last ? last : (int) to;
-            int priority = PRIORITY[state];
-            int color = stateArgb[state];
-            // The state and its fill in one byte: the overlay pass needs both.
-            byte pattern = fill == PATTERN_SOLID ? -1 : (byte) (state << 2 | fill);
-            if (priority >= rowPriority[x0]) {
-                row[x0] = color;
-                rowPriority[x0] = priority;
-                rowPattern[x0] = pattern;
-            }
-            // Columns inside the segment are its own; at its edges it shares the column with its
-            // neighbours and the more telling state wins.
-            for (int x = x0 + 1; x < x1; x++) {
-                row[x] = color;
-                rowPriority[x] = priority;
-                rowPattern[x] = pattern;
-            }
-            if (x1 > x0 && priority >= rowPriority[x1]) {
-                row[x1] = color;
-                rowPriority[x1] = priority;
-                rowPattern[x1] = pattern;
-            }
-        }
+        stateColumns.paint(lane, width, viewStart, nanosPerPixel, now);
         for (int x = 0; x < width; x++) {
-            if (rowPriority[x] < 0) {
+            int state = stateColumns.state(x);
+            if (state < 0) {
                 row[x] = background;
+                continue;
             }
+            row[x] = stateArgb[state];
+            // The state and its fill in one byte: the overlay pass needs both.
+            byte fill = PATTERN[state];
+            rowPattern[x] = fill == PATTERN_SOLID ? -1 : (byte) (state << 2 | fill);
         }
     }
 

@@ -16,11 +16,15 @@ SELECT pg_catalog.array_cat(pg_catalog.pg_blocking_pids($1::int), pg_catalog.pg_
 -- values (%L) on the server, and the statement it returns is run as it is.
 
 -- name: rights
-SELECT rolsuper, rolcreatedb, current_user, pg_catalog.current_setting('server_version_num')::int
+SELECT rolsuper, rolcreatedb, current_user, pg_catalog.current_setting('server_version_num')::int AS version,
+       rolcreaterole
 FROM pg_catalog.pg_roles WHERE rolname = current_user
 
 -- name: create-database
 SELECT pg_catalog.format('CREATE DATABASE %I TEMPLATE template0 ENCODING %L LC_COLLATE %L LC_CTYPE %L', ?, 'UTF8', 'C', 'C')
+
+-- name: create-owned-database
+SELECT pg_catalog.format('CREATE DATABASE %I OWNER %I TEMPLATE template0 ENCODING %L LC_COLLATE %L LC_CTYPE %L', ?, ?, 'UTF8', 'C', 'C')
 
 -- name: mark-database
 SELECT pg_catalog.format('COMMENT ON DATABASE %I IS %L', ?, ?)
@@ -50,18 +54,100 @@ WHERE d.datname LIKE 'racelab\_isolation\_%'
   AND pg_catalog.shobj_description(d.oid, 'pg_database') LIKE 'RaceLab isolation scratch database; a leftover after %'
   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a WHERE a.datid = d.oid)
 
--- name: roles-existing
--- Which of the roles a spec creates exist (roles belong to the whole server, so dropping the
--- scratch database does not take them): before it runs none may, after it those that do are its own.
-SELECT rolname, oid FROM pg_catalog.pg_roles WHERE rolname = ANY ($1::text[]) ORDER BY rolname
+-- The role a spec's sessions log in as, and the roles a spec creates (SpecLogin, SpecRoles). Each
+-- template's format() makes the statement; ?s are the values it quotes (AdminSql).
 
--- name: drop-role
-SELECT pg_catalog.format('DROP ROLE IF EXISTS %I', $1::text)
+-- name: create-login
+-- A login for one run of a spec: LOGIN and nothing more, a few sessions, a password that expires.
+SELECT pg_catalog.format('CREATE ROLE %I LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS '
+       'INHERIT CONNECTION LIMIT %s VALID UNTIL %L PASSWORD %L', ?, ?::int, ?, ?)
 
--- name: lock-session
--- The session holding the roles lock: a server's idle timeouts must not end it (and the lock with it).
-SET idle_session_timeout = 0; SET idle_in_transaction_session_timeout = 0
+-- name: create-spec-role
+-- A role a spec creates, under its run's name: a plain one that never logs in ($2: INHERIT or NOINHERIT).
+SELECT pg_catalog.format('CREATE ROLE %I NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS %s',
+       ?, CASE WHEN ?::boolean THEN 'INHERIT' ELSE 'NOINHERIT' END)
 
--- name: try-roles-lock
--- The lock role-creating specs take, one at a time across RaceLabs ($1: SpecRoles.LOCK_KEY).
-SELECT pg_catalog.pg_try_advisory_lock($1)
+-- name: mark-role
+SELECT pg_catalog.format('COMMENT ON ROLE %I IS %L', ?, ?)
+
+-- name: grant-role-to-login
+SELECT pg_catalog.format('GRANT %I TO CURRENT_USER', ?)
+
+-- name: grant-role
+SELECT pg_catalog.format('GRANT %I TO %I', ?, ?)
+
+-- name: drop-roles
+-- A spec's DROP ROLE [IF EXISTS] a, b, … ($2: the names), as one statement, as the spec wrote it.
+SELECT pg_catalog.format('DROP ROLE %s%s', CASE WHEN ?::boolean THEN 'IF EXISTS ' ELSE '' END,
+       (SELECT pg_catalog.string_agg(pg_catalog.format('%I', r), ', ') FROM pg_catalog.unnest(?::text[]) r))
+
+-- name: drop-role-if-exists
+SELECT pg_catalog.format('DROP ROLE IF EXISTS %I', ?)
+
+-- name: drop-owned
+-- What a login of a spec's run was granted outside its scratch database (settings) goes with it.
+SELECT pg_catalog.format('DROP OWNED BY %I', ?)
+
+-- name: no-login
+-- Before a spec's login is dropped: nobody logs in as it any more, whatever the spec did to it.
+SELECT pg_catalog.format('ALTER ROLE %I NOLOGIN', ?)
+
+-- name: public-schema-grant
+SELECT pg_catalog.format('GRANT USAGE, CREATE ON SCHEMA public TO %I', ?)
+
+-- name: public-schema-revoke
+SELECT pg_catalog.format('REVOKE USAGE, CREATE ON SCHEMA public FROM %I', ?)
+
+-- name: grant-setting
+SELECT pg_catalog.format('GRANT SET ON PARAMETER %I TO %I', ?, ?)
+
+-- name: grant-function
+-- $1 is the function as the server names it (regprocedure's text).
+SELECT pg_catalog.format('GRANT EXECUTE ON FUNCTION %s TO %I', ?, ?)
+
+-- name: grant-catalog-column
+SELECT pg_catalog.format('GRANT UPDATE (%I) ON pg_catalog.%I TO %I', ?, ?, ?)
+
+-- name: grant-toast
+SELECT pg_catalog.format('GRANT USAGE, CREATE ON SCHEMA pg_toast TO %I', ?)
+
+-- name: no-template
+-- A scratch database its owner made a template of cannot be dropped: undone first.
+SELECT pg_catalog.format('ALTER DATABASE %I IS_TEMPLATE false', ?)
+
+-- name: prepared-in
+SELECT count(*) FROM pg_catalog.pg_prepared_xacts WHERE database = ?
+
+-- name: prepared-here
+-- Transactions a spec prepared and left: they keep its scratch database from being dropped.
+SELECT gid FROM pg_catalog.pg_prepared_xacts WHERE database = pg_catalog.current_database()
+
+-- name: rollback-prepared
+SELECT pg_catalog.format('ROLLBACK PREPARED %L', ?)
+
+-- name: sessions-in
+SELECT count(*) FROM pg_catalog.pg_stat_activity WHERE datname = ?
+
+-- name: scratch-databases
+SELECT datname FROM pg_catalog.pg_database WHERE datname LIKE 'racelab\_isolation\_%'
+
+-- name: marked-roles
+-- Roles of RaceLab's spec runs, each with the mark saying when it would be a leftover.
+SELECT r.rolname, pg_catalog.shobj_description(r.oid, 'pg_authid')
+FROM pg_catalog.pg_roles r
+WHERE r.rolname LIKE 'racelab\_spec\_%'
+  AND pg_catalog.shobj_description(r.oid, 'pg_authid') LIKE 'RaceLab isolation role; a leftover after %'
+
+-- name: superuser-settings
+-- Of the settings a spec sets, those only a superuser may set ($1: their names).
+SELECT name FROM pg_catalog.pg_settings WHERE name = ANY (?::text[]) AND context = 'superuser' ORDER BY name
+
+-- name: revoked-functions
+-- Of the functions a spec calls, those of PostgreSQL's own that not everyone may call ($1: their
+-- names), each as GRANT names it.
+SELECT p.proname, p.oid::pg_catalog.regprocedure::text
+FROM pg_catalog.pg_proc p
+WHERE p.pronamespace = 'pg_catalog'::pg_catalog.regnamespace AND p.proname = ANY (?::text[])
+  AND NOT EXISTS (SELECT 1 FROM pg_catalog.aclexplode(COALESCE(p.proacl, pg_catalog.acldefault('f', p.proowner))) a
+                  WHERE a.grantee = 0 AND a.privilege_type = 'EXECUTE')
+ORDER BY 1, 2

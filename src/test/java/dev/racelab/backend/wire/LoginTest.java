@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The password logins a server may ask for that the test servers (trust) never do: SCRAM-SHA-256
@@ -26,6 +27,20 @@ class LoginTest {
         WireException forged = assertThrows(WireException.class,
                 () -> scram.verifyServerFinal("v=AAAATRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4="));
         assertEquals("the server's SCRAM signature is wrong: it does not know the password", forged.getMessage());
+    }
+
+    @Test
+    void aScramVerifierIsWhatAServerStoresForThePassword() {
+        // Computed apart from RaceLab (Python's hashlib: PBKDF2-HMAC-SHA-256, then HMAC and SHA-256
+        // as RFC 5802 says), for "pencil", the salt 0..15 and 4096 rounds.
+        byte[] salt = new byte[16];
+        for (int i = 0; i < salt.length; i++) {
+            salt[i] = (byte) i;
+        }
+        assertEquals("SCRAM-SHA-256$4096:AAECAwQFBgcICQoLDA0ODw==$zHCdol2044/ZyWzPLi7oxApCkamKw9Z+E4U/QApd/5Y="
+                + ":dd5peBOitVnLNFu7VmwP+HiDaaw4OUCv396eVCWhYiE=", Scram.verifier("pencil", salt, 4096));
+        String random = Passwords.scramVerifier("pencil");
+        assertTrue(random.startsWith("SCRAM-SHA-256$4096:") && !random.contains("pencil"), random);
     }
 
     @Test

@@ -94,6 +94,22 @@ class IsolationCleanupTest {
         return "racelab_test_" + what + "_" + ProcessHandle.current().pid();
     }
 
+    /** The roles of the run whose scratch database is {@code scratch} still on the server: its login, the spec's roles. */
+    static List<String> rolesOfRun(String scratch) throws Exception {
+        String run = scratch.substring("racelab_isolation_".length());
+        List<String> names = new ArrayList<>();
+        try (Connection c = TestServers.connect();
+             PreparedStatement p = c.prepareStatement("SELECT rolname FROM pg_roles WHERE rolname LIKE ?")) {
+            p.setString(1, "racelab\\_spec\\_" + run + "%");
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    names.add(rs.getString(1));
+                }
+            }
+        }
+        return names;
+    }
+
     /** RaceLab's scratch databases on the server now. */
     private static List<String> scratchDatabases() throws Exception {
         List<String> names = new ArrayList<>();
@@ -130,6 +146,7 @@ class IsolationCleanupTest {
         assertTrue(run.scratchName().startsWith("racelab_isolation_"), run.scratchName());
         assertFalse(exists(run.scratchName()), "its scratch database was dropped");
         assertEquals(0, sessionsOf("cleanup-good"));
+        assertEquals(List.of(), rolesOfRun(run.scratchName()), "the roles it made were dropped");
     }
 
     @Test
@@ -143,6 +160,7 @@ class IsolationCleanupTest {
         assertTrue(run.scratchName().startsWith("racelab_isolation_"), run.scratchName());
         assertFalse(exists(run.scratchName()), "its scratch database was dropped");
         assertEquals(0, sessionsOf("cleanup-setup"));
+        assertEquals(List.of(), rolesOfRun(run.scratchName()), "the roles it made were dropped");
     }
 
     @Test
@@ -157,6 +175,7 @@ class IsolationCleanupTest {
         assertTrue(run.scratchName().startsWith("racelab_isolation_"), run.scratchName());
         assertFalse(exists(run.scratchName()), "its scratch database was dropped");
         assertEquals(0, sessionsOf("cleanup-cancel"));
+        assertEquals(List.of(), rolesOfRun(run.scratchName()), "the roles it made were dropped");
     }
 
     @Test
@@ -180,6 +199,7 @@ class IsolationCleanupTest {
         assertTrue(run.scratchName().startsWith("racelab_isolation_"), run.scratchName());
         assertFalse(exists(run.scratchName()), "its scratch database was dropped");
         assertEquals(0, sessionsOf("cleanup-stop"));
+        assertEquals(List.of(), rolesOfRun(run.scratchName()), "the roles it made were dropped");
     }
 
     @Test
@@ -202,7 +222,7 @@ class IsolationCleanupTest {
     }
 
     @Test
-    void aLoginThatMayNotCreateDatabasesIsToldSoAndNothingRuns() throws Exception {
+    void aLoginThatMayNotCreateRolesOrDatabasesIsToldSoAndNothingRuns() throws Exception {
         // The test server's login acting as pg_monitor, a role of PostgreSQL's own that may not
         // create databases: nothing is created to try this.
         PgAddress base = TestServers.postgres().address();
@@ -211,9 +231,17 @@ class IsolationCleanupTest {
             Spec spec = spec("cleanup-monitor", TWO_SESSIONS);
             IsolationRun run = new IsolationRun(limited, spec, new Transcript(), PATIENT);
             BackendException refused = assertThrows(BackendException.class, () -> run.run(List.of()));
+            assertTrue(refused.getMessage().contains("does not let user 'pg_monitor' create roles or databases, and "
+                    + "an isolation spec runs in a scratch database RaceLab creates, as a role RaceLab creates for it "
+                    + "that owns nothing else: grant it CREATEROLE and CREATEDB, use a login that has it, or run the "
+                    + "spec as pg_monitor itself"), refused.getMessage());
+            assertEquals(null, run.scratchName(), "no scratch database was made");
+            // As the login itself, it still needs a database of its own.
+            IsolationRun asLogin = new IsolationRun(limited, spec, new Transcript(), PATIENT,
+                    SpecSandbox.Access.AS_LOGIN);
+            refused = assertThrows(BackendException.class, () -> asLogin.run(List.of()));
             assertTrue(refused.getMessage().contains("does not let user 'pg_monitor' create databases, and an "
                     + "isolation spec runs only in a scratch database RaceLab creates and drops"), refused.getMessage());
-            assertEquals(null, run.scratchName(), "no scratch database was made");
         }
     }
 
@@ -229,7 +257,8 @@ class IsolationCleanupTest {
         IsolationRun run = new IsolationRun(TestServers.postgres(), leaky, transcript, PATIENT);
         run.run(List.of());
         assertTrue(transcript.text().endsWith("teardown failed: ERROR:  division by zero\n"), transcript.text());
-        assertFalse(roleExists(role), "the spec's role is gone");
+        assertEquals(List.of(), rolesOfRun(run.scratchName()), "the role made for the spec is gone, as is its login");
+        assertFalse(roleExists(role), "no role of the spec's own name was ever made");
         assertEquals(List.of(), run.kept());
     }
 
@@ -259,10 +288,10 @@ class IsolationCleanupTest {
     }
 
     @Test
-    void aRoleOfTheSpecsNameThatSomeoneCreatesAfterItsTeardownDroppedItsOwnIsLeftAndSaid() throws Exception {
-        // The spec creates the role and drops it in its teardown; as the permutation ends (after
-        // the teardown, before RaceLab's cleanup) another client creates a role of that name. It
-        // has another OID than the spec's: the cleanup leaves it and says so.
+    void aRoleOfTheSpecsNameThatSomeoneCreatesWhileItRunsIsNeitherUsedNorDropped() throws Exception {
+        // The spec creates the role and drops it in its teardown; as the permutation ends another
+        // client creates a role of that name. The spec's role had a name of the run's own: the
+        // other client's is not touched, and nothing is said of it.
         String role = ownRole("successor");
         Spec spec = spec("cleanup-successor", "setup { CREATE ROLE " + role + "; }\n"
                 + "teardown { DROP ROLE " + role + "; }\n"
@@ -271,7 +300,7 @@ class IsolationCleanupTest {
             @Override
             public void permutationFinished(String names) {
                 try {
-                    execute("CREATE ROLE " + role);
+                    execute("CREATE ROLE " + role + " CONNECTION LIMIT 7");
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
@@ -281,32 +310,35 @@ class IsolationCleanupTest {
             IsolationRun run = new IsolationRun(TestServers.postgres(), spec, successor, PATIENT);
             run.run(List.of());
             assertTrue(roleExists(role), "the other client's role is still there");
-            assertEquals(1, run.kept().size(), run.kept().toString());
-            assertTrue(run.kept().get(0).startsWith("role " + role + " exists with OID "), run.kept().get(0));
+            assertEquals(List.of(), run.kept());
+            assertEquals(List.of(), rolesOfRun(run.scratchName()));
         } finally {
             execute("DROP ROLE IF EXISTS " + role);
         }
     }
 
     @Test
-    void aSpecThatWouldCreateAndDropARoleThatExistsIsRefusedAndTheRoleStays() throws Exception {
-        // Someone's role, and a spec that creates it if missing and drops it in its teardown: run,
-        // it would drop the other's role.
+    void aSpecWhoseRoleHasTheNameOfSomeonesRoleRunsWithARoleOfItsOwnAndLeavesTheirsAsItWas() throws Exception {
+        // Someone's role, and a spec that creates a role of that name, gives it a table, becomes it
+        // and drops it in its teardown: run as written, it would have dropped the other's role.
         String theirs = ownRole("theirs");
-        execute("CREATE ROLE " + theirs);
+        execute("CREATE ROLE " + theirs + " CONNECTION LIMIT 7");
         try {
-            Spec spec = spec("cleanup-theirs", "setup { DO $$ BEGIN CREATE ROLE " + theirs
-                    + "; EXCEPTION WHEN duplicate_object THEN NULL; END $$; }\n"
-                    + "teardown { DROP ROLE " + theirs + "; }\n"
-                    + "session s1\nstep s1a { SELECT 1; }\n");
+            Spec spec = spec("cleanup-theirs", "setup { CREATE ROLE " + theirs + "; CREATE TABLE t (a int); "
+                    + "ALTER TABLE t OWNER TO " + theirs + "; }\n"
+                    + "teardown { DROP TABLE t; DROP ROLE " + theirs + "; }\n"
+                    + "session s1\nstep s1a { SET ROLE " + theirs + "; }\nstep s1b { INSERT INTO t VALUES (1); }\n"
+                    + "step s1c { SELECT count(*) AS rows FROM t; }\nstep s1d { RESET ROLE; }\n");
             Transcript transcript = new Transcript();
             IsolationRun run = new IsolationRun(TestServers.postgres(), spec, transcript, PATIENT);
-            IsolationFailure refused = assertThrows(IsolationFailure.class, () -> run.run(List.of()));
-            assertTrue(refused.getMessage().startsWith("role " + theirs + " exists on this server; the spec would "
-                    + "drop it"), refused.getMessage());
-            assertEquals("", transcript.text(), "nothing ran");
-            assertEquals(null, run.scratchName(), "no scratch database was made");
+            run.run(List.of());
+            assertFalse(transcript.text().contains("ERROR"), transcript.text());
+            assertTrue(transcript.text().contains("rows\n----\n   1\n(1 row)"), transcript.text());
             assertTrue(roleExists(theirs), "their role is still there");
+            assertTrue(named("SELECT count(*) FROM pg_roles WHERE rolname = ? AND rolconnlimit = 7", theirs),
+                    "and as it was");
+            assertEquals(List.of(), run.kept());
+            assertEquals(List.of(), rolesOfRun(run.scratchName()));
         } finally {
             execute("DROP ROLE IF EXISTS " + theirs);
         }

@@ -52,15 +52,6 @@ class PostgresConformanceTest {
     private record Outcome(String spec, boolean identical, String difference, long millis) {
     }
 
-    /**
-     * Specs that touch what the whole server shares (roles, rights on a database) run one at a
-     * time: roles have one namespace for the whole server. The others run in parallel, each in its
-     * own database.
-     */
-    private static final java.util.concurrent.locks.ReentrantLock SERVER_WIDE = new java.util.concurrent.locks.ReentrantLock();
-    private static final java.util.regex.Pattern SHARED = java.util.regex.Pattern.compile(
-            "CREATE\\s+(ROLE|USER)|DROP\\s+(ROLE|USER)|ON\\s+DATABASE", java.util.regex.Pattern.CASE_INSENSITIVE);
-
     @Test
     void everyScheduledSpecPrintsWhatIsolationtesterPrints() throws Exception {
         Postgres server = TestServers.postgres();
@@ -115,18 +106,11 @@ class PostgresConformanceTest {
         Spec spec = SpecReader.read(specs.spec(name));
         Transcript transcript = new Transcript();
         String failure = null;
-        boolean serverWide = SHARED.matcher(spec.allSql()).find();
-        if (serverWide) {
-            SERVER_WIDE.lock();
-        }
+        // All in parallel, those that create roles too: each run's roles have names of its own.
         try {
             IsolationRun.run(server, spec, List.of(), transcript, OPTIONS);
         } catch (IsolationFailure e) {
             failure = e.getMessage();
-        } finally {
-            if (serverWide) {
-                SERVER_WIDE.unlock();
-            }
         }
         long millis = (System.nanoTime() - started) / 1_000_000;
         String actual = transcript.text();

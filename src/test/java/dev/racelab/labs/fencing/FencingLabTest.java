@@ -1,6 +1,7 @@
 package dev.racelab.labs.fencing;
 
 import dev.racelab.engine.Clock;
+import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
@@ -8,11 +9,17 @@ import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Verdict;
+import dev.racelab.engine.view.LabView;
+import dev.racelab.support.RecordingSketch;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -40,6 +47,61 @@ class FencingLabTest {
     private RunSpec spec(String strategy, String gate, String delay) {
         return RunSpec.defaults(lab).withStrategy(strategy).withWorkers(10).withOps(20).withSeed(7)
                 .withGates(GatePlan.NONE.with(gate, GateRule.parseDelay(delay)));
+    }
+
+    /**
+     * The picture's writes, newest first, are in the order PostgreSQL committed them, as the
+     * banner has it: the newest is the write that landed last (the token the book holds at the
+     * end), and a stale write stands right before the newer write it replaced (the token the
+     * book's trigger reported), never where its reply happened to come in. The source article's
+     * check with its pause, and sixteen clients writing blindly at once, five runs each: replies
+     * often come back in another order than the commits.
+     */
+    @Test
+    void thePicturesWritesAreInTheBooksCommitOrderAsTheBannerSays() throws Exception {
+        for (int i = 0; i < 10; i++) {
+            RunSpec spec = i % 2 == 0 ? RunSpec.defaults(lab).withStrategy("check-then-write").withSeed(i)
+                    : RunSpec.defaults(lab).withStrategy("blind-write").withWorkers(16).withOps(8).withSeed(i)
+                            .withGates(GatePlan.NONE);
+            Run run = start(spec);
+            Outcome outcome = run.awaitOutcome(WAIT);
+            List<Event> events = run.recorder().snapshot();
+            // What the book's trigger said of each stale write: the token of the write it replaced.
+            Map<Long, Long> replacedBy = new HashMap<>();
+            Map<Integer, Long> lastWrite = new HashMap<>();
+            for (Event e : events) {
+                if (e.kind() == EventKind.WRITE_ACCEPTED) {
+                    lastWrite.put(e.actor(), e.value());
+                } else if (e.kind() == EventKind.VIOLATION && FencingScenario.STALE.equals(e.subject())) {
+                    replacedBy.put(lastWrite.get(e.actor()), e.value());
+                }
+            }
+            LabView view = lab.view(run.record().header());
+            events.forEach(view::accept);
+            RecordingSketch sketch = new RecordingSketch(600, 400);
+            view.draw(sketch);
+            List<String> texts = sketch.texts();
+            int strip = texts.indexOf(texts.stream().filter(t -> t.startsWith(FencingScenario.STALE + ": "))
+                    .findFirst().orElseThrow());
+            List<String> chips = new ArrayList<>();
+            List<String> marks = new ArrayList<>();
+            // The writes that landed: the strip up to the rejected ones, if any.
+            for (int t = strip; t < texts.size() - 1 && !texts.get(t).startsWith("latest rejected"); t++) {
+                if (texts.get(t).matches("#\\d+") && texts.get(t + 1).matches("ok|stale|no")) {
+                    chips.add(texts.get(t));
+                    marks.add(texts.get(t + 1));
+                }
+            }
+            String said = "run " + i + " (" + spec.strategy() + "): the picture " + chips + " " + marks + "; the banner: "
+                    + outcome.banner();
+            assertEquals("#" + outcome.metrics().get("finalToken"), chips.get(0), said);
+            for (int c = 0; c + 1 < chips.size(); c++) {
+                long token = Long.parseLong(chips.get(c).substring(1));
+                if (marks.get(c).equals("stale")) {
+                    assertEquals("#" + replacedBy.get(token), chips.get(c + 1), said);
+                }
+            }
+        }
     }
 
     @Test

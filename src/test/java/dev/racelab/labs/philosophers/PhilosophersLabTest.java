@@ -1,5 +1,6 @@
 package dev.racelab.labs.philosophers;
 
+import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Clock;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
@@ -54,6 +55,40 @@ class PhilosophersLabTest {
                     outcome.explanation());
             assertEquals(5L, outcome.violations().get(PhilosophersScenario.DEADLOCKED));
             assertEquals(5, outcome.places().size(), "each deadlocked philosopher is marked on the timeline");
+        }
+    }
+
+    /**
+     * Stopping a deadlocked table puts every fork down, and a fork put down goes to whoever queues
+     * for it: that philosopher must not be drawn eating, on its lane or in any export, when the
+     * panel (and the verdict) counts no meal. Fifteen runs, observed as the window observes them:
+     * in one of four the handover won the race against the stop (before the fix).
+     */
+    @Test
+    void forksPutDownWhileADeadlockedRunStopsAreNoMeals() throws Exception {
+        for (int i = 0; i < 15; i++) {
+            Run run = start(naiveWithADelayBetweenForks(100 + i).withObserve(true));
+            Outcome outcome = run.awaitOutcome(WAIT);
+            assertEquals(Verdict.DEADLOCK, outcome.verdict(), "run " + i + ": " + outcome.banner());
+            List<Event> events = run.recorder().snapshot();
+            long stopping = events.stream().filter(e -> e.kind() == EventKind.RUN_STOPPING).findFirst()
+                    .orElseThrow(() -> new AssertionError("the run never stopped its workers")).seq();
+            java.util.Set<Integer> philosophers = new java.util.HashSet<>();
+            for (int k = 0; k < run.spec().workers(); k++) {
+                philosophers.add(run.workerActor(k));
+            }
+            for (Event e : events) {
+                if (e.seq() > stopping && e.kind() == EventKind.STATE && philosophers.contains(e.actor())) {
+                    throw new AssertionError("run " + i + ": after the run began stopping, "
+                            + "philosopher-" + (e.actor()) + " was drawn "
+                            + e.state() + " (" + e + "); the verdict counts " + outcome.metrics().get("meals")
+                            + " meals");
+                }
+            }
+            long eating = events.stream().filter(e -> e.kind() == EventKind.STATE
+                    && e.state() == ActorState.EATING).count();
+            assertEquals(outcome.metrics().get("meals").longValue(), eating,
+                    "run " + i + ": the meals on the timeline are the meals the verdict counts");
         }
     }
 

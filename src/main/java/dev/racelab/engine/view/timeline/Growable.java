@@ -2,7 +2,11 @@ package dev.racelab.engine.view.timeline;
 
 import java.util.Arrays;
 
-/** Append-only primitive arrays, so a million segments cost no boxing. Owned by the FX thread. */
+/**
+ * Primitive arrays that grow at their end, so a million segments cost no boxing; a lane folded to
+ * pixel columns also replaces and removes its last values. Owned by the thread that feeds the lane
+ * (the FX thread for the window's).
+ */
 public final class Growable {
 
     private Growable() {
@@ -33,6 +37,10 @@ public final class Growable {
 
         public long last() {
             return values[size - 1];
+        }
+
+        void removeLast() {
+            size--;
         }
 
         /** The backing array, valid up to {@link #size()}, for tight loops; do not keep it across appends. */
@@ -71,6 +79,14 @@ public final class Growable {
 
         public int get(int i) {
             return values[i];
+        }
+
+        void set(int i, int value) {
+            values[i] = (byte) value;
+        }
+
+        void removeLast() {
+            size--;
         }
 
         public int size() {
@@ -116,6 +132,14 @@ public final class Growable {
 
         public String get(int i) {
             return values[i];
+        }
+
+        void set(int i, String value) {
+            values[i] = value;
+        }
+
+        void removeLast() {
+            values[--size] = null;
         }
 
         public int size() {

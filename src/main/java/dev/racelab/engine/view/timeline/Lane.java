@@ -6,6 +6,7 @@ import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Ink;
 
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -20,6 +21,13 @@ import java.util.Objects;
  *       holds the counter row · 2 waiting"), each until the next.</li>
  *   <li><b>Markers</b>: tokens, writes accepted and rejected, reads, violations, errors.</li>
  * </ul>
+ *
+ * <p><b>Folded</b> to a picture's {@link Columns} ({@link TimelineModel#folded}), a lane keeps
+ * per pixel column only what the column shows: of the segments that begin in it, the one that
+ * wins the column by the window's rule ({@link StateColumns}: the most telling state, the later of
+ * two as telling) and the one going on after it; of the stripe's likewise (the later thing the
+ * server says wins); the first and the last label; one mark of each kind; the last read. Drawn
+ * by the same rules, a folded lane looks as the whole one does, column for column.
  */
 public final class Lane {
 
@@ -56,7 +64,7 @@ public final class Lane {
     /** 1 where the label is an old read's, drawn on while no new read came (hatched): the view lags there. */
     public final Growable.Bytes labelStale = new Growable.Bytes();
 
-    /** Server lanes: when the observer read the server ({@code SERVER_SAMPLE}), in order. */
+    /** Server lanes: when the observer read the server ({@code SERVER_SAMPLE}), in order (folded: the last per column). */
     public final Growable.Longs sampleTime = new Growable.Longs();
     /** Server lanes: the observer's period, in nanoseconds; 0 in recordings made before samples were recorded. */
     long samplePeriod;
@@ -66,6 +74,11 @@ public final class Lane {
     public final Growable.Longs markValue = new Growable.Longs();
     public final Growable.Longs markSeq = new Growable.Longs();
     public final Growable.Strings markSubject = new Growable.Strings();
+
+    /** The picture's columns this lane is folded to, or null: every segment, label and mark kept. */
+    private final Columns columns;
+    /** Folded: per kind of mark, the column of its last mark kept. */
+    private final int[] markColumn;
 
     /** The server lane whose reads the stripe shows, or -1. */
     public int stripeSource() {
@@ -77,16 +90,61 @@ public final class Lane {
         return samplePeriod;
     }
 
-    Lane(Actor actor) {
+    Lane(Actor actor, Columns columns) {
         this.actor = actor.id();
         this.name = actor.name();
         this.kind = actor.kind();
+        this.columns = columns;
+        this.markColumn = columns == null ? null : new int[KINDS.length];
+        if (markColumn != null) {
+            Arrays.fill(markColumn, Integer.MIN_VALUE);
+        }
     }
 
     void state(long time, ActorState state, String subject) {
-        segStart.add(time);
-        segState.add(state.ordinal());
-        segSubject.add(subject);
+        if (!folded(segStart, segState, segSubject, time, state.ordinal(), subject, state.priority())) {
+            segStart.add(time);
+            segState.add(state.ordinal());
+            segSubject.add(subject);
+        }
+    }
+
+    /**
+     * Folds a segment beginning at {@code time} into the column where the last one began, if it is
+     * the same: the column keeps at most two, the one that wins it ({@code priority}, the later of
+     * two as high; a single one) and the one after it. True if folded, false to append.
+     */
+    private boolean folded(Growable.Longs starts, Growable.Bytes states, Growable.Strings texts, long time, int state,
+                           String text, int priority) {
+        int n = starts.size();
+        if (columns == null || n == 0 || columns.of(starts.last()) != columns.of(time)) {
+            return false;
+        }
+        boolean two = n > 1 && columns.of(starts.get(n - 2)) == columns.of(time);
+        int winner = two ? n - 2 : n - 1;
+        if (priority >= priority(states, winner)) {
+            // The newcomer wins the column and goes on after it: one segment, from the column's first.
+            states.set(winner, state);
+            texts.set(winner, text);
+            if (two) {
+                starts.removeLast();
+                states.removeLast();
+                texts.removeLast();
+            }
+            return true;
+        }
+        if (two) {
+            starts.set(n - 1, time);
+            states.set(n - 1, state);
+            texts.set(n - 1, text);
+            return true;
+        }
+        return false;
+    }
+
+    /** How telling segment {@code i} is: a state's priority; on the stripe, anything the server says beats nothing. */
+    private int priority(Growable.Bytes states, int i) {
+        return states == segState ? STATES[states.get(i)].priority() : states.get(i) == SERVER_NONE ? 0 : 1;
     }
 
     /** The state at the end of the lane so far, or IDLE. */
@@ -114,9 +172,7 @@ public final class Lane {
 
     /** The server was not read from {@code time} on: the stripe shows nothing until the next read says again. */
     void serverUnread(long time, String why) {
-        stripeStart.add(time);
-        stripeState.add(SERVER_NONE);
-        stripeText.add(why);
+        stripeSegment(time, SERVER_NONE, why);
     }
 
     /** The next read came: the stripe shows again what the server said before the gap. */
@@ -125,16 +181,20 @@ public final class Lane {
     }
 
     private void stripe(long time) {
-        stripeStart.add(time);
         if (serverWaits != null) {
-            stripeState.add(SERVER_WAITS);
-            stripeText.add("server: waits " + serverWaits);
+            stripeSegment(time, SERVER_WAITS, "server: waits " + serverWaits);
         } else if (serverHolds != null) {
-            stripeState.add(SERVER_HOLDS);
-            stripeText.add("server: holds " + serverHolds);
+            stripeSegment(time, SERVER_HOLDS, "server: holds " + serverHolds);
         } else {
-            stripeState.add(SERVER_NONE);
-            stripeText.add(null);
+            stripeSegment(time, SERVER_NONE, null);
+        }
+    }
+
+    private void stripeSegment(long time, int state, String text) {
+        if (!folded(stripeStart, stripeState, stripeText, time, state, text, state == SERVER_NONE ? 0 : 1)) {
+            stripeStart.add(time);
+            stripeState.add(state);
+            stripeText.add(text);
         }
     }
 
@@ -143,11 +203,30 @@ public final class Lane {
     }
 
     void label(long time, String text, String shorter, Ink ink, boolean stale) {
+        int n = labelStart.size();
+        if (columns != null && n > 1 && columns.of(labelStart.get(n - 2)) == columns.of(time)) {
+            // Folded: the column's first label stays, the last takes the place of those between.
+            labelStart.set(n - 1, time);
+            labelText.set(n - 1, text);
+            labelShort.set(n - 1, shorter);
+            labelInk.set(n - 1, ink.ordinal());
+            labelStale.set(n - 1, stale ? 1 : 0);
+            return;
+        }
         labelStart.add(time);
         labelText.add(text);
         labelShort.add(shorter);
         labelInk.add(ink.ordinal());
         labelStale.add(stale ? 1 : 0);
+    }
+
+    /** A read of the server at {@code time}; folded, the last of a column's reads stands for them. */
+    void sample(long time) {
+        if (columns != null && sampleTime.size() > 0 && columns.of(sampleTime.last()) == columns.of(time)) {
+            sampleTime.set(sampleTime.size() - 1, time);
+        } else {
+            sampleTime.add(time);
+        }
     }
 
     /**
@@ -188,6 +267,13 @@ public final class Lane {
     }
 
     void mark(Event event, long time) {
+        if (markColumn != null) {
+            int column = columns.of(time);
+            if (markColumn[event.kind().ordinal()] == column) {
+                return;
+            }
+            markColumn[event.kind().ordinal()] = column;
+        }
         markTime.add(time);
         markKind.add(event.kind().ordinal());
         markValue.add(event.value());

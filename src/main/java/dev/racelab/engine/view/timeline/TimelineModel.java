@@ -6,12 +6,13 @@ import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.EventLog;
 import dev.racelab.engine.Ink;
+import dev.racelab.engine.RecentEvents;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,16 +24,27 @@ import java.util.function.Consumer;
  * caused, and the places of violations, built from a run's record alone (its lanes come from the
  * record's {@link EventKind#ACTOR} events), so a live run and an opened recording look the same.
  *
- * <p>It is fed once per frame ({@link #drain}) with whatever the recorder got since the last
- * frame, at most a bounded batch so a burst never stalls a frame. Times are nanoseconds since the
- * first event. Owned by the FX thread.
+ * <p>The window's is fed once per frame ({@link #drain}) with whatever the recorder got since the
+ * last frame, at most a bounded batch so a burst never stalls a frame, and keeps every segment,
+ * label and mark. A picture's is {@linkplain #folded folded} to its pixel columns and fed the
+ * events as a recording is read ({@link #accept}): it keeps what each column shows, so its memory
+ * does not grow with the run. Times are nanoseconds since the first event. Owned by the thread
+ * that feeds it (the FX thread for the window's).
  */
 public final class TimelineModel {
 
     /** The most events taken in one frame; the rest wait for the next. */
     public static final int MAX_PER_FRAME = 250_000;
 
+    /** Folded: the most arrows kept; past it a picture is solid with them anyway. */
+    private static final int MOST_ARROWS = 1 << 17;
+
+    /** The window's: the run's log, which it drains and finds arrows' causes in; null when folded. */
     private final EventLog events;
+    /** Folded: the columns every lane is folded to, where the latest events happened, the arrows kept. */
+    private final Columns columns;
+    private RecentEvents recent;
+    private Set<ArrowKey> arrowsKept;
     public final List<Lane> lanes = new ArrayList<>();
     public final Growable.Longs arrowFromTime = new Growable.Longs();
     public final Growable.Ints arrowFromLane = new Growable.Ints();
@@ -51,7 +63,7 @@ public final class TimelineModel {
     private boolean violationSubjectsDiffer;
     private final Map<EventKind, Long> counts = new EnumMap<>(EventKind.class);
     /** Per server lane: what it says of each worker, to compose its label. */
-    private final Map<Integer, ServerState> serverStates = new TreeMap<>();
+    private final Map<Integer, ServerReport> serverStates = new TreeMap<>();
     private final Set<ActorState> statesSeen = EnumSet.noneOf(ActorState.class);
     private final Set<EventKind> marksSeen = EnumSet.noneOf(EventKind.class);
     private long cursor;
@@ -62,6 +74,26 @@ public final class TimelineModel {
 
     public TimelineModel(EventLog events) {
         this.events = events;
+        this.columns = null;
+        this.recent = null;
+        this.arrowsKept = null;
+    }
+
+    private TimelineModel(Columns columns) {
+        this.events = null;
+        this.columns = columns;
+        this.recent = new RecentEvents();
+        this.arrowsKept = new HashSet<>();
+    }
+
+    /**
+     * A timeline for a picture of {@code columns}, fed by {@link #accept}: each lane keeps per
+     * column what the column shows (see {@link Lane}), arrows one per pair of columns and lanes,
+     * no list of violations (their marks are on the lanes). Folded to {@link Columns#ONE}, it
+     * keeps next to nothing and still knows where the run ends.
+     */
+    public static TimelineModel folded(Columns columns) {
+        return new TimelineModel(columns);
     }
 
     /** Takes up to {@link #MAX_PER_FRAME} new events; returns how many. */
@@ -71,6 +103,9 @@ public final class TimelineModel {
 
     /** Takes up to {@code max} new events, handing each also to {@code also} (may be null). */
     public int drain(int max, Consumer<Event> also) {
+        if (events == null) {
+            throw new IllegalStateException("a folded timeline is fed its events one by one");
+        }
         long before = cursor;
         cursor = events.drain(cursor, max, event -> {
             accept(event);
@@ -86,7 +121,24 @@ public final class TimelineModel {
         return events.get(cursor) != null;
     }
 
-    private void accept(Event e) {
+    /**
+     * No more events come to this folded model: it lets go of what only taking them needed (where
+     * the latest events happened, which arrows it kept: up to 12 MB and 10 MB), before it is drawn.
+     */
+    public void fed() {
+        recent = null;
+        arrowsKept = null;
+    }
+
+    /** Takes the run's next event, in sequence order; the window's model takes them itself ({@link #drain}). */
+    public void accept(Event e) {
+        take(e);
+        if (recent != null) {
+            recent.add(e);
+        }
+    }
+
+    private void take(Event e) {
         if (e.kind() == EventKind.ACTOR) {
             addLane(new Actor(e.actor(), e.subject(), Actor.Kind.values()[(int) e.value()]));
             return;
@@ -109,22 +161,28 @@ public final class TimelineModel {
             case SERVER_HOLDS, SERVER_WAITS, SERVER_ORPHANS -> serverLock(lane, e, readTime(lane, t));
             case SERVER_VALUE -> serverValue(lane, e, readTime(lane, t));
             case WOKEN -> {
-                Event cause = events.get(e.value());
-                if (cause != null) {
-                    arrowFromTime.add(cause.nanos() - origin);
-                    arrowFromLane.add(cause.actor());
-                    arrowToTime.add(t);
-                    arrowToLane.add(e.actor());
+                if (earlier(e.value())) {
+                    long from = earlierNanos(e.value()) - origin;
+                    int fromLane = earlierActor(e.value());
+                    if (keepArrow(e.kind(), from, fromLane, t, e.actor())) {
+                        arrowFromTime.add(from);
+                        arrowFromLane.add(fromLane);
+                        arrowToTime.add(t);
+                        arrowToLane.add(e.actor());
+                    }
                     marksSeen.add(e.kind());
                 }
             }
             case OVERWROTE -> {
-                Event overwritten = events.get(e.value());
-                if (overwritten != null) {
-                    overwriteFromTime.add(t);
-                    overwriteFromLane.add(e.actor());
-                    overwriteToTime.add(overwritten.nanos() - origin);
-                    overwriteToLane.add(overwritten.actor());
+                if (earlier(e.value())) {
+                    long to = earlierNanos(e.value()) - origin;
+                    int toLane = earlierActor(e.value());
+                    if (keepArrow(e.kind(), t, e.actor(), to, toLane)) {
+                        overwriteFromTime.add(t);
+                        overwriteFromLane.add(e.actor());
+                        overwriteToTime.add(to);
+                        overwriteToLane.add(toLane);
+                    }
                     marksSeen.add(e.kind());
                 }
             }
@@ -134,10 +192,13 @@ public final class TimelineModel {
             }
             case RUN_STARTED, RUN_PAUSED -> lane.mark(e, t);
             default -> {
-                if (e.kind() == EventKind.VIOLATION) {
+                if (e.kind() == EventKind.VIOLATION && columns == null) {
                     violationTime.add(t);
                     violationLane.add(e.actor());
                     violationSeq.add(e.seq());
+                    noteViolationSubject(e.subject());
+                }
+                if (e.kind() == EventKind.VIOLATION && columns != null) {
                     noteViolationSubject(e.subject());
                 }
                 if (e.kind().marked()) {
@@ -174,7 +235,7 @@ public final class TimelineModel {
      */
     private void serverSample(Lane serverLane, Event e, long t) {
         serverLane.samplePeriod = e.value() * 1_000;
-        ServerState state = serverStates.get(serverLane.actor);
+        ServerReport state = serverStates.get(serverLane.actor);
         if (state != null && state.text != null && serverLane.sampleTime.size() > 0) {
             long previous = serverLane.sampleTime.last();
             long unread = previous + grace(serverLane);
@@ -188,11 +249,37 @@ public final class TimelineModel {
                 state.workers().forEach(worker -> lane(worker).serverRead(t));
             }
         }
-        serverLane.sampleTime.add(t);
+        serverLane.sample(t);
+    }
+
+    /** Whether event {@code seq}, which an arrow points back to, is known: in the log, or recent enough. */
+    private boolean earlier(long seq) {
+        return events != null ? events.get(seq) != null : recent.has(seq);
+    }
+
+    private long earlierNanos(long seq) {
+        return events != null ? events.get(seq).nanos() : recent.nanos(seq);
+    }
+
+    private int earlierActor(long seq) {
+        return events != null ? events.get(seq).actor() : recent.actor(seq);
+    }
+
+    /**
+     * Whether to keep an arrow: always in the window's; folded, one of a kind per pair of columns
+     * and lanes (more would be drawn on top of it), at most {@link #MOST_ARROWS} in all.
+     */
+    private boolean keepArrow(EventKind kind, long fromTime, int fromLane, long toTime, int toLane) {
+        return columns == null || arrowsKept.size() < MOST_ARROWS && arrowsKept.add(
+                new ArrowKey(kind, columns.of(fromTime), fromLane, columns.of(toTime), toLane));
+    }
+
+    /** An arrow as a folded picture draws it: between which columns of which lanes. */
+    private record ArrowKey(EventKind kind, int fromColumn, int fromLane, int toColumn, int toLane) {
     }
 
     private void serverLock(Lane serverLane, Event e, long t) {
-        ServerState state = serverStates.computeIfAbsent(serverLane.actor, k -> new ServerState());
+        ServerReport state = serverStates.computeIfAbsent(serverLane.actor, k -> new ServerReport());
         if (e.kind() == EventKind.SERVER_ORPHANS) {
             state.orphans = e.subject();
             state.orphanCount = e.value();
@@ -213,7 +300,7 @@ public final class TimelineModel {
     }
 
     private void serverValue(Lane serverLane, Event e, long t) {
-        ServerState state = serverStates.computeIfAbsent(serverLane.actor, k -> new ServerState());
+        ServerReport state = serverStates.computeIfAbsent(serverLane.actor, k -> new ServerReport());
         state.values.put(e.subject(), e.value());
         StringBuilder text = new StringBuilder();
         StringBuilder shorter = new StringBuilder();
@@ -249,6 +336,11 @@ public final class TimelineModel {
         return lane.stripeSource < 0 ? openEnd(null) : openEnd(lane(lane.stripeSource));
     }
 
+    /** The columns a folded timeline keeps, or null: the window's keeps everything. */
+    public Columns columns() {
+        return columns;
+    }
+
     /** Where the timeline ends: the run's end, or while it goes on its latest event. */
     public long end() {
         return ended >= 0 ? ended : latest;
@@ -265,14 +357,14 @@ public final class TimelineModel {
 
     private void addLane(Actor actor) {
         lane(actor.id());
-        lanes.set(actor.id(), new Lane(actor));
+        lanes.set(actor.id(), new Lane(actor, columns));
     }
 
     /** The lane of {@code actor}; one the record has not announced is drawn as a nameless server lane. */
     public Lane lane(int actor) {
         while (actor >= lanes.size()) {
             int next = lanes.size();
-            lanes.add(new Lane(new Actor(next, "#" + next, Actor.Kind.SERVER)));
+            lanes.add(new Lane(new Actor(next, "#" + next, Actor.Kind.SERVER), columns));
         }
         return lanes.get(actor);
     }
@@ -343,67 +435,6 @@ public final class TimelineModel {
             }
         }
         return -1;
-    }
-
-    /** Holders and waiters a server lane reports, and its values, to word its label. */
-    private static final class ServerState {
-        final Map<Integer, String> holds = new TreeMap<>();
-        final Map<Integer, String> waits = new LinkedHashMap<>();
-        final Map<String, Long> values = new LinkedHashMap<>();
-        /** Locks held by sessions no worker owns, in words, or null. */
-        String orphans;
-        long orphanCount;
-        boolean flip;
-        /** The label shown now, to draw it again after a gap in the reads. */
-        String text;
-        String shorter;
-        Ink ink;
-
-        void show(Lane serverLane, long t, String text, String shorter, Ink ink) {
-            this.text = text;
-            this.shorter = shorter;
-            this.ink = ink;
-            serverLane.label(t, text, shorter, ink);
-        }
-
-        /** The workers this lane says hold or wait for something now. */
-        List<Integer> workers() {
-            List<Integer> workers = new ArrayList<>(holds.keySet());
-            waits.keySet().stream().filter(w -> !holds.containsKey(w)).forEach(workers::add);
-            return workers;
-        }
-
-        void put(Map<Integer, String> map, int worker, String subject) {
-            if (subject == null) {
-                map.remove(worker);
-            } else {
-                map.put(worker, subject);
-            }
-        }
-
-        /** The label in words; {@code shorter}: names and counts only ("client-7 holds · 3 wait"). */
-        String describe(TimelineModel model, boolean shorter) {
-            List<String> parts = new ArrayList<>();
-            if (orphans != null) {
-                parts.add(shorter ? orphanCount + (orphanCount == 1 ? " orphaned lock" : " orphaned locks") : orphans);
-            }
-            if (shorter && holds.size() > 1) {
-                List<String> names = new ArrayList<>();
-                holds.keySet().forEach(worker -> names.add(model.lane(worker).name));
-                parts.add(String.join(", ", names) + " hold");
-            } else {
-                holds.forEach((worker, what) -> parts.add(model.lane(worker).name + " holds" + (shorter ? "" : " " + what)));
-            }
-            if (!waits.isEmpty()) {
-                List<String> names = new ArrayList<>();
-                waits.keySet().forEach(worker -> names.add(model.lane(worker).name));
-                parts.add(waits.size() == 1 ? names.get(0) + " waits"
-                        : shorter ? waits.size() + " wait"
-                        : waits.size() + " wait: " + String.join(", ", names.subList(0, Math.min(4, names.size())))
-                                + (names.size() > 4 ? ", …" : ""));
-            }
-            return parts.isEmpty() ? (shorter ? "no locks" : "no lock held or awaited") : String.join(" · ", parts);
-        }
     }
 
     /** A time on the timeline in words, as precise as {@code step} (the grid's spacing, in ns) asks: "0.4 s", "12.5 ms". */

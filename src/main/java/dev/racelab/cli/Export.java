@@ -1,0 +1,124 @@
+package dev.racelab.cli;
+
+import dev.racelab.engine.Lab;
+import dev.racelab.engine.view.LabView;
+import dev.racelab.engine.view.Theme;
+import dev.racelab.export.CsvExport;
+import dev.racelab.export.LabPicture;
+import dev.racelab.export.RunExtents;
+import dev.racelab.export.TimelinePicture;
+import dev.racelab.export.TraceExport;
+import dev.racelab.files.OutputFile;
+import dev.racelab.labs.Labs;
+import dev.racelab.record.RecordingException;
+import dev.racelab.record.RecordingReader;
+import dev.racelab.record.RecordingSink;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code export FILE --format FORMAT --out OUT}: a recording in another form, with no server and
+ * no window, in memory that does not grow with the recording. The CSV and the trace are written as
+ * the file is read, in one pass; a picture reads it twice, once to know its runs and where the one
+ * drawn ends, once to fold that run's timeline to the picture's pixel columns (or to feed the
+ * lab's view), before anything is written.
+ */
+final class Export {
+
+    private Export() {
+    }
+
+    /** What {@code export} draws: which run, the picture or the timeline, a window of time, a PNG's scale. */
+    record Choice(Long run, boolean picture, Long fromMs, Long toMs, Long scale) {
+    }
+
+    /** The recording's refusal, carried out of the export's writing, which only throws {@link IOException}. */
+    private static final class Refused extends IOException {
+        private final RecordingException refusal;
+
+        Refused(RecordingException refusal) {
+            super(refusal.getMessage(), refusal);
+            this.refusal = refusal;
+        }
+    }
+
+    /** Refuses a format or choices that do not go together, before anything is read or written. */
+    static void check(String format, Choice choice) throws UsageException {
+        if (!List.of("trace", "csv", "svg", "png").contains(format)) {
+            throw new UsageException("--format " + format + ": the formats are trace, csv, svg and png");
+        }
+        boolean drawing = format.equals("svg") || format.equals("png");
+        if (!drawing && (choice.run() != null || choice.picture() || choice.fromMs() != null || choice.toMs() != null
+                || choice.scale() != null)) {
+            throw new UsageException("--run, --picture, --from, --to and --scale go with --format svg or png");
+        }
+        if (choice.scale() != null && (!format.equals("png") || choice.scale() < 1 || choice.scale() > 8)) {
+            throw new UsageException("--scale is for png, from 1 to 8");
+        }
+        if (choice.fromMs() != null && choice.toMs() != null && choice.toMs() <= choice.fromMs()) {
+            throw new UsageException("--to " + choice.toMs() + " must come after --from " + choice.fromMs());
+        }
+    }
+
+    /** Writes {@code file} as {@code format} (checked) to {@code output} (checked). */
+    static void write(Labs labs, Path file, String format, OutputFile output, Choice choice)
+            throws RecordingException, UsageException {
+        RecordingReader reader = new RecordingReader(id -> labs.find(id).orElse(null));
+        OutputFile.Content content = format.equals("svg") || format.equals("png")
+                ? drawing(labs, reader, file, format, choice) : stream -> streamed(reader, file, format, stream);
+        try {
+            output.write(content);
+        } catch (OutputFile.Failed e) {
+            if (e.getCause() instanceof Refused refused) {
+                throw refused.refusal;
+            }
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    /** The CSV or the trace, written as {@code file} is read. */
+    private static void streamed(RecordingReader reader, Path file, String format, java.io.OutputStream stream)
+            throws IOException {
+        Writer writer = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 1 << 16);
+        RecordingSink sink = format.equals("trace") ? new TraceExport(writer) : new CsvExport(writer);
+        try {
+            reader.read(file, sink);
+        } catch (RecordingException e) {
+            throw new Refused(e);
+        }
+        writer.flush();
+    }
+
+    /** A picture of one run, read and folded before anything is written: what draws it. */
+    private static OutputFile.Content drawing(Labs labs, RecordingReader reader, Path file, String format,
+                                              Choice choice) throws RecordingException, UsageException {
+        RunExtents extents = RunExtents.of(reader, file);
+        int runs = extents.runs();
+        if (choice.run() != null && (choice.run() < 1 || choice.run() > runs)) {
+            throw new UsageException("--run " + choice.run() + ": " + file + " holds " + runs + " run"
+                    + (runs == 1 ? "" : "s"));
+        }
+        int number = choice.run() == null ? runs : (int) (long) choice.run();
+        double scale = choice.scale() == null ? 2 : choice.scale();
+        boolean svg = format.equals("svg");
+        if (choice.picture()) {
+            Lab lab = labs.find(extents.header(number).lab()).orElseThrow();
+            LabView view = LabPicture.read(reader, file, number, lab::view);
+            if (!view.hasPicture()) {
+                throw new UsageException("--picture: lab " + lab.id() + " draws no picture");
+            }
+            return svg ? stream -> LabPicture.svg(view, Theme.LIGHT, stream)
+                    : stream -> LabPicture.png(view, Theme.LIGHT, scale, stream);
+        }
+        TimelinePicture timeline = TimelinePicture.read(reader, file, number,
+                choice.fromMs() == null ? 0 : choice.fromMs() * 1_000_000,
+                choice.toMs() == null ? -1 : choice.toMs() * 1_000_000, extents.end(number), Theme.LIGHT);
+        return svg ? timeline::svg : stream -> timeline.png(stream, scale);
+    }
+}

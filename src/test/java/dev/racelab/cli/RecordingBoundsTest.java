@@ -1,0 +1,132 @@
+package dev.racelab.cli;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What the format bounds, refused as the format says: an event on a lane no {@code ACTOR} line
+ * announced, a lane announced twice, a server's report on a lane never announced, an arrow to an
+ * event not yet recorded, a lane number past the most a run can have, a line longer than a recording's longest
+ * (10 MiB against the bound of 8), and a file's long text, which a refusal quotes as a short
+ * excerpt. Each refusal is one short line naming the line; no server is involved.
+ */
+@Tag("engine")
+class RecordingBoundsTest {
+
+    private static final String OPENING = "{\"format\":\"racelab-recording\",\"version\":1}";
+    private static final String HEADER = "{\"type\":\"run\",\"run\":1,\"lab\":\"counter\",\"strategy\":"
+            + "\"read-modify-write\",\"workers\":1,\"ops\":1,\"seed\":1,\"timeoutMs\":10000,\"stepMode\":false,"
+            + "\"observe\":false,\"gates\":\"\",\"switches\":{},\"startedAt\":\"2026-11-23T10:00:00Z\","
+            + "\"backend\":{}}";
+    private static final String OUTCOME = "{\"type\":\"outcome\",\"verdict\":\"SAFE\",\"headline\":\"h\","
+            + "\"explanation\":\"e\",\"violations\":{},\"metrics\":{},\"places\":[],\"events\":%d,\"droppedEvents\":0}";
+    private static final String END = "{\"type\":\"end\",\"runs\":1,\"elapsedMs\":1,\"startupMs\":0}";
+
+    @TempDir
+    Path dir;
+
+    private CliRun replay(Path file) {
+        return CliRun.of(Map.of("RACELAB_HOME", dir.resolve("home").toString()), "replay", file.toString());
+    }
+
+    private Path recording(String name, String... events) throws Exception {
+        StringBuilder text = new StringBuilder(OPENING).append('\n').append(HEADER).append('\n');
+        for (String event : events) {
+            text.append(event).append('\n');
+        }
+        text.append(String.format(OUTCOME, events.length)).append('\n').append(END).append('\n');
+        Path file = dir.resolve(name);
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    private static void refused(CliRun result, String... saying) {
+        assertEquals(2, result.code(), result.err().toString());
+        assertEquals("", result.out());
+        assertEquals(1, result.err().size(), "one line: " + result.err());
+        String refusal = result.err().get(0);
+        assertTrue(refusal.length() < 300, "a short line, not " + refusal.length() + " characters");
+        for (String words : saying) {
+            assertTrue(refusal.contains(words), refusal);
+        }
+    }
+
+    @Test
+    void aWholeRecordingWithItsLanesAnnouncedIsRead() throws Exception {
+        CliRun result = replay(recording("fine.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
+                "[1,0,1,\"ACTOR\",\"WORKER\",\"client-1\"]", "[2,5,1,\"STATE\",\"RUNNING\",null]"));
+        assertEquals(0, result.code(), result.err().toString());
+    }
+
+    @Test
+    void anEventOnALaneNoActorLineAnnouncedIsRefused() throws Exception {
+        refused(replay(recording("unannounced.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
+                        "[1,5,7,\"STATE\",\"RUNNING\",null]")),
+                "line 4", "lane 7", "no ACTOR line announced");
+    }
+
+    @Test
+    void aLaneNumberPastTheMostARunHasIsRefused() throws Exception {
+        refused(replay(recording("far lane.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
+                        "[1,0,100000000,\"ACTOR\",\"WORKER\",\"client-1\"]")),
+                "line 4", "lane 100000000");
+    }
+
+    @Test
+    void aLaneAnnouncedTwiceIsRefused() throws Exception {
+        refused(replay(recording("twice.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
+                        "[1,0,1,\"ACTOR\",\"WORKER\",\"client-1\"]", "[2,0,1,\"ACTOR\",\"WORKER\",\"client-1\"]")),
+                "line 5", "announces lane 1 again");
+    }
+
+    @Test
+    void aServersReportOnALaneNeverAnnouncedIsRefused() throws Exception {
+        refused(replay(recording("report.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
+                        "[1,0,1,\"ACTOR\",\"SERVER\",\"locks\"]", "[2,5,1,\"SERVER_HOLDS\",2000000000,\"row\"]")),
+                "line 5", "reports on lane 2000000000");
+    }
+
+    @Test
+    void anArrowToAnEventNotYetRecordedIsRefused() throws Exception {
+        refused(replay(recording("arrow.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
+                        "[1,0,1,\"ACTOR\",\"WORKER\",\"client-1\"]", "[2,5,1,\"WOKEN\",9,\"row lock\"]")),
+                "line 5", "points back to event 9");
+    }
+
+    @Test
+    void aLineLongerThanARecordingsLongestIsRefusedQuotingItsStartOnly() throws Exception {
+        Path file = dir.resolve("long line.racelab");
+        try (OutputStream out = Files.newOutputStream(file)) {
+            out.write((OPENING + "\n{\"type\":\"").getBytes(StandardCharsets.UTF_8));
+            byte[] block = new byte[1 << 16];
+            Arrays.fill(block, (byte) 'x');
+            for (int i = 0; i < 160; i++) {
+                out.write(block);
+            }
+            out.write("\"}\n".getBytes(StandardCharsets.UTF_8));
+        }
+        refused(replay(file), "line 2", "longer than");
+    }
+
+    @Test
+    void aFilesLongTextIsQuotedAsAShortExcerpt() throws Exception {
+        String name = "x".repeat(100_000);
+        Path file = recording("long lab.racelab").resolveSibling("long lab.racelab");
+        Files.writeString(file, Files.readString(file).replace("\"lab\":\"counter\"", "\"lab\":\"" + name + "\""));
+        CliRun result = replay(file);
+        refused(result, "is a recording of the lab 'xxx");
+        assertFalse(result.err().get(0).contains(name), "not the whole name");
+    }
+}
