@@ -10,9 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -111,7 +109,7 @@ final class EmbeddedPostgresServer implements AutoCloseable {
                 throw e;
             }
         } catch (CalledOff e) {
-            abandon(slot, settingUp);
+            CalledOffStart.cleanUp(slot, settingUp);
             throw calledOff(e);
         } catch (StartFailed e) {
             stopHalfStarted(slot);
@@ -121,7 +119,7 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             if (calledOff.getAsBoolean()) {
                 // Interrupted in a wait (the unpack lock, initdb, pg_ctl) by the call-off.
-                abandon(slot, settingUp);
+                CalledOffStart.cleanUp(slot, settingUp);
                 throw calledOff(e);
             }
             stopHalfStarted(slot);
@@ -131,59 +129,9 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         }
     }
 
-    /**
-     * This process's children and their children that work on {@code data}: initdb, pg_ctl and
-     * servers name it on their command line (what initdb runs in turn is killed with it). Another
-     * slot's server, of this process or another RaceLab, names its own.
-     */
-    private static List<ProcessHandle> workingOn(Path data) {
-        return ProcessHandle.current().descendants().filter(p -> p.info().commandLine()
-                .map(line -> line.contains(data.toString())).orElse(false)).toList();
-    }
-
     private static BackendException calledOff(Exception e) {
         return new BackendException(Service.POSTGRES, "The start of embedded PostgreSQL was called off: RaceLab is "
                 + "shutting down", e);
-    }
-
-    /**
-     * After a start was called off: stops the server it started (through its pid file, as a
-     * leftover is stopped), then whatever else of this process still works on the slot's data
-     * (initdb and the processes it runs, pg_ctl, a server too young for a pid file), and removes a
-     * cluster it was setting up, since one that initdb did not finish would not start. Runs on the
-     * starting thread, whose interrupt (the call-off's) is cleared first: stopping must not be cut short.
-     */
-    private static void abandon(Slot slot, boolean settingUp) {
-        Thread.interrupted();
-        if (slot == null) {
-            return;
-        }
-        Path data = slot.dir().resolve("data");
-        stopHalfStarted(slot);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        List<ProcessHandle> working;
-        // Until none is left: one may be starting another (initdb its servers) as it is killed.
-        while (!(working = workingOn(data)).isEmpty() && System.nanoTime() < deadline) {
-            for (ProcessHandle process : working) {
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly();
-            }
-            for (ProcessHandle process : working) {
-                try {
-                    process.onExit().get(1, TimeUnit.SECONDS);
-                } catch (Exception stillThere) {
-                    // Looked for again; the next start stops a server that survived all that.
-                }
-            }
-        }
-        if (settingUp && Files.exists(data)) {
-            try {
-                PostgresBinaries.deleteRecursively(data);
-            } catch (IOException e) {
-                // The next start finds a cluster that will not start, and sets it up anew.
-            }
-        }
-        closeQuietly(slot);
     }
 
     /**
