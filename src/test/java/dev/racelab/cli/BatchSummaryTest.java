@@ -1,6 +1,5 @@
 package dev.racelab.cli;
 
-import dev.racelab.backend.DataHome;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.labs.Labs;
 import dev.racelab.record.Recording;
@@ -10,12 +9,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,15 +28,10 @@ class BatchSummaryTest {
     void theLastRunsLinesGiveItsOwnLostIncrementsAndTheBatchLineTheTotal() throws Exception {
         Path file = dir.resolve("batch.racelab");
         // Two clients that both pause 20 ms between reading and writing back lose increments in every run.
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Map<String, String> env = TestServers.childEnvironment();
-        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)).run(List.of("run", "counter", "--workers", "2",
-                "--ops", "5", "--delay", "before-read=0", "--delay", "after-read=20", "--runs", "3",
-                "--record", file.toString()));
-        String text = out.toString(StandardCharsets.UTF_8);
-        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+        CliRun result = CliRun.of(TestServers.childEnvironment(), "run", "counter", "--workers", "2", "--ops", "5",
+                "--delay", "before-read=0", "--delay", "after-read=20", "--runs", "3", "--record", file.toString());
+        String text = result.out();
+        assertEquals(0, result.code(), result.err().toString());
 
         Recording recording = new RecordingReader(id -> new Labs(TestServers.backends()).find(id).orElse(null))
                 .read(file);

@@ -1,6 +1,5 @@
 package dev.racelab.cli;
 
-import dev.racelab.backend.DataHome;
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.Clock;
 import dev.racelab.engine.Lab;
@@ -16,14 +15,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -42,13 +36,9 @@ class RecordedServerDataTest {
     @TempDir
     Path dir;
 
-    private static int cli(String... args) {
-        Map<String, String> env = TestServers.childEnvironment();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = new Cli(env, DataHome.resolve(env), new PrintStream(new ByteArrayOutputStream(), true,
-                StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)).run(List.of(args));
-        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
-        return code;
+    private static void cli(String... args) {
+        CliRun result = CliRun.of(TestServers.childEnvironment(), args);
+        assertEquals(0, result.code(), result.err().toString());
     }
 
     private static Recording read(Path file) throws Exception {

@@ -2,7 +2,6 @@ package dev.racelab.cli;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import dev.racelab.backend.DataHome;
 import dev.racelab.backend.PgAddress;
 import dev.racelab.backend.RedisAddress;
 import dev.racelab.support.CuttableProxy;
@@ -10,12 +9,8 @@ import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -32,19 +27,18 @@ class SlowLoginTest {
     /** How late the relay lets each login's first reply through. */
     private static final Duration LATE = Duration.ofSeconds(3);
 
-    private record Result(int code, String out, String err) {
-        JsonObject json() {
-            return JsonParser.parseString(out).getAsJsonObject();
-        }
+    private static CliRun cli(String... args) {
+        return CliRun.of(TestServers.childEnvironment(), args);
     }
 
-    private static Result cli(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Map<String, String> env = TestServers.childEnvironment();
-        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)).run(List.of(args));
-        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private static JsonObject json(CliRun result) {
+        return JsonParser.parseString(result.out()).getAsJsonObject();
+    }
+
+    /** The one line the command printed on standard error. */
+    private static String line(CliRun result) {
+        assertEquals(1, result.err().size(), result.err().toString());
+        return result.err().get(0);
     }
 
     private static String viaProxy(PgAddress real, CuttableProxy proxy) {
@@ -56,15 +50,15 @@ class SlowLoginTest {
         PgAddress real = TestServers.postgres().address();
         try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port())) {
             proxy.holdFirstReplies(LATE);
-            Result result = cli("run", "counter", "--workers", "1", "--ops", "1", "--pg-url", viaProxy(real, proxy),
+            CliRun result = cli("run", "counter", "--workers", "1", "--ops", "1", "--pg-url", viaProxy(real, proxy),
                     "--connect-timeout", "1", "--json");
-            assertEquals(1, result.code(), result.err());
-            String line = result.err().strip();
+            assertEquals(1, result.code(), result.err().toString());
+            String line = line(result);
             assertTrue(line.startsWith("racelab: PostgreSQL at 127.0.0.1:" + proxy.port()
                     + " is slow to answer: it took the connection but did not finish the login within 1 s"), line);
             assertTrue(line.contains("--connect-timeout"), "it says how to wait longer: " + line);
             assertFalse(line.contains("cannot be reached"), line);
-            assertEquals("ERROR", result.json().get("verdict").getAsString(), result.out());
+            assertEquals("ERROR", json(result).get("verdict").getAsString(), result.out());
         }
     }
 
@@ -73,10 +67,10 @@ class SlowLoginTest {
         PgAddress real = TestServers.postgres().address();
         try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port())) {
             proxy.holdFirstReplies(LATE);
-            Result result = cli("run", "counter", "--workers", "1", "--ops", "1", "--pg-url", viaProxy(real, proxy),
+            CliRun result = cli("run", "counter", "--workers", "1", "--ops", "1", "--pg-url", viaProxy(real, proxy),
                     "--connect-timeout", "30", "--json");
-            assertEquals(0, result.code(), result.err());
-            assertEquals("SAFE", result.json().get("verdict").getAsString(), result.out());
+            assertEquals(0, result.code(), result.err().toString());
+            assertEquals("SAFE", json(result).get("verdict").getAsString(), result.out());
         }
     }
 
@@ -85,10 +79,10 @@ class SlowLoginTest {
         RedisAddress real = TestServers.redis().address();
         try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port())) {
             proxy.holdFirstReplies(LATE);
-            Result result = cli("run", "readers-writers", "--redis-url", "redis://127.0.0.1:" + proxy.port() + "/"
+            CliRun result = cli("run", "readers-writers", "--redis-url", "redis://127.0.0.1:" + proxy.port() + "/"
                     + real.database(), "--connect-timeout", "1", "--json");
-            assertEquals(1, result.code(), result.err());
-            String line = result.err().strip();
+            assertEquals(1, result.code(), result.err().toString());
+            String line = line(result);
             assertTrue(line.startsWith("racelab: Redis at 127.0.0.1:" + proxy.port()
                     + " is slow to answer: it took the connection but did not finish the login within 1 s"), line);
             assertFalse(line.contains("cannot be reached"), line);
@@ -97,8 +91,8 @@ class SlowLoginTest {
 
     @Test
     void theLoginBoundIsAWholeNumberOfSecondsWithinReason() {
-        Result result = cli("run", "counter", "--connect-timeout", "0");
+        CliRun result = cli("run", "counter", "--connect-timeout", "0");
         assertEquals(2, result.code());
-        assertEquals("racelab: --connect-timeout must be from 1 to 300, not 0\n", result.err());
+        assertEquals(List.of("racelab: --connect-timeout must be from 1 to 300, not 0"), result.err());
     }
 }
