@@ -45,33 +45,36 @@ class SlowLoginTest {
         return real.secretUrl().replace("@" + real.host() + ":" + real.port() + "/", "@127.0.0.1:" + proxy.port() + "/");
     }
 
-    @Test
-    void aPostgresSlowerThanTheLoginBoundIsSaidToBeSlowNotUnreachable() throws Exception {
+    /** What the command said and the relay's port: a one-operation counter run through a slow relay. */
+    private record Slow(CliRun result, int port) {
+    }
+
+    private static Slow counterThroughASlowPostgres(String connectTimeout) throws Exception {
         PgAddress real = TestServers.postgres().address();
         try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port())) {
             proxy.holdFirstReplies(LATE);
-            CliRun result = cli("run", "counter", "--workers", "1", "--ops", "1", "--pg-url", viaProxy(real, proxy),
-                    "--connect-timeout", "1", "--json");
-            assertEquals(1, result.code(), result.err().toString());
-            String line = line(result);
-            assertTrue(line.startsWith("racelab: PostgreSQL at 127.0.0.1:" + proxy.port()
-                    + " is slow to answer: it took the connection but did not finish the login within 1 s"), line);
-            assertTrue(line.contains("--connect-timeout"), "it says how to wait longer: " + line);
-            assertFalse(line.contains("cannot be reached"), line);
-            assertEquals("ERROR", json(result).get("verdict").getAsString(), result.out());
+            return new Slow(cli("run", "counter", "--workers", "1", "--ops", "1", "--pg-url", viaProxy(real, proxy),
+                    "--connect-timeout", connectTimeout, "--json"), proxy.port());
         }
     }
 
     @Test
+    void aPostgresSlowerThanTheLoginBoundIsSaidToBeSlowNotUnreachable() throws Exception {
+        Slow slow = counterThroughASlowPostgres("1");
+        assertEquals(1, slow.result().code(), slow.result().err().toString());
+        String line = line(slow.result());
+        assertTrue(line.startsWith("racelab: PostgreSQL at 127.0.0.1:" + slow.port()
+                + " is slow to answer: it took the connection but did not finish the login within 1 s"), line);
+        assertTrue(line.contains("--connect-timeout"), "it says how to wait longer: " + line);
+        assertFalse(line.contains("cannot be reached"), line);
+        assertEquals("ERROR", json(slow.result()).get("verdict").getAsString(), slow.result().out());
+    }
+
+    @Test
     void aLongerLoginBoundLetsTheSlowPostgresServeTheRun() throws Exception {
-        PgAddress real = TestServers.postgres().address();
-        try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port())) {
-            proxy.holdFirstReplies(LATE);
-            CliRun result = cli("run", "counter", "--workers", "1", "--ops", "1", "--pg-url", viaProxy(real, proxy),
-                    "--connect-timeout", "30", "--json");
-            assertEquals(0, result.code(), result.err().toString());
-            assertEquals("SAFE", json(result).get("verdict").getAsString(), result.out());
-        }
+        Slow slow = counterThroughASlowPostgres("30");
+        assertEquals(0, slow.result().code(), slow.result().err().toString());
+        assertEquals("SAFE", json(slow.result()).get("verdict").getAsString(), slow.result().out());
     }
 
     @Test
