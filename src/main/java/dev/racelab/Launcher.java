@@ -3,6 +3,11 @@ package dev.racelab;
 import dev.racelab.backend.DataHome;
 import dev.racelab.cli.Cli;
 
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -21,12 +26,25 @@ public final class Launcher {
             dev.racelab.ui.Desktop.launch();
             return;
         }
+        System.setOut(utf8(FileDescriptor.out));
+        System.setErr(utf8(FileDescriptor.err));
         Cli cli = new Cli(System.getenv(), DataHome.resolve(System.getenv()), System.out, System.err);
         int code = cli.run(Arrays.asList(args));
         System.out.flush();
         if (!shuttingDown()) {
             System.exit(code);
         }
+    }
+
+    /**
+     * The command line writes UTF-8 whatever the locale. Java 17 writes standard output in the
+     * locale's encoding, which in a POSIX locale (a plain {@code su -} login, a cron job) is
+     * US-ASCII: every dash and dot of a summary became "?". The terminal such a login runs in still
+     * shows UTF-8, JSON is UTF-8 by its definition, and a summary piped to a file reads the same
+     * bytes whatever the locale of the shell that made it.
+     */
+    private static PrintStream utf8(FileDescriptor fd) {
+        return new PrintStream(new BufferedOutputStream(new FileOutputStream(fd), 8192), true, StandardCharsets.UTF_8);
     }
 
     /**

@@ -3,6 +3,8 @@ package dev.racelab.backend;
 import dev.racelab.engine.Service;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -22,12 +24,20 @@ public final class Backends implements AutoCloseable {
 
     private final Path home;
     private final StartupListener listener;
-    private static final long CLOSE_WAIT_SECONDS = 3;
+    /**
+     * How long closing waits for a start in progress: it is called off at once, and stops what it
+     * started itself (a second or so; a server that will not stop takes its ten seconds).
+     */
+    private static final long CLOSE_WAIT_SECONDS = 15;
+    /** The threads starting or reaching a server now, whose waits a call-off interrupts; guarded by itself. */
+    private final Set<Thread> starters = new HashSet<>();
 
     private final ReentrantLock postgresLock = new ReentrantLock();
     private final ReentrantLock redisLock = new ReentrantLock();
     private volatile boolean closing;
     private volatile BackendSettings settings;
+    /** How long a login to either server may take; null: each server's default (or its URL's). */
+    private volatile Duration login;
     private Postgres postgres;
     private Redis redis;
 
@@ -39,6 +49,15 @@ public final class Backends implements AutoCloseable {
 
     public BackendSettings settings() {
         return settings;
+    }
+
+    /**
+     * Bounds every login to the servers brought up from now on by {@code bound} ({@code
+     * --connect-timeout}; null: each server's default): on a heavily loaded machine a healthy
+     * server can take longer than that to let RaceLab in.
+     */
+    public void loginWithin(Duration bound) {
+        this.login = bound;
     }
 
     /**
@@ -73,13 +92,18 @@ public final class Backends implements AutoCloseable {
         postgresLock.lock();
         try {
             if (postgres == null) {
-                if (settings.postgres().isPresent()) {
-                    PgAddress address = settings.postgres().get();
-                    listener.progress(Service.POSTGRES, StartupListener.Stage.CONNECTING, "Connecting to PostgreSQL at " + address.host() + ":"
-                            + address.port() + "…");
-                    postgres = Postgres.connect(address);
-                } else {
-                    postgres = EmbeddedPostgresServer.start(home, listener);
+                starting(Service.POSTGRES);
+                try {
+                    if (settings.postgres().isPresent()) {
+                        PgAddress address = settings.postgres().get();
+                        listener.progress(Service.POSTGRES, StartupListener.Stage.CONNECTING, "Connecting to PostgreSQL at "
+                                + address.host() + ":" + address.port() + "…");
+                        postgres = Postgres.connect(address, login);
+                    } else {
+                        postgres = EmbeddedPostgresServer.start(home, listener, () -> closing, login);
+                    }
+                } finally {
+                    started();
                 }
                 if (closing) {
                     closeQuietly(postgres);
@@ -99,13 +123,18 @@ public final class Backends implements AutoCloseable {
         redisLock.lock();
         try {
             if (redis == null) {
-                if (settings.redis().isPresent()) {
-                    RedisAddress address = settings.redis().get();
-                    listener.progress(Service.REDIS, StartupListener.Stage.CONNECTING, "Connecting to Redis at " + address.host() + ":"
-                            + address.port() + "…");
-                    redis = Redis.connect(address);
-                } else {
-                    redis = EmbeddedRedisServer.start(home, listener);
+                starting(Service.REDIS);
+                try {
+                    if (settings.redis().isPresent()) {
+                        RedisAddress address = settings.redis().get();
+                        listener.progress(Service.REDIS, StartupListener.Stage.CONNECTING, "Connecting to Redis at "
+                                + address.host() + ":" + address.port() + "…");
+                        redis = Redis.connect(address, login);
+                    } else {
+                        redis = EmbeddedRedisServer.start(home, listener, () -> closing, login);
+                    }
+                } finally {
+                    started();
                 }
                 if (closing) {
                     closeQuietly(redis);
@@ -117,6 +146,42 @@ public final class Backends implements AutoCloseable {
             return redis;
         } finally {
             redisLock.unlock();
+        }
+    }
+
+    /**
+     * Marks the calling thread as starting {@code service}, so that a call-off interrupts its
+     * waits; refuses if RaceLab is shutting down. Called holding the service's lock.
+     */
+    private void starting(Service service) throws BackendException {
+        synchronized (starters) {
+            if (closing) {
+                throw new BackendException(service, "RaceLab is shutting down: " + service.displayName()
+                        + " is not started");
+            }
+            starters.add(Thread.currentThread());
+        }
+    }
+
+    /** The calling thread's start is over; an interrupt the call-off sent it is spent with it. */
+    private void started() {
+        synchronized (starters) {
+            starters.remove(Thread.currentThread());
+            if (closing) {
+                Thread.interrupted();
+            }
+        }
+    }
+
+    /**
+     * Calls off the starts in progress and refuses new ones, leaving the servers that are up as
+     * they are (a signalled command's run still needs its servers to end cleanly): for a process
+     * told to end. A start called off stops what it had started and fails with a sentence.
+     */
+    public void stopStarting() {
+        synchronized (starters) {
+            closing = true;
+            starters.forEach(Thread::interrupt);
         }
     }
 
@@ -180,12 +245,14 @@ public final class Backends implements AutoCloseable {
     }
 
     /**
-     * Stops embedded servers and forgets connections. A server still starting is not waited for
-     * long (this runs in shutdown hooks too): its starter sees {@code closing} and stops it itself.
+     * Stops embedded servers and forgets connections. A start in progress is called off first and
+     * waited for (at most {@link #CLOSE_WAIT_SECONDS}): it stops what it had started itself. This
+     * runs in shutdown hooks too (the window's, on SIGTERM), after which the JVM exits at once: so
+     * when it returns, nothing it started runs.
      */
     @Override
     public void close() {
-        closing = true;
+        stopStarting();
         boolean closedPostgres = closeService(postgresLock, () -> {
             closeQuietly(postgres);
             postgres = null;

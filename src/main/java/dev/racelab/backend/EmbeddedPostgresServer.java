@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
 /**
  * Starts RaceLab's own PostgreSQL, with zonky's packaged binaries.
@@ -52,14 +53,27 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         this.slot = slot;
     }
 
-    static Postgres start(Path home, StartupListener listener) throws BackendException {
-        if (isRoot() && !LinuxUtils.isUnshareAvailable()) {
+    /**
+     * Starts RaceLab's PostgreSQL under {@code home}; its sessions' logins are bounded by {@code
+     * login} (null: the default). {@code calledOff} is asked between the steps of the start (and the
+     * starting thread is interrupted to make a wait end): once it says yes, the start stops where
+     * it is, stops what it started, and fails.
+     */
+    static Postgres start(Path home, StartupListener listener, BooleanSupplier calledOff, Duration login)
+            throws BackendException {
+        boolean cannotRun = isRoot() && !LinuxUtils.isUnshareAvailable();
+        if (calledOff.getAsBoolean()) {
+            // Asking for unshare runs a process, which the call-off interrupts: its answer is not to be believed.
+            throw calledOff(null);
+        }
+        if (cannotRun) {
             throw new BackendException(Service.POSTGRES, "Embedded PostgreSQL cannot run as root here: the unshare "
                     + "command is missing or not permitted. Run RaceLab as an ordinary user, or set RACELAB_PG_URL "
                     + "to an existing server.");
         }
         Path root = home.resolve("postgres");
         Slot slot = null;
+        boolean settingUp = false;
         try {
             slot = Slot.acquire(root);
             Path data = slot.dir().resolve("data");
@@ -78,27 +92,36 @@ final class EmbeddedPostgresServer implements AutoCloseable {
                     StartupListener.Stage.STARTING, "Waiting for another RaceLab to finish starting its PostgreSQL…"))) {
                 binaries.removeIfDamaged().ifPresent(note ->
                         listener.progress(Service.POSTGRES, StartupListener.Stage.NOTE, note));
-                boolean fresh = !Files.exists(data.resolve("PG_VERSION"));
-                listener.progress(Service.POSTGRES, StartupListener.Stage.STARTING, fresh
+                settingUp = !Files.exists(data.resolve("PG_VERSION"));
+                listener.progress(Service.POSTGRES, StartupListener.Stage.STARTING, settingUp
                         ? "Setting up embedded PostgreSQL (first start only, a few seconds)…"
                         : "Starting embedded PostgreSQL…");
-                postgres = startHealing(root, data, slot.dir().resolve("postgres.log"), listener);
-                binaries.recordIfUnchecked();
+                binaries.unpackIfMissing(calledOff);
+                postgres = startHealing(root, data, slot.dir().resolve("postgres.log"), listener, calledOff);
             }
             EmbeddedPostgresServer server = new EmbeddedPostgresServer(postgres, slot);
             PgAddress address = new PgAddress("127.0.0.1", postgres.getPort(), "postgres", "postgres", null, Map.of());
             try {
-                return Postgres.open(address, server, "embedded PostgreSQL %s on 127.0.0.1:" + postgres.getPort());
+                return Postgres.open(address, server, "embedded PostgreSQL %s on 127.0.0.1:" + postgres.getPort(),
+                        login);
             } catch (BackendException e) {
                 server.close();
                 throw e;
             }
+        } catch (CalledOff e) {
+            CalledOffStart.cleanUp(slot, settingUp);
+            throw calledOff(e);
         } catch (StartFailed e) {
             stopHalfStarted(slot);
             closeQuietly(slot);
             throw new BackendException(Service.POSTGRES, "Embedded PostgreSQL could not start in " + root + ": "
                     + e.getMessage() + ". Set RACELAB_PG_URL to use an existing server instead.", e);
         } catch (IOException | RuntimeException e) {
+            if (calledOff.getAsBoolean()) {
+                // Interrupted in a wait (the unpack lock, initdb, pg_ctl) by the call-off.
+                CalledOffStart.cleanUp(slot, settingUp);
+                throw calledOff(e);
+            }
             stopHalfStarted(slot);
             closeQuietly(slot);
             throw new BackendException(Service.POSTGRES, "Embedded PostgreSQL could not start in " + root + ": "
@@ -106,18 +129,27 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         }
     }
 
+    private static BackendException calledOff(Exception e) {
+        return new BackendException(Service.POSTGRES, "The start of embedded PostgreSQL was called off: RaceLab is "
+                + "shutting down", e);
+    }
+
     /**
      * Starts the server in {@code data}; if a kept cluster will not start, removes it and starts a
      * fresh one (once), and tries a fresh one again on another port if that fails too.
      */
-    private static EmbeddedPostgres startHealing(Path root, Path data, Path log, StartupListener listener)
-            throws IOException, StartFailed {
+    private static EmbeddedPostgres startHealing(Path root, Path data, Path log, StartupListener listener,
+                                                 BooleanSupplier calledOff) throws IOException, StartFailed, CalledOff {
         boolean kept = Files.exists(data);
         for (int attempt = 1; ; attempt++) {
             long logFrom = Files.exists(log) ? Files.size(log) : 0;
             try {
-                return startWatched(root, data, log);
+                return startWatched(root, data, log, calledOff);
             } catch (IOException | RuntimeException e) {
+                if (calledOff.getAsBoolean()) {
+                    // Not the cluster's fault: it is neither healed nor tried again.
+                    throw new CalledOff();
+                }
                 String why = StartWatch.reasonLogged(log, logFrom).orElseGet(() -> reason(e));
                 if (attempt == ATTEMPTS) {
                     throw new StartFailed(why + " (see " + log + ")");
@@ -133,7 +165,8 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         }
     }
 
-    private static EmbeddedPostgres startWatched(Path root, Path data, Path log) throws IOException, StartFailed {
+    private static EmbeddedPostgres startWatched(Path root, Path data, Path log, BooleanSupplier calledOff)
+            throws IOException, StartFailed, CalledOff {
         StartWatch watch = new StartWatch(data);
         EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                 .setPort(FreePort.find())
@@ -156,6 +189,9 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         try {
             postgres = builder.start();
         } catch (IOException e) {
+            if (calledOff.getAsBoolean()) {
+                throw new CalledOff();
+            }
             if (!watch.gaveUp() && StartWatch.serverAlive(data)) {
                 // The server runs and does not answer (stopped, or starved of CPU): starting it
                 // anew would not help, and zonky keeps its lock on the data directory. The caller
@@ -167,12 +203,18 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         } finally {
             watch.end();
         }
-        if (watch.gaveUp()) {
-            // zonky returned early, without a server: close it so that it lets go of its lock on the data.
+        if (watch.gaveUp() || calledOff.getAsBoolean()) {
+            // zonky returned early, without a server (it gave up), or with one it no longer waited
+            // for (the call-off's interrupt ends its wait): stop it, so that zonky also lets go of
+            // its lock on the data. Its pg_ctl must not be cut short by that interrupt.
+            Thread.interrupted();
             try {
                 postgres.close();
             } catch (IOException ignored) {
                 // There is no server to stop; the lock is released either way.
+            }
+            if (!watch.gaveUp()) {
+                throw new CalledOff();
             }
             throw new IOException("PostgreSQL stopped while starting");
         }

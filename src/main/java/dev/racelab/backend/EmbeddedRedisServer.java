@@ -11,11 +11,13 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * Starts RaceLab's own Redis from the binary packaged in embedded-redis.
@@ -39,9 +41,16 @@ final class EmbeddedRedisServer implements AutoCloseable {
         this.slot = slot;
     }
 
-    static Redis start(Path home, StartupListener listener) throws BackendException {
+    /**
+     * Starts RaceLab's Redis under {@code home}, its logins bounded by {@code login} (null: the
+     * default). Once {@code calledOff} says yes (the starting
+     * thread is interrupted to end its wait), the start stops the server it started and fails.
+     */
+    static Redis start(Path home, StartupListener listener, BooleanSupplier calledOff, Duration login)
+            throws BackendException {
         Path root = home.resolve("redis");
         Slot slot = null;
+        EmbeddedRedisServer starting = null;
         try {
             slot = Slot.acquire(root);
             Path pidFile = slot.dir().resolve("redis.pid");
@@ -62,20 +71,39 @@ final class EmbeddedRedisServer implements AutoCloseable {
                         .redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.appendTo(slot.dir().resolve("redis.log").toFile()))
                         .start();
+                starting = new EmbeddedRedisServer(process, slot);
                 writePid(pidFile, process.pid());
-                EmbeddedRedisServer server = new EmbeddedRedisServer(process, slot);
                 RedisAddress address = new RedisAddress("127.0.0.1", port, 0, null, null, false);
-                if (awaitReady(process, address)) {
-                    return Redis.open(address, server, "embedded Redis %s on 127.0.0.1:" + port);
+                if (awaitReady(process, address) && !calledOff.getAsBoolean()) {
+                    try {
+                        return Redis.open(address, starting, "embedded Redis %s on 127.0.0.1:" + port, login);
+                    } catch (BackendException e) {
+                        starting.close();
+                        throw e;
+                    }
                 }
-                server.stopProcess();
+                starting.stopProcess();
+                starting = null;
+                if (calledOff.getAsBoolean()) {
+                    throw new IOException("RaceLab is shutting down");
+                }
                 if (attempt == 2) {
                     throw new IOException("it did not answer within " + READY_TIMEOUT_MILLIS / 1000
                             + " s (see " + slot.dir().resolve("redis.log") + ")");
                 }
             }
         } catch (IOException | RuntimeException e) {
+            if (starting != null) {
+                // Started, and then the start failed or was called off: the server goes with it.
+                Thread.interrupted();
+                starting.stopProcess();
+                deleteQuietly(slot.dir().resolve("redis.pid"));
+            }
             closeQuietly(slot);
+            if (calledOff.getAsBoolean()) {
+                throw new BackendException(Service.REDIS, "The start of embedded Redis was called off: RaceLab is "
+                        + "shutting down", e);
+            }
             throw new BackendException(Service.REDIS, "Embedded Redis could not start in " + root + ": "
                     + e.getMessage() + ". Set RACELAB_REDIS_URL to use an existing server instead.", e);
         }
@@ -177,6 +205,14 @@ final class EmbeddedRedisServer implements AutoCloseable {
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // A pid file naming no process is only a hint: the next start ignores it.
         }
     }
 

@@ -70,7 +70,8 @@ public final class PgLockObserver implements ServerObserver {
     /** Tracked locks the last read found held with nobody believing in them: orphans if the next read agrees. */
     private Set<Granted> unbelieved = Set.of();
     private String orphans;
-    private Connection connection;
+    /** Opened by {@link #connect} or the first poll; cut by {@link #abort} from another thread. */
+    private volatile Connection connection;
 
     public PgLockObserver(Postgres postgres, PgSessions sessions, String runId, List<ProtectedRow> rows) {
         this.postgres = postgres;
@@ -194,6 +195,14 @@ public final class PgLockObserver implements ServerObserver {
         if (!Objects.equals(orphans, orphansNow)) {
             orphans = orphansNow;
             sink.record(0, EventKind.SERVER_ORPHANS, orphansNow, count);
+        }
+    }
+
+    @Override
+    public void abort() throws SQLException {
+        Connection reading = connection;
+        if (reading != null) {
+            reading.abort(Runnable::run);
         }
     }
 

@@ -22,7 +22,8 @@ public final class PgValueObserver implements ServerObserver {
     private final String runId;
     private final List<String> labels;
     private final Long[] last;
-    private Connection connection;
+    /** Opened by {@link #connect} or the first poll; cut by {@link #abort} from another thread. */
+    private volatile Connection connection;
 
     public PgValueObserver(Postgres postgres, String lane, String query, String runId, List<String> labels) {
         this.postgres = postgres;
@@ -62,6 +63,14 @@ public final class PgValueObserver implements ServerObserver {
                     }
                 }
             }
+        }
+    }
+
+    @Override
+    public void abort() throws SQLException {
+        Connection reading = connection;
+        if (reading != null) {
+            reading.abort(Runnable::run);
         }
     }
 

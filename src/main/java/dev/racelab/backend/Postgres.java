@@ -1,16 +1,19 @@
 package dev.racelab.backend;
 
 import dev.racelab.engine.Service;
+import org.postgresql.PGConnection;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A PostgreSQL server RaceLab can use: an existing one at an address, or the embedded one it
@@ -25,7 +28,8 @@ public final class Postgres implements AutoCloseable {
     /** The only schema RaceLab creates anything in. */
     public static final String SCHEMA = "racelab";
 
-    private static final int CONNECT_TIMEOUT_SECONDS = 10;
+    /** How long a login may take, connecting included, unless {@code --connect-timeout} (or the URL) says. */
+    public static final Duration LOGIN_DEFAULT = Duration.ofSeconds(10);
     /** How long RaceLab's own sessions wait for any reply before they call the server silent. */
     public static final int CONTROL_TIMEOUT_SECONDS = 10;
     /** SQLSTATE insufficient_privilege. */
@@ -36,11 +40,14 @@ public final class Postgres implements AutoCloseable {
     private final PgAddress address;
     private final String description;
     private final AutoCloseable server;
+    /** The login bound {@code --connect-timeout} gave, or null: the URL's, else {@link #LOGIN_DEFAULT}. */
+    private final Duration login;
 
-    private Postgres(PgAddress address, String description, AutoCloseable server) {
+    private Postgres(PgAddress address, String description, AutoCloseable server, Duration login) {
         this.address = address;
         this.description = description;
         this.server = server;
+        this.login = login;
     }
 
     /**
@@ -48,7 +55,12 @@ public final class Postgres implements AutoCloseable {
      * accepts the login, and lets RaceLab create its schema and its tables there.
      */
     public static Postgres connect(PgAddress address) throws BackendException {
-        return open(address, null, "PostgreSQL %s at " + address.host() + ":" + address.port());
+        return connect(address, null);
+    }
+
+    /** As {@link #connect(PgAddress)}, every login bounded by {@code login} (null: the URL's, else the default). */
+    public static Postgres connect(PgAddress address, Duration login) throws BackendException {
+        return open(address, null, "PostgreSQL %s at " + address.host() + ":" + address.port(), true, login);
     }
 
     /**
@@ -57,16 +69,17 @@ public final class Postgres implements AutoCloseable {
      * database of their own), so a login without rights in schema {@value #SCHEMA} may do it.
      */
     public static Postgres reach(PgAddress address) throws BackendException {
-        return open(address, null, "PostgreSQL %s at " + address.host() + ":" + address.port(), false);
+        return open(address, null, "PostgreSQL %s at " + address.host() + ":" + address.port(), false, null);
     }
 
-    static Postgres open(PgAddress address, AutoCloseable server, String descriptionFormat) throws BackendException {
-        return open(address, server, descriptionFormat, true);
+    static Postgres open(PgAddress address, AutoCloseable server, String descriptionFormat, Duration login)
+            throws BackendException {
+        return open(address, server, descriptionFormat, true, login);
     }
 
     private static Postgres open(PgAddress address, AutoCloseable server, String descriptionFormat,
-                                 boolean withSchema) throws BackendException {
-        try (Connection c = connect(address, APP_PREFIX + "setup", CONTROL_TIMEOUT_SECONDS);
+                                 boolean withSchema, Duration login) throws BackendException {
+        try (Connection c = connect(address, APP_PREFIX + "setup", CONTROL_TIMEOUT_SECONDS, login);
              Statement s = c.createStatement()) {
             String version;
             try (ResultSet rs = s.executeQuery("SHOW server_version")) {
@@ -74,7 +87,7 @@ public final class Postgres implements AutoCloseable {
                 version = rs.getString(1).split(" ")[0];
             }
             if (!withSchema) {
-                return new Postgres(address, String.format(descriptionFormat, version), server);
+                return new Postgres(address, String.format(descriptionFormat, version), server, login);
             }
             try {
                 s.execute("CREATE SCHEMA IF NOT EXISTS " + SCHEMA);
@@ -86,7 +99,7 @@ public final class Postgres implements AutoCloseable {
                         + "' create schema " + SCHEMA + ": " + firstLine(e), e);
             }
             checkSchemaRights(address, s);
-            return new Postgres(address, String.format(descriptionFormat, version), server);
+            return new Postgres(address, String.format(descriptionFormat, version), server, login);
         } catch (SQLException e) {
             throw explain(address, e, "cannot be used");
         }
@@ -132,7 +145,7 @@ public final class Postgres implements AutoCloseable {
      * cuts its connection.
      */
     public Connection connect(String name) throws SQLException {
-        return connect(address, APP_PREFIX + name, 0);
+        return connect(address, APP_PREFIX + name, 0, login);
     }
 
     /**
@@ -141,25 +154,63 @@ public final class Postgres implements AutoCloseable {
      * connections and then never answers makes these calls fail, not hang.
      */
     public Connection control(String name) throws SQLException {
-        return connect(address, APP_PREFIX + name, CONTROL_TIMEOUT_SECONDS);
+        return connect(address, APP_PREFIX + name, CONTROL_TIMEOUT_SECONDS, login);
     }
 
     /** A session of RaceLab's own, as {@link #control(String)}, in another database of the same server. */
     public Connection control(String name, String database) throws SQLException {
-        return connect(address.withDatabase(database), APP_PREFIX + name, CONTROL_TIMEOUT_SECONDS);
+        return connect(address.withDatabase(database), APP_PREFIX + name, CONTROL_TIMEOUT_SECONDS, login);
     }
 
-    private static Connection connect(PgAddress address, String applicationName, int socketTimeoutSeconds)
-            throws SQLException {
+    private static Connection connect(PgAddress address, String applicationName, int socketTimeoutSeconds,
+                                      Duration login) throws SQLException {
         Properties props = address.properties();
         props.setProperty("ApplicationName", applicationName);
-        props.putIfAbsent("connectTimeout", String.valueOf(CONNECT_TIMEOUT_SECONDS));
-        props.putIfAbsent("loginTimeout", String.valueOf(CONNECT_TIMEOUT_SECONDS));
+        bound(props, login);
         props.putIfAbsent("tcpKeepAlive", "true");
         if (socketTimeoutSeconds > 0) {
             props.setProperty("socketTimeout", String.valueOf(socketTimeoutSeconds));
         }
-        return DriverManager.getConnection(address.jdbcUrl(), props);
+        return login(address, props);
+    }
+
+    /** Bounds connecting and logging in by {@code login} if given, else as the URL says, else by the default. */
+    private static void bound(Properties props, Duration login) {
+        if (login != null) {
+            props.setProperty("connectTimeout", String.valueOf(login.toSeconds()));
+            props.setProperty("loginTimeout", String.valueOf(login.toSeconds()));
+        }
+        props.putIfAbsent("connectTimeout", String.valueOf(LOGIN_DEFAULT.toSeconds()));
+        props.putIfAbsent("loginTimeout", String.valueOf(LOGIN_DEFAULT.toSeconds()));
+    }
+
+    /**
+     * Opens a session. A login that ran out its bound against a server that takes connections is a
+     * {@link SlowLogin}: an overloaded machine answers late, and calling it unreachable would send
+     * the user looking for the wrong problem.
+     */
+    private static Connection login(PgAddress address, Properties props) throws SQLException {
+        long began = System.nanoTime();
+        try {
+            return DriverManager.getConnection(address.jdbcUrl(), props);
+        } catch (SQLException e) {
+            long bound = Long.parseLong(props.getProperty("loginTimeout", "0"));
+            boolean ranOut = "08001".equals(e.getSQLState())
+                    && System.nanoTime() - began >= TimeUnit.SECONDS.toNanos(bound) - TimeUnit.MILLISECONDS.toNanos(500);
+            if (ranOut && Reasons.takesConnections(address.host(), address.port())) {
+                throw new SlowLogin(bound, e);
+            }
+            throw e;
+        }
+    }
+
+    /** A login that did not finish within its bound on a server that takes connections: slow, not unreachable. */
+    static final class SlowLogin extends SQLException {
+        SlowLogin(long seconds, SQLException cause) {
+            super("is slow to answer: it took the connection but did not finish the login within " + seconds
+                    + " s (a busy machine, or a stopped server); --connect-timeout SECONDS waits longer", "08001",
+                    cause);
+        }
     }
 
     /**
@@ -169,14 +220,27 @@ public final class Postgres implements AutoCloseable {
     public void probe() throws BackendException {
         Properties props = address.properties();
         props.setProperty("ApplicationName", APP_PREFIX + "probe");
-        props.setProperty("connectTimeout", String.valueOf(PROBE_TIMEOUT_SECONDS));
-        props.setProperty("loginTimeout", String.valueOf(PROBE_TIMEOUT_SECONDS));
+        // A probe asks whether a server that failed a run still answers: its own short bound, unless
+        // --connect-timeout gave one (a busy machine's slow login is said to be slow, either way).
+        bound(props, login == null ? Duration.ofSeconds(PROBE_TIMEOUT_SECONDS) : login);
         props.setProperty("socketTimeout", String.valueOf(PROBE_TIMEOUT_SECONDS));
-        try (Connection c = DriverManager.getConnection(address.jdbcUrl(), props); Statement s = c.createStatement()) {
+        try (Connection c = login(address, props); Statement s = c.createStatement()) {
             s.execute("SELECT 1");
         } catch (SQLException e) {
             throw explain(address, e, "stopped answering");
         }
+    }
+
+    /**
+     * Reads what the server sent {@code session} unasked, without sending anything: a server that
+     * ends a session (terminated, shutting down, another backend crashed) says so in a message that
+     * waits on the socket, thrown here as the server's error. Quiet for a session that is well, and
+     * for one busy in a transaction or a statement (it waits for the statement's end: that
+     * statement meets any failure itself). For a session left idle, which would otherwise learn of
+     * its end only when next used. Safe beside the session's user: pgjdbc takes the session's lock.
+     */
+    public static void readUnasked(Connection session) throws SQLException {
+        session.unwrap(PGConnection.class).getNotifications();
     }
 
     public PgAddress address() {
@@ -225,10 +289,24 @@ public final class Postgres implements AutoCloseable {
                     + reason + ")";
             case "57P03" -> where + " refused a session: it is starting up, shutting down or recovering from a "
                     + "crash (" + reason + ")";
-            case "08001", "08004" -> where + " cannot be reached: " + reason;
+            case "08001", "08004" -> e instanceof SlowLogin ? where + " " + e.getMessage()
+                    : where + " cannot be reached: " + reason;
             default -> state.startsWith("08") ? where + " lost the session: the connection broke (" + reason + ")"
                     : null;
         });
+    }
+
+    /**
+     * Whether {@code failure} is a reply that did not come in time: a socket's read timed out, or a
+     * login ran out its bound on a server that took the connection.
+     */
+    public static boolean timedOut(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.net.SocketTimeoutException || cause instanceof SlowLogin) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A sentence for a refusal that makes this server unusable for RaceLab as it is (someone else's object in the way). */
@@ -246,7 +324,9 @@ public final class Postgres implements AutoCloseable {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String reason = firstLine(e);
         String message;
-        if (state.startsWith("08")) {
+        if (e instanceof SlowLogin) {
+            message = where + " " + e.getMessage();
+        } else if (state.startsWith("08")) {
             message = where + " cannot be reached: " + reason;
         } else if (state.equals("28P01") || state.equals("28000")) {
             message = where + " refused the login of user '" + address.user() + "': " + reason;

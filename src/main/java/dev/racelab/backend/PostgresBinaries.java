@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -28,17 +29,17 @@ import java.util.stream.Stream;
 
 /**
  * RaceLab's unpacked copy of the PostgreSQL binaries zonky packages, under {@code
- * <home>/postgres/bin/PG-<md5 of the archive>}, checked before every start.
+ * <home>/postgres/bin/PG-<md5 of the archive>}, unpacked by RaceLab ({@link #unpackIfMissing}) and
+ * checked before every start.
  *
- * <p>Why RaceLab checks them itself: zonky unpacks the archive once and marks the directory with
- * {@code .exists}; it never looks at the files again, and when it unpacks over an unpack that was
- * interrupted it skips every file already there, cut short or not. So a truncated {@code
- * postgres} stays truncated for good. RaceLab keeps its own list: once an unpack was checked
- * against the archive, entry by entry (every file there with its size, every link), the list of
- * files and sizes is written beside the directory ({@code PG-<md5>.files}, whole or not at all).
+ * <p>Why RaceLab checks them itself: zonky marks an unpack with {@code .exists} and never looks
+ * at the files again, so a truncated {@code postgres} (a full disk, a file damaged later) would stay
+ * truncated for good. RaceLab keeps its own list: the list of an unpack's files and sizes is
+ * written beside the directory ({@code PG-<md5>.files}, whole or not at all) once the unpack is
+ * whole, or, for an unpack without one, once it was checked against the archive entry by entry.
  * Each start compares the directory with the list, a file status per file; a directory that
- * differs from its list, or that has none and does not match the archive, is removed whole, so
- * zonky unpacks it anew. A size check finds what goes wrong in practice (an unpack cut short, a
+ * differs from its list, or that has none and does not match the archive, is removed whole and
+ * unpacked anew. A size check finds what goes wrong in practice (an unpack cut short, a
  * full disk); it does not find a file altered in place to the same size.
  */
 final class PostgresBinaries {
@@ -97,19 +98,84 @@ final class PostgresBinaries {
     }
 
     /**
-     * After a start that unpacked them: checks the fresh unpack against the archive and keeps its
-     * list. A damaged one is left for the next start to remove (the server runs from it now),
-     * and so is one that could not be checked.
+     * Unpacks the archive unless its unpack is there (after {@link #removeIfDamaged}, one that is
+     * there is whole): entry by entry into a hidden directory beside {@code PG-<md5>}, moved into
+     * place once whole and marked as zonky marks its own ({@code .exists}, so zonky takes it as
+     * unpacked), then its list is written. RaceLab unpacks rather than zonky so that a start can
+     * be called off between two entries (zonky's unpack takes seconds and cannot be stopped), and
+     * so that the unpack is checked as it is made, not read from the archive a second time.
+     *
+     * @param calledOff asked between entries; when it says yes, the partial unpack is removed
+     * @throws CalledOff if {@code calledOff} said yes
      */
-    void recordIfUnchecked() {
-        try {
-            List<String> files = new ArrayList<>();
-            if (Files.isDirectory(unpacked) && !Files.exists(list) && differenceFromArchive(files).isEmpty()) {
-                writeList(files);
+    void unpackIfMissing(java.util.function.BooleanSupplier calledOff) throws IOException, CalledOff {
+        Files.createDirectories(bin);
+        try (Stream<Path> leftovers = Files.list(bin)) {
+            // Hidden unpacks that a RaceLab killed mid-way left; the caller holds the unpack lock.
+            for (Path partial : leftovers.filter(p -> p.getFileName().toString().startsWith(".unpacking-")).toList()) {
+                deleteRecursively(partial);
             }
-        } catch (IOException | RuntimeException unchecked) {
-            // Without a list, the next start checks the unpack against the archive again.
         }
+        if (Files.isDirectory(unpacked)) {
+            return;
+        }
+        Path partial = Files.createTempDirectory(bin, ".unpacking-");
+        List<String> files = new ArrayList<>();
+        try {
+            try (TarArchiveInputStream tar = entries()) {
+                for (TarArchiveEntry entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
+                    if (calledOff.getAsBoolean()) {
+                        throw new CalledOff();
+                    }
+                    unpack(tar, entry, partial);
+                    if (entry.isFile() && !entry.isSymbolicLink() && !entry.isLink()) {
+                        files.add(entry.getSize() + "\t" + entry.getName());
+                    }
+                }
+            }
+            Files.createFile(partial.resolve(".exists"));
+            Files.move(partial, unpacked, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            if (Files.exists(partial)) {
+                deleteRecursively(partial);
+            }
+        }
+        writeList(files);
+    }
+
+    /** One entry of the archive under {@code into}: a directory, a file with its mode, or a link. */
+    private static void unpack(TarArchiveInputStream tar, TarArchiveEntry entry, Path into) throws IOException {
+        Path target = into.resolve(entry.getName()).normalize();
+        if (!target.startsWith(into)) {
+            throw new IOException("the PostgreSQL archive names a file outside its folder: " + entry.getName());
+        }
+        if (entry.isDirectory()) {
+            Files.createDirectories(target);
+            return;
+        }
+        Files.createDirectories(target.getParent());
+        if (entry.isSymbolicLink()) {
+            Files.createSymbolicLink(target, Path.of(entry.getLinkName()));
+        } else if (entry.isLink()) {
+            Files.createLink(target, into.resolve(entry.getLinkName()));
+        } else if (entry.isFile()) {
+            Files.copy(tar, target);
+            if (target.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                Files.setPosixFilePermissions(target, PosixFilePermissions.fromString(mode(entry.getMode() & 0755)));
+            } else if ((entry.getMode() & 0100) != 0 && !target.toFile().setExecutable(true)) {
+                throw new IOException("cannot make " + target + " executable");
+            }
+        }
+    }
+
+    /** {@code 0755} as {@code rwxr-xr-x}. */
+    private static String mode(int bits) {
+        StringBuilder text = new StringBuilder();
+        for (int shift = 6; shift >= 0; shift -= 3) {
+            text.append((bits >> shift & 4) != 0 ? 'r' : '-').append((bits >> shift & 2) != 0 ? 'w' : '-')
+                    .append((bits >> shift & 1) != 0 ? 'x' : '-');
+        }
+        return text.toString();
     }
 
     private Optional<String> differenceFromList() throws IOException {

@@ -1,7 +1,10 @@
 package dev.racelab.backend;
 
+import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetSocketAddress;
 import java.net.NoRouteToHostException;
+import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 
@@ -9,6 +12,21 @@ import java.net.UnknownHostException;
 final class Reasons {
 
     private Reasons() {
+    }
+
+    /**
+     * Whether a server at {@code host}:{@code port} takes a TCP connection within two seconds: after
+     * a login ran out its time, this tells a server that is slow to answer (it takes connections:
+     * an overloaded machine, or a server stopped under a listening socket) from one that cannot be
+     * reached. Connects and closes at once, sending nothing.
+     */
+    static boolean takesConnections(String host, int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(host, port), 2_000);
+            return true;
+        } catch (IOException | IllegalArgumentException | SecurityException e) {
+            return false;
+        }
     }
 
     /** "connection refused", "unknown host", …; or null if no network failure is behind {@code e}. */

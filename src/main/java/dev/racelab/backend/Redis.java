@@ -8,7 +8,9 @@ import redis.clients.jedis.exceptions.JedisAccessControlException;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A Redis server RaceLab can use: an existing one at an address, or the embedded one it started.
@@ -20,31 +22,41 @@ public final class Redis implements AutoCloseable {
     /** The prefix of every key RaceLab creates. */
     public static final String KEY_PREFIX = "racelab:";
 
-    private static final int CONNECT_TIMEOUT_MILLIS = 5_000;
+    /** How long connecting and the handshake (login, name, database) may take, unless {@code --connect-timeout} says. */
+    public static final Duration LOGIN_DEFAULT = Duration.ofSeconds(5);
 
     private final RedisAddress address;
     private final String description;
     private final AutoCloseable server;
+    private final int loginMillis;
 
-    private Redis(RedisAddress address, String description, AutoCloseable server) {
+    private Redis(RedisAddress address, String description, AutoCloseable server, int loginMillis) {
         this.address = address;
         this.description = description;
         this.server = server;
+        this.loginMillis = loginMillis;
     }
 
     /** Connects to an existing server and checks that it answers. */
     public static Redis connect(RedisAddress address) throws BackendException {
-        return open(address, null, "Redis %s at " + address.host() + ":" + address.port());
+        return connect(address, null);
     }
 
-    static Redis open(RedisAddress address, AutoCloseable server, String descriptionFormat) throws BackendException {
-        try (Jedis jedis = open(address, Postgres.APP_PREFIX + "setup", CONNECT_TIMEOUT_MILLIS)) {
+    /** As {@link #connect(RedisAddress)}, every login bounded by {@code login} (null: the default). */
+    public static Redis connect(RedisAddress address, Duration login) throws BackendException {
+        return open(address, null, "Redis %s at " + address.host() + ":" + address.port(), login);
+    }
+
+    static Redis open(RedisAddress address, AutoCloseable server, String descriptionFormat, Duration login)
+            throws BackendException {
+        int loginMillis = (int) (login == null ? LOGIN_DEFAULT : login).toMillis();
+        try (Jedis jedis = open(address, Postgres.APP_PREFIX + "setup", loginMillis, loginMillis)) {
             jedis.ping();
             String version = jedis.info("server").lines()
                     .filter(line -> line.startsWith("redis_version:"))
                     .map(line -> line.substring("redis_version:".length()).strip())
                     .findFirst().orElse("?");
-            return new Redis(address, String.format(descriptionFormat, version), server);
+            return new Redis(address, String.format(descriptionFormat, version), server, loginMillis);
         } catch (JedisException e) {
             throw explain(address, e);
         }
@@ -57,35 +69,58 @@ public final class Redis implements AutoCloseable {
      *                            (for subscribers and blocking pops)
      */
     public Jedis open(String name, int socketTimeoutMillis) {
-        return open(address, Postgres.APP_PREFIX + name, socketTimeoutMillis);
+        return open(address, Postgres.APP_PREFIX + name, socketTimeoutMillis, loginMillis);
     }
 
-    private static Jedis open(RedisAddress address, String clientName, int socketTimeoutMillis) {
+    private static Jedis open(RedisAddress address, String clientName, int socketTimeoutMillis, int loginMillis) {
         DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
                 .clientName(clientName)
                 .database(address.database())
                 .ssl(address.tls())
-                .connectionTimeoutMillis(CONNECT_TIMEOUT_MILLIS)
+                .connectionTimeoutMillis(loginMillis)
                 // The handshake (login, name, database) is bounded whatever the connection is for:
                 // a server that accepts and never answers must not hold a subscriber's open for ever.
-                .socketTimeoutMillis(CONNECT_TIMEOUT_MILLIS);
+                .socketTimeoutMillis(loginMillis);
         if (address.hasPassword()) {
             config.user(address.user()).password(address.password());
         }
-        Jedis jedis = new Jedis(new HostAndPort(address.host(), address.port()), config.build());
+        long began = System.nanoTime();
+        Jedis jedis = null;
         try {
+            // Connects and shakes hands here already (Jedis does it as the connection is made).
+            jedis = new Jedis(new HostAndPort(address.host(), address.port()), config.build());
             jedis.connect();
             jedis.getConnection().setSoTimeout(socketTimeoutMillis);
+        } catch (JedisConnectionException e) {
+            if (jedis != null) {
+                jedis.close();
+            }
+            boolean ranOut = timedOut(e) && System.nanoTime() - began >= TimeUnit.MILLISECONDS.toNanos(loginMillis - 500L);
+            if (ranOut && Reasons.takesConnections(address.host(), address.port())) {
+                // It took the connection and did not finish the handshake in time: slow, not unreachable.
+                throw new SlowLogin(loginMillis / 1000, e);
+            }
+            throw e;
         } catch (RuntimeException e) {
-            jedis.close();
+            if (jedis != null) {
+                jedis.close();
+            }
             throw e;
         }
         return jedis;
     }
 
+    /** A login that did not finish within its bound on a server that takes connections: slow, not unreachable. */
+    static final class SlowLogin extends JedisConnectionException {
+        SlowLogin(int seconds, JedisConnectionException cause) {
+            super("is slow to answer: it took the connection but did not finish the login within " + seconds
+                    + " s (a busy machine, or a stopped server); --connect-timeout SECONDS waits longer", cause);
+        }
+    }
+
     /** Checks that the server still answers, on a fresh connection: after a run that failed, say, it may have died. */
     public void probe() throws BackendException {
-        try (Jedis jedis = open(address, Postgres.APP_PREFIX + "probe", CONNECT_TIMEOUT_MILLIS)) {
+        try (Jedis jedis = open(address, Postgres.APP_PREFIX + "probe", loginMillis, loginMillis)) {
             jedis.ping();
         } catch (JedisException e) {
             throw explain(address, e);
@@ -114,7 +149,9 @@ public final class Redis implements AutoCloseable {
         String where = "Redis at " + address.host() + ":" + address.port();
         String reason = reason(e);
         String message;
-        if (e instanceof JedisAccessControlException || reason.contains("NOAUTH") || reason.contains("WRONGPASS")) {
+        if (e instanceof SlowLogin) {
+            message = where + " " + e.getMessage();
+        } else if (e instanceof JedisAccessControlException || reason.contains("NOAUTH") || reason.contains("WRONGPASS")) {
             message = where + " refused the login: " + reason;
         } else if (e instanceof JedisConnectionException) {
             message = where + " cannot be reached: " + reason;
@@ -133,6 +170,9 @@ public final class Redis implements AutoCloseable {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof JedisConnectionException e) {
                 String where = "Redis at " + address.host() + ":" + address.port();
+                if (e instanceof SlowLogin) {
+                    return Optional.of(where + " " + e.getMessage());
+                }
                 return Optional.of(timedOut(e)
                         ? where + " stopped answering: a command got no reply in time"
                         : where + " broke the connection: " + reason(e));

@@ -8,17 +8,14 @@ import dev.racelab.backend.Backends;
 import dev.racelab.backend.StartupListener;
 import dev.racelab.isolation.run.SpecSandbox;
 import dev.racelab.engine.Clock;
-import dev.racelab.engine.Gate;
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Printable;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.Service;
-import dev.racelab.engine.Strategy;
 import dev.racelab.engine.Verdict;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunSpec;
-import dev.racelab.engine.Switch;
 import dev.racelab.files.OutputFile;
 import dev.racelab.files.PartialFile;
 import dev.racelab.labs.Labs;
@@ -34,9 +31,7 @@ import java.io.Writer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -46,8 +41,9 @@ import java.util.function.Consumer;
  * recording's summary, {@code rerun} a recording's settings. The commands are declared in
  * {@link Commands} and parsed by picocli; this class does what they ask.
  *
- * <p>Exit codes: 0 ran, 1 a server could not be reached, started or used, or failed, 2 bad usage, 3 the verdict
- * differed from {@code --expect}. Every problem is one line on standard error that names it;
+ * <p>Exit codes: 0 ran, 1 a server could not be reached, started or used, or failed, or a run ended
+ * ERROR (the line on standard error says what failed), 2 bad usage, 3 the verdict differed from
+ * {@code --expect}. Every problem is one line on standard error that names it;
  * no stack traces. With {@code --json}, standard output carries exactly one JSON object.
  */
 public final class Cli {
@@ -158,63 +154,13 @@ public final class Cli {
             Labs labs = new Labs(unstarted);
             if (json) {
                 List<Object> all = new ArrayList<>();
-                labs.all().forEach(lab -> all.add(describe(lab)));
+                labs.all().forEach(lab -> all.add(LabDescription.of(lab)));
                 out.println(JSON.toJson(Map.of("labs", all)));
             } else {
                 Help.printLabs(labs.all(), out);
             }
         }
         return OK;
-    }
-
-    private static Map<String, Object> describe(Lab lab) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("id", lab.id());
-        map.put("title", lab.title());
-        map.put("story", lab.story());
-        map.put("services", lab.services().stream().sorted().map(s -> s.name().toLowerCase()).toList());
-        map.put("defaultStrategy", lab.defaultStrategy().id());
-        List<Object> strategies = new ArrayList<>();
-        for (Strategy s : lab.strategies()) {
-            strategies.add(Map.of("id", s.id(), "title", s.title(), "summary", s.summary(), "broken", s.broken()));
-        }
-        map.put("strategies", strategies);
-        List<Object> gates = new ArrayList<>();
-        for (Gate g : lab.gates()) {
-            gates.add(Map.of("id", g.id(), "kind", g.kind().name().toLowerCase(Locale.ROOT),
-                    "description", g.description()));
-        }
-        map.put("gates", gates);
-        map.put("presetDelays", lab.presetGates().describe(lab::workerName));
-        List<Object> switches = new ArrayList<>();
-        for (Switch<?> sw : lab.switches()) {
-            switches.add(describe(sw));
-        }
-        map.put("switches", switches);
-        map.put("workerRole", lab.workerRole());
-        map.put("defaults", Map.of("workers", lab.defaultWorkers(), "ops", lab.defaultOps()));
-        map.put("maxWorkers", lab.maxWorkers());
-        return map;
-    }
-
-    private static <T> Map<String, Object> describe(Switch<T> sw) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("name", sw.name());
-        map.put("title", sw.title());
-        map.put("description", sw.description());
-        map.put("type", sw.type().name().toLowerCase(Locale.ROOT));
-        map.put("default", sw.defaultText());
-        switch (sw.type()) {
-            case INTEGER -> {
-                map.put("min", sw.min());
-                map.put("max", sw.max());
-                map.put("unit", sw.unit());
-            }
-            case CHOICE -> map.put("choices", sw.choices().stream().map(sw::format).toList());
-            case FLAG -> {
-            }
-        }
-        return map;
     }
 
     /** {@code replay FILE [--json]}: the summary of a recording, exactly as its run printed it, with no server. */
@@ -302,13 +248,19 @@ public final class Cli {
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }
+            backends.loginWithin(options.connectTimeout());
             // A recording that cannot be written is found before any server starts.
             Outputs.forceNeeds("--record", options.record(), given.force);
             try (RecordingWriter recording = options.record() == null ? null
                     : RecordingWriter.create(Outputs.check(options.record(), given.force, "record to", err))) {
                 long startupStart = System.nanoTime();
-                for (Service service : lab.services()) {
-                    backends.ensure(service);
+                try {
+                    for (Service service : lab.services()) {
+                        backends.ensure(service);
+                    }
+                } catch (BackendException e) {
+                    return notStarted(lab, options, e, (System.nanoTime() - startupStart) / 1_000_000,
+                            interruption.signalled());
                 }
                 long startupMs = (System.nanoTime() - startupStart) / 1_000_000;
                 return execute(lab, options, backends, recording, startupMs, interruption);
@@ -316,18 +268,51 @@ public final class Cli {
         }
     }
 
+    /**
+     * No run: a server could not be started or reached, or a signal stopped its start. The summary
+     * of no run still goes to standard output with {@code --json} (verdict ERROR and the reason, or
+     * interrupted), and as text after a signal; a server's failure is the one line on standard error.
+     */
+    private int notStarted(Lab lab, RunOptions options, BackendException failure, long startupMs, boolean signalled) {
+        Summary summary = new Summary(lab);
+        summary.planned(options.spec());
+        summary.times(0, startupMs, signalled);
+        summary.batch(planned(options), signalled ? null : failure.getMessage());
+        if (options.json()) {
+            out.println(JSON.toJson(summary.toJson()));
+        } else if (signalled) {
+            summary.print(out);
+        }
+        if (signalled) {
+            return OK;
+        }
+        err.println("racelab: " + failure.getMessage());
+        return BACKEND_FAILURE;
+    }
+
+    /** How many runs the options ask for: a batch, or a batch at each delay of a sweep. */
+    private static int planned(RunOptions options) {
+        return options.runs() * (options.sweep() == null ? 1 : options.sweep().delays().size());
+    }
+
     private int execute(Lab lab, RunOptions options, Backends backends, RecordingWriter recording, long startupMs,
                         Interruption interruption) throws InterruptedException, RecordingException {
         Summary summary = new Summary(lab);
+        summary.planned(options.spec());
+        // A recording is made to be looked at: its runs observe their servers, as the window's do
+        // (server lanes, the lab's server values), which costs a little; a plain run does not.
+        RunSpec observed = recording == null ? options.spec() : options.spec().withObserve(true);
         boolean allExpected = true;
         String serverDown = null;
+        // The first run that ended ERROR not by a server's doing: what failed, in words.
+        String failed = null;
         long start = System.nanoTime();
         // Without a sweep, one batch of the spec; with one, a batch at each of its delays.
         List<Long> delays = options.sweep() == null ? java.util.Collections.singletonList(null) : options.sweep().delays();
-        int planned = options.runs() * delays.size();
+        int planned = planned(options);
         batches:
         for (Long delay : delays) {
-            RunSpec spec = delay == null ? options.spec() : options.sweep().at(options.spec(), delay);
+            RunSpec spec = delay == null ? observed : options.sweep().at(observed, delay);
             Summary.Point point = delay == null ? null : summary.point(delay);
             for (int i = 0; i < options.runs(); i++) {
                 if (interruption.signalled()) {
@@ -360,6 +345,10 @@ public final class Cli {
                     if (serverDown != null) {
                         break batches;
                     }
+                    if (failed == null) {
+                        failed = (planned > 1 ? "run " + summary.runs() + " of " + planned + ": " : "")
+                                + outcome.headline() + ": " + outcome.explanation();
+                    }
                 }
             }
             if (point != null && !options.json()) {
@@ -382,6 +371,11 @@ public final class Cli {
         }
         if (serverDown != null) {
             err.println("racelab: " + serverDown);
+            return BACKEND_FAILURE;
+        }
+        if (failed != null && options.expect() != Verdict.ERROR) {
+            // An ERROR is a failure of the command, whatever failed: it exits 1 and says what.
+            err.println("racelab: " + failed);
             return BACKEND_FAILURE;
         }
         if (!allExpected) {

@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What a signal (Ctrl-C, SIGTERM) does to a command that runs labs: the run in progress is
- * stopped and, as the command's own thread ends it, recorded, summed up and printed; no run or
+ * stopped and, as the command's own thread ends it, recorded, summed up and printed; a server
+ * still starting is called off (it stops what it started) and the command sums up no run; no run or
  * server starts after the signal; then the servers stop.
  *
  * <p>The JVM runs its shutdown hooks while the command's thread still runs, and ends when the
@@ -55,6 +56,9 @@ final class Interruption implements AutoCloseable {
 
     private void signal() {
         signalled = true;
+        // A server still starting is called off: it stops what it started, and the command,
+        // which waited for it, sums up what there was (no run) at once.
+        backends.stopStarting();
         Runnable stop = current;
         if (stop != null) {
             stop.run();

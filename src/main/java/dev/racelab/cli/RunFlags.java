@@ -71,10 +71,15 @@ final class RunFlags {
             description = "an existing Redis (else RACELAB_REDIS_URL, else embedded)")
     String redisUrl;
 
-    @Option(names = "--expect", paramLabel = "VERDICT", order = 13, converter = Values.VerdictName.class,
+    @Option(names = "--connect-timeout", paramLabel = "SECONDS", order = 13, converter = Values.WholeNumber.class,
+            description = "how long a server may take to let RaceLab in, connecting and logging in (default: 10 "
+                    + "for PostgreSQL, 5 for Redis); longer on a heavily loaded machine, where a healthy server is slow")
+    Long connectTimeout;
+
+    @Option(names = "--expect", paramLabel = "VERDICT", order = 14, converter = Values.VerdictName.class,
             description = "exit 3 unless every run ends with VERDICT (SAFE, RACE, DEADLOCK, STUCK, ERROR)")
     Verdict expect;
 
-    @Option(names = "--json", order = 14, description = "print one JSON object instead of the summary")
+    @Option(names = "--json", order = 15, description = "print one JSON object instead of the summary")
     boolean json;
 }

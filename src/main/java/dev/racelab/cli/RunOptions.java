@@ -17,10 +17,11 @@ import java.time.Duration;
  * anything starts: a bad option costs no server start-up.
  */
 record RunOptions(Lab lab, RunSpec spec, int runs, Sweep sweep, Path record, Verdict expect, boolean json,
-                  String pgUrl, String redisUrl) {
+                  String pgUrl, String redisUrl, Duration connectTimeout) {
 
     static final int MAX_RUNS = 10_000;
     static final long MAX_TIMEOUT_SECONDS = 3_600;
+    static final long MAX_CONNECT_TIMEOUT_SECONDS = 300;
 
     /**
      * Applies what the command line gave on top of {@code base} (the lab's defaults, or a
@@ -69,9 +70,11 @@ record RunOptions(Lab lab, RunSpec spec, int runs, Sweep sweep, Path record, Ver
                         + (long) runs * sweep.delays().size() + " runs; at most " + MAX_RUNS);
             }
         }
+        Duration connectTimeout = given.connectTimeout == null ? null : Duration.ofSeconds(within("--connect-timeout",
+                given.connectTimeout, 1, MAX_CONNECT_TIMEOUT_SECONDS));
         return new RunOptions(lab, spec.withGates(plan).withSwitches(switches), runs, sweep, given.record, given.expect,
                 given.json, address("--pg-url", given.pgUrl, "postgresql://user@localhost:5432/mydb"),
-                address("--redis-url", given.redisUrl, "redis://localhost:6379"));
+                address("--redis-url", given.redisUrl, "redis://localhost:6379"), connectTimeout);
     }
 
     private static long within(String option, long number, long min, long max) throws UsageException {

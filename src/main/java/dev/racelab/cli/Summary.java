@@ -23,7 +23,10 @@ import java.util.stream.Collectors;
  * With several runs, {@code violations} sum over the runs and {@code metrics} are those of the
  * last run; {@code runs} counts the runs that ran, {@code plannedRuns} those asked for (more when
  * a signal or a failed server ended the batch early), and {@code serverFailure}, when there is one,
- * names the server that failed and ended the command.
+ * names the server that failed and ended the command. As text, a batch's lines give its totals
+ * ("in all") and the lines under "last run:" that run's own figures. A command that ran no run (a
+ * server failed to start, a signal came first) still has a summary: its settings, and the verdict
+ * ERROR with the server's sentence, or no verdict and {@code interrupted}.
  */
 final class Summary {
 
@@ -33,6 +36,7 @@ final class Summary {
     private RunSpec spec;
     private Outcome lastOutcome;
     private Map<String, String> lastBackend = Map.of();
+    private long lastEvents;
     private int runs;
     private long events;
     private long elapsedMs;
@@ -107,6 +111,13 @@ final class Summary {
         this.sweep = swept;
     }
 
+    /** The settings the runs are made with, for a summary of a command that ran none. */
+    void planned(RunSpec runSpec) {
+        if (spec == null) {
+            spec = runSpec;
+        }
+    }
+
     /** Counts one finished run in. */
     void add(RunRecord record) {
         add(record.header().spec(), record.outcome(), record.events().size(), record.backend());
@@ -125,6 +136,7 @@ final class Summary {
         events += eventCount;
         lastOutcome = outcome;
         lastBackend = backend;
+        lastEvents = eventCount;
         runs++;
     }
 
@@ -155,7 +167,6 @@ final class Summary {
     }
 
     Map<String, Object> toJson() {
-        Outcome outcome = lastOutcome;
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("lab", lab.id());
         json.put("strategy", spec.strategy());
@@ -166,14 +177,23 @@ final class Summary {
         json.put("seed", spec.seed());
         json.put("delays", spec.gates().describe(lab::workerName));
         json.put("switches", spec.switches().describe(lab.switches()));
-        json.put("verdict", verdict().name());
+        if (runs > 0 || serverFailure != null) {
+            // With no run, no lab's verdict: ERROR if a server failed the command, else none at all.
+            json.put("verdict", runs > 0 ? verdict().name() : Verdict.ERROR.name());
+        }
         Map<String, Integer> counts = new LinkedHashMap<>();
         verdicts.forEach((v, n) -> counts.put(v.name(), n));
         json.put("verdicts", counts);
-        json.put("headline", outcome.headline());
-        json.put("explanation", outcome.explanation());
+        if (lastOutcome != null) {
+            json.put("headline", lastOutcome.headline());
+            json.put("explanation", lastOutcome.explanation());
+        } else {
+            json.put("headline", serverFailure != null ? "no run: a server failed" : "no run: interrupted by a signal");
+            json.put("explanation", serverFailure != null ? serverFailure
+                    : "A signal came before any run started; nothing ran.");
+        }
         json.put("violations", violations);
-        json.put("metrics", outcome.metrics());
+        json.put("metrics", lastOutcome == null ? Map.of() : lastOutcome.metrics());
         json.put("events", events);
         json.put("elapsedMs", elapsedMs);
         json.put("startupMs", startupMs);
@@ -201,7 +221,6 @@ final class Summary {
     }
 
     void print(PrintStream out) {
-        Outcome outcome = lastOutcome;
         String delays = spec.gates().describe(lab::workerName);
         String switches = spec.switches().describe(lab.switches()).entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
@@ -209,7 +228,8 @@ final class Summary {
                 lab.workerRole(), spec.workers() == 1 ? "" : "s", spec.ops(),
                 delays.isEmpty() ? "" : " · " + delays, switches.isEmpty() ? "" : " · " + switches);
         if (interrupted) {
-            out.println("interrupted by a signal: the run in progress was stopped");
+            out.println(lastOutcome == null ? "interrupted by a signal before any run started"
+                    : "interrupted by a signal: the run in progress was stopped");
         }
         if (sweep != null) {
             out.println("sweep " + sweep.describe(lab::workerName) + ", " + (runs / Math.max(1, points.size()))
@@ -223,23 +243,37 @@ final class Summary {
                                 .map(v -> String.format("%8d", point.verdicts.getOrDefault(v, 0))).toList()));
             }
         }
-        if (runs > 1 || planned > 1) {
+        boolean batch = runs > 1 || planned > 1;
+        if (runs == 0) {
+            out.printf("no run ran (%d asked for)%n", Math.max(1, planned));
+        } else if (batch) {
+            // The batch's own figures here; the lines under "last run:" are that run's alone.
             out.printf("%s runs: %s%n", runs < planned ? runs + " of " + planned : String.valueOf(runs),
                     verdictCounts());
+            violations.forEach((name, count) -> out.printf("  %s: %d in all%n", Printable.line(name), count));
+            out.printf("  %d ms · %d events in all%n", elapsedMs, events);
         }
         if (serverFailure != null) {
             out.println("a server failed: " + Printable.line(serverFailure));
         }
-        if (runs > 1 || planned > 1) {
+        if (lastOutcome == null) {
+            return;
+        }
+        if (batch) {
             out.println("last run:");
         }
         // What the record says in words may come from a file: shown with its controls escaped.
+        Outcome outcome = lastOutcome;
         out.println(Printable.line(outcome.banner()));
         out.println("  " + Printable.line(outcome.explanation()));
-        violations.forEach((name, count) -> out.printf("  %s: %d%n", Printable.line(name), count));
+        outcome.violations().forEach((name, count) -> out.printf("  %s: %d%n", Printable.line(name), count));
         out.println("  " + outcome.metrics().entrySet().stream()
                 .map(e -> Printable.line(e.getKey()) + " " + e.getValue()).collect(Collectors.joining(" · ")));
-        out.printf("  %d ms · %d events%n", elapsedMs, events);
+        if (batch) {
+            out.printf("  %d events%n", lastEvents);
+        } else {
+            out.printf("  %d ms · %d events%n", elapsedMs, events);
+        }
         lastBackend.forEach((service, what) -> out.printf("  %s: %s%n", Printable.line(service),
                 Printable.line(what)));
     }

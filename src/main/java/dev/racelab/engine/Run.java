@@ -359,6 +359,7 @@ public final class Run {
                 worker.script = scenario.worker(worker);
             }
             if (spec.observe()) {
+                stage = "connect its observers";
                 observing = new Observing(scenario.observers());
             }
             if (spec.stepMode()) {
@@ -682,6 +683,11 @@ public final class Run {
                 try {
                     observer.connect();
                 } catch (Exception e) {
+                    if (servers.lost(e).isPresent()) {
+                        // The server failed the observer's own session, as it would a worker's: the
+                        // run ends now, named, rather than start its workers beside a silent server.
+                        throw new IllegalStateException("an observer could not connect", e);
+                    }
                     recorder.record(ids[0], EventKind.NOTE, "observer failed: " + message(e), 0);
                 }
             }
@@ -727,7 +733,11 @@ public final class Run {
                 try {
                     observers.get(i).poll(this);
                 } catch (Exception e) {
-                    if (open) {
+                    if (open && servers.lost(e).isPresent() && !stopping) {
+                        // The server ended the observer's own session: a session of the run's, as a
+                        // worker's is, and the run ends as when a worker's ends, naming the server.
+                        failure.compareAndSet(null, new Failure(Thread.currentThread().getName(), e));
+                    } else if (open) {
                         recorder.record(current[0], EventKind.NOTE, "observer failed: " + message(e), 0);
                     }
                 }
@@ -749,6 +759,16 @@ public final class Run {
             return -1;
         }
 
+        private void abortAll() {
+            for (ServerObserver observer : observers) {
+                try {
+                    observer.abort();
+                } catch (Exception e) {
+                    recorder.record(RUN_ACTOR, EventKind.NOTE, "cutting observer: " + message(e), 0);
+                }
+            }
+        }
+
         /** Stops polling, reads the servers one last time (the run's final state), and closes. */
         @Override
         public void close() {
@@ -756,7 +776,12 @@ public final class Run {
             if (thread != null) {
                 thread.interrupt();
                 try {
-                    thread.join(TEARDOWN_MILLIS);
+                    thread.join(ABORT_AFTER_MILLIS);
+                    if (thread.isAlive()) {
+                        // A read blocked on a server that stopped answering: cut it rather than wait out its bound.
+                        abortAll();
+                        thread.join(TEARDOWN_MILLIS);
+                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

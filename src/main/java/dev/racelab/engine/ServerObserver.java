@@ -29,6 +29,14 @@ public interface ServerObserver extends AutoCloseable {
     default void close() throws Exception {
     }
 
+    /**
+     * Cuts what the observer reads through at once, without asking the server anything: for a
+     * server that stopped answering, so that a read blocked on it ends now rather than at its
+     * bound. Called from another thread than the observer's; followed by {@link #close}.
+     */
+    default void abort() throws Exception {
+    }
+
     /** Where an observer records. */
     interface LaneSink {
         Event record(int lane, EventKind kind, String subject, long value);

@@ -29,20 +29,26 @@ public final class LabPicture {
         for (Event event : record.events().snapshot()) {
             view.accept(event);
         }
+        if (record.ended()) {
+            view.concluded(record.outcome());
+        }
         return view;
     }
 
     /**
      * Run {@code number} (1, 2, …) of {@code file} fed, as it is read, to the view {@code views} makes
-     * of its header: the lab's picture as the run ended.
+     * of its header, then told the run's outcome: the lab's picture as the run ended.
      */
     public static LabView read(RecordingReader reader, Path file, int number, Function<RunHeader, LabView> views)
             throws RecordingException {
         LabView[] view = new LabView[1];
-        OneRun.read(reader, file, number, header -> {
+        OneRun run = OneRun.read(reader, file, number, header -> {
             view[0] = views.apply(header);
             return view[0]::accept;
         });
+        if (view[0] != null && run.outcome() != null) {
+            view[0].concluded(run.outcome());
+        }
         return view[0];
     }
 

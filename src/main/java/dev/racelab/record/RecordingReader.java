@@ -318,7 +318,8 @@ public final class RecordingReader {
                     }
                 }
                 case WOKEN, OVERWROTE -> {
-                    if (event.value() < 0 || event.value() >= event.seq()) {
+                    // -1: no earlier event to point to (a wake-up whose waker is not known), no arrow.
+                    if (event.value() < -1 || event.value() >= event.seq()) {
                         throw damaged("line " + lineNumber + " points back to event " + event.value()
                                 + ", which is not an earlier one");
                     }

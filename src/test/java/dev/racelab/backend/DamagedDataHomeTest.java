@@ -57,7 +57,7 @@ class DamagedDataHomeTest {
     /** A cluster that starts is kept in the slot: the first test sets it up, then stops it. */
     private void aClusterWasKept() throws Exception {
         if (!Files.exists(data().resolve("PG_VERSION"))) {
-            try (Postgres postgres = EmbeddedPostgresServer.start(home, StartupListener.SILENT)) {
+            try (Postgres postgres = EmbeddedPostgresServer.start(home, StartupListener.SILENT, () -> false, null)) {
                 postgres.probe();
             }
         }
@@ -67,7 +67,7 @@ class DamagedDataHomeTest {
     /** Starts PostgreSQL and asks it something, as a run would; returns how long the start took. */
     private Duration startAndQuery() throws Exception {
         long began = System.nanoTime();
-        try (Postgres postgres = EmbeddedPostgresServer.start(home, listener)) {
+        try (Postgres postgres = EmbeddedPostgresServer.start(home, listener, () -> false, null)) {
             Duration took = Duration.ofNanos(System.nanoTime() - began);
             try (Connection c = postgres.connect("test"); Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT 6 * 7")) {
@@ -134,7 +134,7 @@ class DamagedDataHomeTest {
 
     @Test
     void aTruncatedRedisBinaryIsCopiedOutAgainAndTheServerStarts() throws Exception {
-        try (Redis redis = EmbeddedRedisServer.start(home, StartupListener.SILENT)) {
+        try (Redis redis = EmbeddedRedisServer.start(home, StartupListener.SILENT, () -> false, null)) {
             redis.probe();
         }
         Path binary;
@@ -145,7 +145,7 @@ class DamagedDataHomeTest {
         byte[] start = Files.readAllBytes(binary);
         Files.write(binary, Arrays.copyOf(start, 4096));
 
-        try (Redis redis = EmbeddedRedisServer.start(home, listener)) {
+        try (Redis redis = EmbeddedRedisServer.start(home, listener, () -> false, null)) {
             redis.probe();
         }
         assertTrue(notes.stream().anyMatch(n -> n.contains(binary.toString()) && n.contains("damaged")), notes.toString());

@@ -58,7 +58,7 @@ class StrangerPidFileTest {
         Files.createDirectories(pidFile.getParent());
         Files.writeString(pidFile, other.pid() + "\n" + pidFile.getParent() + "\n1700000000\n5432\n");
 
-        try (Postgres postgres = EmbeddedPostgresServer.start(home, listener)) {
+        try (Postgres postgres = EmbeddedPostgresServer.start(home, listener, () -> false, null)) {
             postgres.probe();
         }
         assertTrue(other.isAlive(), "the stranger was signalled");
@@ -72,7 +72,7 @@ class StrangerPidFileTest {
         Files.createDirectories(pidFile.getParent());
         Files.writeString(pidFile, other.pid() + "\n");
 
-        try (Redis redis = EmbeddedRedisServer.start(home, listener)) {
+        try (Redis redis = EmbeddedRedisServer.start(home, listener, () -> false, null)) {
             redis.probe();
         }
         assertTrue(other.isAlive(), "the stranger was signalled");
@@ -85,7 +85,7 @@ class StrangerPidFileTest {
         Files.createDirectories(pidFile.getParent());
         Files.write(pidFile, new byte[] {(byte) 0xff, (byte) 0xfe, '4', '2'});
 
-        try (Redis redis = EmbeddedRedisServer.start(home, listener)) {
+        try (Redis redis = EmbeddedRedisServer.start(home, listener, () -> false, null)) {
             redis.probe();
             assertTrue(notes.stream().anyMatch(n -> n.contains("Removed a damaged pid file")), notes.toString());
             String pid = Files.readString(pidFile, StandardCharsets.US_ASCII).strip();

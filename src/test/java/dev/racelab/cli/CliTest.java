@@ -287,10 +287,16 @@ class CliTest {
         Result result = cli("run", "counter", "--pg-url", "postgresql://alice:hunter2@127.0.0.1:" + port + "/db",
                 "--json");
         assertEquals(1, result.code());
-        assertEquals(List.of("racelab: PostgreSQL at 127.0.0.1:" + port + " cannot be reached: connection refused"),
-                result.errLines());
+        String named = "PostgreSQL at 127.0.0.1:" + port + " cannot be reached: connection refused";
+        assertEquals(List.of("racelab: " + named), result.errLines());
         assertFalse(result.out().contains("hunter2") || result.err().contains("hunter2"));
-        assertTrue(result.out().isEmpty());
+        // --json: standard output carries the one JSON object all the same, the verdict ERROR and why.
+        JsonObject json = result.json();
+        assertEquals("ERROR", json.get("verdict").getAsString(), result.out());
+        assertEquals(0, json.get("runs").getAsInt());
+        assertEquals(named, json.get("serverFailure").getAsString());
+        assertEquals(named, json.get("explanation").getAsString());
+        assertEquals("counter", json.get("lab").getAsString());
     }
 
     @Test
@@ -430,6 +436,13 @@ class CliTest {
         }
     }
 
+    /** A server that cannot be used ends the command before any run: --json says so in its one object. */
+    private static void nothingRan(Result result) {
+        assertEquals(0, result.json().get("runs").getAsInt(), result.out());
+        assertEquals("ERROR", result.json().get("verdict").getAsString(), result.out());
+        assertEquals(result.errLines().get(0), "racelab: " + result.json().get("serverFailure").getAsString());
+    }
+
     private interface LoginCheck {
         void run(PgAddress login) throws Exception;
     }
@@ -447,7 +460,7 @@ class CliTest {
             assertTrue(result.errLines().get(0).startsWith("racelab: PostgreSQL at " + login.host() + ":"
                     + login.port() + " does not let user '" + login.user() + "' create schema racelab: "
                     + "permission denied for database"), result.err());
-            assertTrue(result.out().isEmpty(), "nothing ran: " + result.out());
+            nothingRan(result);
         });
     }
 
@@ -462,7 +475,7 @@ class CliTest {
                     + login.port() + " does not let user '" + login.user() + "' create tables in schema racelab"),
                     result.err());
             assertTrue(result.errLines().get(0).contains("USAGE and CREATE"), result.err());
-            assertTrue(result.out().isEmpty(), "nothing ran: " + result.out());
+            nothingRan(result);
         });
     }
 }

@@ -70,6 +70,18 @@ class RecordingBoundsTest {
         assertEquals(0, result.code(), result.err().toString());
     }
 
+    /**
+     * A wake-up whose waker is not known (the value -1: a lease ran out, a wait gave up and asked
+     * again) is what RaceLab itself records: read, with no arrow (soak seed 7, runs 9 and 10: every
+     * lease-fencing recording with such a wake-up was refused as damaged).
+     */
+    @Test
+    void aWakeUpWithNoKnownWakerIsRead() throws Exception {
+        CliRun result = replay(recording("no waker.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
+                "[1,0,1,\"ACTOR\",\"WORKER\",\"client-1\"]", "[2,5,1,\"WOKEN\",-1,\"lock\"]"));
+        assertEquals(0, result.code(), result.err().toString());
+    }
+
     @Test
     void anEventOnALaneNoActorLineAnnouncedIsRefused() throws Exception {
         refused(replay(recording("unannounced.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",

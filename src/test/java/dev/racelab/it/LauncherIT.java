@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The built jar and the script users run, as separate processes. */
@@ -50,6 +51,19 @@ class LauncherIT {
         assertEquals(2, child.await(60));
         assertEquals("racelab: --workers must be from 1 to 1000, not 0\n", child.err());
         assertTrue(child.out().isEmpty());
+    }
+
+    /**
+     * A plain {@code su -} login has no locale: Java's standard output is then US-ASCII, and every
+     * dash and dot of the summary came out as "?". The command line writes UTF-8 whatever the locale.
+     */
+    @Test
+    void inAPosixLocaleTheOutputIsStillUtf8NotQuestionMarks() throws Exception {
+        Child child = children.jar(Map.of("LANG", "C", "LC_ALL", "C"), "list");
+        assertEquals(0, child.await(60), child.err());
+        assertTrue(child.out().contains("counter — Lost increments"), child.out());
+        assertTrue(child.out().contains("needs: PostgreSQL · workers: 4"), child.out());
+        assertFalse(child.out().contains("?"), child.out());
     }
 
     @Test

@@ -15,7 +15,12 @@ enum Fault {
     /** The server stops answering: an embedded one gets SIGSTOP, an external one's relay freezes. */
     SERVER_FREEZE("server-freeze"),
     /** One PostgreSQL backend of a RaceLab worker dies: SIGKILL (embedded) or pg_terminate_backend (external). */
-    BACKEND_KILL("backend-kill");
+    BACKEND_KILL("backend-kill"),
+    /**
+     * SIGTERM or SIGINT to RaceLab while its embedded servers are being set up or started (in a
+     * fresh data home for some runs, so the first set-up, unpack and initdb, is signalled too).
+     */
+    START_SIGNAL("start-signal");
 
     private final String label;
 
@@ -32,8 +37,20 @@ enum Fault {
         return this == SERVER_KILL || this == SERVER_FREEZE || this == BACKEND_KILL;
     }
 
-    /** Whether the fault can be done to a lab using {@code services}: a backend kill needs PostgreSQL. */
-    boolean fits(Set<Service> services) {
-        return this != BACKEND_KILL || services.contains(Service.POSTGRES);
+    /**
+     * Whether the fault can be done to a lab using {@code services} on embedded or {@code external}
+     * servers: a backend kill needs PostgreSQL, a signal during start-up servers RaceLab starts.
+     */
+    boolean fits(Set<Service> services, boolean external) {
+        return switch (this) {
+            case BACKEND_KILL -> services.contains(Service.POSTGRES);
+            case START_SIGNAL -> !external;
+            default -> true;
+        };
+    }
+
+    /** Whether the fault is a signal to RaceLab, so the summary must say it was interrupted. */
+    boolean signals() {
+        return this == SIGTERM || this == START_SIGNAL;
     }
 }

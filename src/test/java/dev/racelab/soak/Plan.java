@@ -17,14 +17,23 @@ import java.util.Set;
  * One run of the soak, drawn from the soak's seed and the run's number alone, so {@code scripts/soak
  * N SEED} draws the same runs again: which lab and strategy, how many workers and operations, the
  * gate delays that make the run last long enough for a fault to land in it, whose servers it uses,
- * and the fault and when it comes (milliseconds after the run's workers are seen on their server).
+ * and the fault and when it comes (milliseconds after the run's workers are seen on their server;
+ * for a signal during start-up, after the child says it starts a server, and which signal, and
+ * whether in a fresh data home).
  */
 record Plan(int number, Lab lab, String strategy, int workers, int ops, List<String> delays, long raceSeed,
-            int timeoutSeconds, boolean external, Fault fault, Service faulted, long faultDelayMillis) {
+            int timeoutSeconds, boolean external, Fault fault, Service faulted, long faultDelayMillis,
+            boolean freshHome, String signal) {
 
     static final int TIMEOUT_SECONDS = 5;
     /** Faults land this soon after the workers are seen, at most: most runs' workers take about a second. */
     private static final long FAULT_WITHIN_MILLIS = 800;
+    /**
+     * A start-up signal lands this soon after the start is said, at most: a first set-up (unpack,
+     * initdb) takes several seconds, a start of a kept cluster well under one.
+     */
+    private static final long FIRST_SETUP_WITHIN_MILLIS = 4_000;
+    private static final long START_WITHIN_MILLIS = 600;
     private static final int MOST_WORKERS = 4;
 
     static Plan draw(long soakSeed, int number, List<Lab> labs, boolean externalServers) {
@@ -47,21 +56,27 @@ record Plan(int number, Lab lab, String strategy, int workers, int ops, List<Str
             delays.add(gate.id() + "=" + least + "-" + (least + 5 + random.nextInt(35)));
         }
 
+        boolean external = externalServers && random.nextBoolean();
         List<Fault> fitting = new ArrayList<>();
         for (Fault fault : Fault.values()) {
-            if (fault.fits(lab.services())) {
+            if (fault.fits(lab.services(), external)) {
                 fitting.add(fault);
             }
         }
         Fault fault = fitting.get(random.nextInt(fitting.size()));
         List<Service> services = lab.services().stream().sorted().toList();
         Service faulted = fault == Fault.BACKEND_KILL ? Service.POSTGRES : services.get(random.nextInt(services.size()));
-        boolean external = externalServers && random.nextBoolean();
+        boolean freshHome = fault == Fault.START_SIGNAL && random.nextBoolean();
+        String signal = fault == Fault.START_SIGNAL && random.nextBoolean() ? "INT" : "TERM";
         Plan plan = new Plan(number, lab, strategy, workers, ops, List.copyOf(delays), random.nextLong(),
-                TIMEOUT_SECONDS, external, fault, faulted, 0);
-        long faultDelay = fault == Fault.NONE ? 0 : random.nextLong(Math.max(1, Math.min(FAULT_WITHIN_MILLIS, plan.workMillis())));
+                TIMEOUT_SECONDS, external, fault, faulted, 0, freshHome, signal);
+        long faultDelay = switch (fault) {
+            case NONE -> 0;
+            case START_SIGNAL -> random.nextLong(freshHome ? FIRST_SETUP_WITHIN_MILLIS : START_WITHIN_MILLIS);
+            default -> random.nextLong(Math.max(1, Math.min(FAULT_WITHIN_MILLIS, plan.workMillis())));
+        };
         return new Plan(number, lab, strategy, workers, ops, plan.delays, plan.raceSeed, TIMEOUT_SECONDS, external,
-                fault, faulted, faultDelay);
+                fault, faulted, faultDelay, freshHome, signal);
     }
 
     /**
@@ -127,6 +142,10 @@ record Plan(int number, Lab lab, String strategy, int workers, int ops, List<Str
     String faultText() {
         if (fault == Fault.NONE) {
             return "none";
+        }
+        if (fault == Fault.START_SIGNAL) {
+            return fault.label() + " (SIG" + signal + (freshHome ? ", fresh home" : "") + ") @+" + faultDelayMillis
+                    + " ms after the start is said";
         }
         String where = fault == Fault.SIGTERM ? "" : " (" + faulted.name().toLowerCase() + ")";
         return fault.label() + where + " @+" + faultDelayMillis + " ms";

@@ -301,7 +301,7 @@ final class RunServers implements AutoCloseable {
             case SERVER_KILL -> kill(service);
             case SERVER_FREEZE -> freeze(service);
             case BACKEND_KILL -> killBackend(random);
-            case NONE, SIGTERM -> throw new IllegalArgumentException(plan.fault() + " is not a server fault");
+            case NONE, SIGTERM, START_SIGNAL -> throw new IllegalArgumentException(plan.fault() + " is not a server fault");
         };
     }
 

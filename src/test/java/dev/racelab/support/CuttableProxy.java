@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -26,6 +27,8 @@ public final class CuttableProxy implements AutoCloseable {
     private final List<Socket> upstream = new CopyOnWriteArrayList<>();
     private volatile boolean cut;
     private volatile boolean frozen;
+    /** How long the server's first reply on each new connection is held back: a server slow to answer a login. */
+    private volatile Duration firstReplyLate = Duration.ZERO;
 
     public CuttableProxy(String host, int port) throws IOException {
         this.host = host;
@@ -53,8 +56,8 @@ public final class CuttableProxy implements AutoCloseable {
                 Socket server = new Socket(host, port);
                 sockets.add(server);
                 upstream.add(server);
-                relay(client, server);
-                relay(server, client);
+                relay(client, server, Duration.ZERO);
+                relay(server, client, firstReplyLate);
             } catch (IOException e) {
                 return;
             }
@@ -66,15 +69,24 @@ public final class CuttableProxy implements AutoCloseable {
      * session, a client that disconnects), the relay closes both, so the other end learns of it as
      * it would without a relay; unless frozen, when nothing at all gets through, a close neither.
      */
-    private void relay(Socket from, Socket to) throws IOException {
+    private void relay(Socket from, Socket to, Duration late) throws IOException {
         InputStream in = from.getInputStream();
         OutputStream out = to.getOutputStream();
-        pipe(in, out, () -> {
+        pipe(in, out, late, () -> {
             if (!frozen) {
                 closeQuietly(from);
                 closeQuietly(to);
             }
         });
+    }
+
+    /**
+     * From now on, the server's first reply on each new connection reaches the client {@code late}
+     * after it came (the rest follows it in order): a server that takes its time over every login,
+     * as an overloaded machine's does.
+     */
+    public void holdFirstReplies(Duration late) {
+        firstReplyLate = late;
     }
 
     private static void closeQuietly(Socket socket) {
@@ -86,23 +98,31 @@ public final class CuttableProxy implements AutoCloseable {
     }
 
     private void pipe(InputStream in, OutputStream out) {
-        pipe(in, out, () -> { });
+        pipe(in, out, Duration.ZERO, () -> { });
     }
 
-    private void pipe(InputStream in, OutputStream out, Runnable ended) {
+    private void pipe(InputStream in, OutputStream out, Duration firstLate, Runnable ended) {
         Thread thread = new Thread(() -> {
             byte[] buffer = new byte[16_384];
+            boolean first = true;
             try {
                 int n;
                 while ((n = in.read(buffer)) >= 0) {
                     if (frozen) {
                         continue;  // Read and dropped: nothing gets through either way.
                     }
+                    if (first && !firstLate.isZero()) {
+                        // The server being slow, played by the relay: the hold-up is the point, not a wait.
+                        Thread.sleep(firstLate.toMillis());
+                    }
+                    first = false;
                     out.write(buffer, 0, n);
                     out.flush();
                 }
             } catch (IOException ignored) {
                 // One side closed: the relay ends.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             } finally {
                 ended.run();
             }

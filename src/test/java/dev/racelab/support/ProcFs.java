@@ -43,6 +43,27 @@ public final class ProcFs {
     }
 
     /**
+     * Every process that works on something under {@code dir}, as "pid command line": those running
+     * in it (servers, in their data directories), and those naming it on their command line
+     * (initdb and pg_ctl name the data directory they work on; a RaceLab's own java is left out).
+     */
+    public static List<String> workingOn(Path dir) {
+        String under = dir.toString();
+        List<String> found = new ArrayList<>();
+        Set<Long> seen = new HashSet<>();
+        for (ProcessHandle process : runningIn(dir)) {
+            seen.add(process.pid());
+            found.add(process.pid() + " " + process.info().commandLine().orElse("?"));
+        }
+        ProcessHandle.allProcesses().forEach(process -> process.info().commandLine().ifPresent(line -> {
+            if (line.contains(under) && !line.contains("racelab.jar") && !seen.contains(process.pid())) {
+                found.add(process.pid() + " " + line);
+            }
+        }));
+        return found;
+    }
+
+    /**
      * Kills every process running under {@code dir} (a test's own servers, left by a child it
      * killed) and waits a little for each to end: for a test's {@code finally}, pass or fail.
      */

@@ -1,6 +1,7 @@
 package dev.racelab.engine.view;
 
 import dev.racelab.engine.Event;
+import dev.racelab.engine.Outcome;
 
 import java.util.List;
 
@@ -35,6 +36,14 @@ public interface LabView {
      * up to this, not only to the latest event, which may be long ago when nobody moves.
      */
     default void live(long nanos) {
+    }
+
+    /**
+     * The run ended with {@code outcome}: told once, after its last event, by whoever shows an
+     * ended record (the exports), so a view can show what the verdict measured where the record
+     * holds no observation of it.
+     */
+    default void concluded(Outcome outcome) {
     }
 
     /** Changes whenever the panels or the picture would look different; lets the window skip redraws. */

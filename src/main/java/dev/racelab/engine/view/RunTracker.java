@@ -4,6 +4,7 @@ import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Ink;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunPhase;
@@ -97,6 +98,10 @@ public class RunTracker {
     private final Map<String, Integer> holders = new LinkedHashMap<>();
     private final Map<String, LinkedHashSet<Integer>> queues = new HashMap<>();
     private final Map<String, Long> serverValues = new LinkedHashMap<>();
+    /** Per server value, the verdict's metric that measured it at the end ({@link #finalValue}). */
+    private final Map<String, String> finalMetrics = new HashMap<>();
+    /** The verdict's metrics, once the view was told the run's outcome. */
+    private Map<String, Number> concluded = Map.of();
     private final LinkedHashSet<Integer> serverWaiting = new LinkedHashSet<>();
     private final Map<String, Long> violations = new LinkedHashMap<>();
     private RunPhase phase = RunPhase.READY;
@@ -244,9 +249,33 @@ public class RunTracker {
         return queue(lock);
     }
 
-    /** The server's own value of {@code subject}, or null if it has not reported one. */
+    /**
+     * The server's own value of {@code subject}, as last observed; for a run that did not observe
+     * it, once ended, the value its verdict measured at the end (declared with {@link #finalValue});
+     * else null.
+     */
     public Long serverValue(String subject) {
-        return serverValues.get(subject);
+        Long seen = serverValues.get(subject);
+        if (seen != null) {
+            return seen;
+        }
+        Number known = concluded.get(finalMetrics.getOrDefault(subject, ""));
+        return known == null ? null : known.longValue();
+    }
+
+    /**
+     * Declares that the verdict's metric {@code metric} is server value {@code subject} at the
+     * run's end: a run recorded without observing (before the command line observed for a
+     * recording) still knew it, and a picture shows it rather than "—".
+     */
+    public void finalValue(String subject, String metric) {
+        finalMetrics.put(subject, metric);
+    }
+
+    /** The run ended with {@code outcome}: its metrics stand in for server values never observed. */
+    public void concluded(Outcome outcome) {
+        concluded = outcome.metrics();
+        version++;
     }
 
     /** Workers the server reports as waiting, in the order they started waiting. */

@@ -1,6 +1,7 @@
 package dev.racelab.labs.counter;
 
 import dev.racelab.engine.Event;
+import dev.racelab.engine.Outcome;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.Ink;
@@ -27,6 +28,7 @@ final class CounterView implements LabView {
 
     CounterView(CounterStrategy strategy, RunHeader header) {
         this.tracker = new RunTracker(header);
+        tracker.finalValue(CounterScenario.ROW, "finalValue");
         this.locking = strategy == CounterStrategy.SELECT_FOR_UPDATE;
     }
 
@@ -55,6 +57,11 @@ final class CounterView implements LabView {
     private Long rowValue() {
         Long read = tracker.serverValue(CounterScenario.ROW);
         return read != null ? read : committed > 0 ? Long.valueOf(written) : null;
+    }
+
+    @Override
+    public void concluded(Outcome outcome) {
+        tracker.concluded(outcome);
     }
 
     @Override

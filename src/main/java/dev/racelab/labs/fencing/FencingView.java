@@ -54,6 +54,9 @@ final class FencingView implements LabView {
 
     FencingView(RunHeader header) {
         this.tracker = new RunTracker(header);
+        tracker.finalValue(FencingScenario.PRICE, "finalPrice");
+        tracker.finalValue(FencingScenario.BOOK_TOKEN, "finalToken");
+        tracker.finalValue(FencingScenario.LATEST_TOKEN, "maxToken");
     }
 
     @Override
@@ -104,6 +107,11 @@ final class FencingView implements LabView {
             newest.add(history.get(i));
         }
         return newest.subList(0, Math.min(RECENT, newest.size()));
+    }
+
+    @Override
+    public void concluded(dev.racelab.engine.Outcome outcome) {
+        tracker.concluded(outcome);
     }
 
     @Override

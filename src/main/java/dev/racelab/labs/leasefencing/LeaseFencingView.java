@@ -2,6 +2,7 @@ package dev.racelab.labs.leasefencing;
 
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
+import dev.racelab.engine.Outcome;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Ink;
 import dev.racelab.engine.RunHeader;
@@ -39,6 +40,8 @@ final class LeaseFencingView implements LabView {
 
     LeaseFencingView(RunHeader header) {
         this.tracker = new RunTracker(header);
+        tracker.finalValue(LeaseFencingScenario.TOKEN, "finalToken");
+        tracker.finalValue(LeaseFencingScenario.REJECTED, "rejectedWrites");
     }
 
     @Override
@@ -64,6 +67,11 @@ final class LeaseFencingView implements LabView {
             }
         }
         changes++;
+    }
+
+    @Override
+    public void concluded(Outcome outcome) {
+        tracker.concluded(outcome);
     }
 
     @Override

@@ -30,7 +30,8 @@ final class LeaseObserver implements ServerObserver {
     private final Constructs constructs;
     private final String lock;
     private final String lane;
-    private Jedis jedis;
+    /** Opened by {@link #connect} or the first poll; cut by {@link #abort} from another thread. */
+    private volatile Jedis jedis;
     /** The lease the last read saw: its holder's owner id and token. */
     private String owner;
     private String token;
@@ -111,6 +112,14 @@ final class LeaseObserver implements ServerObserver {
         token = null;
         words = null;
         holderActor = -1;
+    }
+
+    @Override
+    public void abort() {
+        Jedis reading = jedis;
+        if (reading != null) {
+            reading.disconnect();
+        }
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.racelab.backend.PgValueObserver;
 import dev.racelab.backend.Postgres;
 import dev.racelab.backend.SqlFile;
 import dev.racelab.engine.RunSetup;
+import dev.racelab.engine.RunThreads;
 import dev.racelab.engine.ServerWatch;
 import dev.racelab.engine.Service;
 import dev.racelab.engine.WorkerContext;
@@ -15,6 +16,7 @@ import dev.racelab.engine.WorkerContext;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -69,6 +71,11 @@ public final class PgFixture implements AutoCloseable, ServerWatch.Check {
     private final PgSessions sessions;
     /** Set when a probe found the server silent; read by whoever closes. */
     private volatile boolean silent;
+    /** How often the idle admin session is looked at: a session the server ended is known within this. */
+    private static final Duration ADMIN_WATCH_EVERY = Duration.ofMillis(250);
+    private final RunThreads.Periodic adminWatch;
+    /** Set by the watch when the server ended the admin session; read by whoever closes. */
+    private volatile boolean adminGone;
 
     /** Installs the tables, seeds the run's rows and readies the workers' sessions; see the class comment. */
     public PgFixture(Postgres postgres, RunSetup setup, Tables tables, PgSessions.Mode mode) throws SQLException {
@@ -83,9 +90,31 @@ public final class PgFixture implements AutoCloseable, ServerWatch.Check {
             runWithId("forget");
             runWithId("seed");
             this.sessions = new PgSessions(postgres, runId, setup.workers(), mode, setup.threads().factory("pg-pool"));
+            this.adminWatch = setup.threads().every("setup-session", ADMIN_WATCH_EVERY, this::adminStillThere);
         } catch (SQLException | RuntimeException e) {
             admin.close();
             throw e;
+        }
+    }
+
+    /**
+     * The admin session is idle while the workers work: nothing the run does would meet its end
+     * until the judging. A server that ends a session says so first (a FATAL message: terminated,
+     * shutting down, another backend crashed), and that message waits on the socket, where {@link
+     * Postgres#readUnasked} finds it without a round trip. Thrown, it ends the run as a
+     * failure the server caused ({@link #lost}), named. Once: the run is ending then.
+     */
+    private void adminStillThere() {
+        if (adminGone) {
+            return;
+        }
+        try {
+            Postgres.readUnasked(admin);
+        } catch (SQLException e) {
+            if (postgres.lostSession(e).isPresent()) {
+                adminGone = true;
+                throw new IllegalStateException("the run's own session ended", e);
+            }
         }
     }
 
@@ -107,11 +136,18 @@ public final class PgFixture implements AutoCloseable, ServerWatch.Check {
     /**
      * Whether {@code failure} is PostgreSQL ending or losing a session of the run (crashed,
      * restarted, terminated it, the connection broke), or refusing the lab's tables (someone
-     * else's object in the way): a sentence naming the server and the cause.
+     * else's object in the way): a sentence naming the server and the cause. A reply that did not
+     * come in time marks the server silent, so {@link #close} waits on it no more.
      */
     @Override
     public Optional<String> lost(Throwable failure) {
-        return postgres.lostSession(failure).or(() -> refused(failure));
+        Optional<String> lost = postgres.lostSession(failure).or(() -> refused(failure));
+        if (lost.isPresent() && Postgres.timedOut(failure)) {
+            // No reply in time: the server is silent, and closing must not wait on it (an observer's
+            // or the judge's read can find that out before the run's timeout asks).
+            silent = true;
+        }
+        return lost;
     }
 
     /** Someone else's object in schema {@code racelab} where the lab's would go: the server cannot be used for it. */
@@ -132,7 +168,10 @@ public final class PgFixture implements AutoCloseable, ServerWatch.Check {
         return sessions.session(context);
     }
 
-    /** The run's own session, for judging and checking; the supervisor thread's only. */
+    /**
+     * The run's own session, for judging and checking; the supervisor thread's only (a watch only
+     * reads what the server sends it unasked, see {@link #adminStillThere}).
+     */
     public Connection admin() {
         return admin;
     }
@@ -191,6 +230,7 @@ public final class PgFixture implements AutoCloseable, ServerWatch.Check {
      */
     @Override
     public void close() throws SQLException {
+        adminWatch.close();
         if (silent) {
             sessions.abandon();
             admin.abort(Runnable::run);
@@ -198,7 +238,14 @@ public final class PgFixture implements AutoCloseable, ServerWatch.Check {
         }
         try (admin) {
             sessions.close();
-            if (!admin.isClosed()) {
+            if (adminGone) {
+                // The server ended the admin session: the run's rows go on a fresh one.
+                try (Connection fresh = postgres.control("setup"); PreparedStatement ps =
+                        fresh.prepareStatement(sql.get("forget"))) {
+                    ps.setString(1, runId);
+                    ps.execute();
+                }
+            } else if (!admin.isClosed()) {
                 runWithId("forget");
             }
         }

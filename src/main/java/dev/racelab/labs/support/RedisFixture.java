@@ -1,6 +1,7 @@
 package dev.racelab.labs.support;
 
 import dev.racelab.backend.BackendException;
+import dev.racelab.backend.Postgres;
 import dev.racelab.backend.Redis;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.ServerWatch;
@@ -63,6 +64,8 @@ public final class RedisFixture implements AutoCloseable {
     private final Set<SyncClient> clients = ConcurrentHashMap.newKeySet();
     /** Set when a probe found the server silent; read by whoever closes. */
     private volatile boolean silent;
+    /** The admin connection is idle while the workers work: watched, so that its loss ends the run at once. */
+    private final RedisOwnConnection adminWatch;
 
     private RedisFixture(Redis redis, RunSetup setup, Duration lease) {
         this.redis = redis;
@@ -70,13 +73,16 @@ public final class RedisFixture implements AutoCloseable {
         this.space = new KeySpace(setup.runId());
         this.admin = redis.open(setup.runId() + ":setup", 10_000);
         LiveRuns registered = null;
+        LeaseKeeper renewing = null;
         try {
             registered = new LiveRuns(redis, space, setup.threads());
             LiveRuns.sweep(admin);
             space.forget(admin);
-            this.keeper = lease == null ? null : new LeaseKeeper(redis, space, lease, setup.threads());
+            renewing = lease == null ? null : new LeaseKeeper(redis, space, lease, setup.threads());
+            this.adminWatch = new RedisOwnConnection(redis, setup.runId(), admin,
+                    Postgres.APP_PREFIX + setup.runId() + ":setup", setup.threads());
         } catch (RuntimeException e) {
-            try (admin) {
+            try (admin; LeaseKeeper unused = renewing) {
                 if (registered != null) {
                     registered.close();
                 }
@@ -85,6 +91,7 @@ public final class RedisFixture implements AutoCloseable {
             }
             throw e;
         }
+        this.keeper = renewing;
         this.alive = registered;
         this.constructs = keeper == null ? Constructs.article(space) : Constructs.hardened(space, keeper);
         setup.servers().watch(new ServerWatch.Check() {
@@ -187,7 +194,7 @@ public final class RedisFixture implements AutoCloseable {
     @Override
     public void close() {
         try (admin) {
-            try (keeper) {
+            try (keeper; adminWatch) {
                 closeClients();
             } finally {
                 if (silent) {

@@ -40,7 +40,8 @@ public final class SyncObserver implements ServerObserver {
     private final Map<String, Long> lastValues = new HashMap<>();
     private final Map<String, String> lastWaits = new HashMap<>();
     private final Map<String, String> lastHolds = new HashMap<>();
-    private Jedis jedis;
+    /** Opened by {@link #connect} or the first poll; cut by {@link #abort} from another thread. */
+    private volatile Jedis jedis;
 
     /**
      * @param semaphores the semaphores and mutexes to watch, by name
@@ -145,6 +146,14 @@ public final class SyncObserver implements ServerObserver {
         }
         last.clear();
         last.putAll(now);
+    }
+
+    @Override
+    public void abort() {
+        Jedis reading = jedis;
+        if (reading != null) {
+            reading.disconnect();
+        }
     }
 
     @Override

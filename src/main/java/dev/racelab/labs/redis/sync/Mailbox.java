@@ -25,6 +25,8 @@ final class Mailbox {
     private boolean armed;
     private int unread;
     private String broken;
+    /** What broke the subscriber, when the server did: a waiter's failure carries it, so it is the server's. */
+    private Throwable brokenBy;
 
     /** The client is about to wait here: keep what arrives from now on. */
     void arm() {
@@ -53,7 +55,7 @@ final class Mailbox {
                 return kept.poll();
             }
             if (broken != null) {
-                throw new WakeUpsBroken(broken);
+                throw new WakeUpsBroken(broken, brokenBy);
             }
             return null;
         } finally {
@@ -118,11 +120,12 @@ final class Mailbox {
     }
 
     /** Ends every wait here, now and later, with {@link WakeUpsBroken}. */
-    void breakWith(String reason) {
+    void breakWith(String reason, Throwable cause) {
         lock.lock();
         try {
             if (broken == null) {
                 broken = reason;
+                brokenBy = cause;
             }
             arrived.signalAll();
         } finally {

@@ -102,6 +102,7 @@ final class WakeUps implements AutoCloseable {
 
     private void listen() {
         String why = "the subscriber connection closed";
+        RuntimeException failure = null;
         try {
             subscriber.subscribe(new JedisPubSub() {
                 @Override
@@ -117,16 +118,18 @@ final class WakeUps implements AutoCloseable {
             }, channel);
         } catch (RuntimeException e) {
             why = "the subscriber connection failed: " + (e.getMessage() == null ? e : e.getMessage());
+            failure = e;
         }
         if (!closing) {
             String reason = why;
-            mailboxes.values().forEach(m -> m.breakWith(reason));
+            Throwable cause = failure;
+            mailboxes.values().forEach(m -> m.breakWith(reason, cause));
         }
     }
 
     /** Ends every wait for a wake-up with {@link WakeUpsBroken}; the subscription stays. */
     void breakAll(String reason) {
-        mailboxes.values().forEach(m -> m.breakWith(reason));
+        mailboxes.values().forEach(m -> m.breakWith(reason, null));
     }
 
     /** Closes the connection under the subscriber thread and waits for the thread to end. */
