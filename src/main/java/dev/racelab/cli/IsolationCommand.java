@@ -99,8 +99,13 @@ final class IsolationCommand {
 
         Backends backends = new Backends(BackendSettings.embedded(), home, new StartupProgress(err));
         try (backends; Interruption interruption = new Interruption(backends)) {
-            Postgres server = server(settings, backends);
             long started = System.nanoTime();
+            Postgres server;
+            try {
+                server = server(settings, backends);
+            } catch (BackendException e) {
+                return notStarted(e, json, interruption.signalled(), started);
+            }
             List<Object> reports = new ArrayList<>();
             boolean allRan = true;
             boolean noted = false;
@@ -160,6 +165,28 @@ final class IsolationCommand {
             }
             return allRan ? Cli.OK : Cli.BACKEND_FAILURE;
         }
+    }
+
+    /**
+     * No spec ran: the server could not be started or reached, or a signal called its start off.
+     * With {@code --json} the one object still goes to standard output (no specs, and why); a
+     * server's failure is the one line on standard error, exit 1.
+     */
+    private int notStarted(BackendException failure, boolean json, boolean signalled, long started) {
+        if (json) {
+            Map<String, Object> all = new LinkedHashMap<>();
+            all.put("server", null);
+            all.put("specs", List.of());
+            all.put("elapsedMs", (System.nanoTime() - started) / 1_000_000);
+            all.put(signalled ? "interrupted" : "failure", signalled ? true : failure.getMessage());
+            out.println(JSON.toJson(all));
+        }
+        if (signalled) {
+            err.println("racelab: stopped before the server was up; no spec ran");
+            return Cli.OK;
+        }
+        err.println("racelab: " + failure.getMessage());
+        return Cli.BACKEND_FAILURE;
     }
 
     /** A spec file, or, when there is no such file, one of RaceLab's teaching specs by name. */

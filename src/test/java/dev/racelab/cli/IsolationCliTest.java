@@ -221,6 +221,18 @@ class IsolationCliTest {
     }
 
     @Test
+    void aServerThatCannotBeReachedStillGivesTheOneJsonObjectNamingWhy() throws Exception {
+        Result result = cli(Map.of(), "isolation", "p4-lost-update", "--json", "--pg-url",
+                "postgresql://nobody@127.0.0.1:1/x");
+        assertEquals(1, result.code(), result.err());
+        JsonObject json = JsonParser.parseString(result.out()).getAsJsonObject();
+        assertEquals(0, json.getAsJsonArray("specs").size());
+        assertEquals("PostgreSQL at 127.0.0.1:1 cannot be reached: connection refused",
+                json.get("failure").getAsString());
+        assertEquals("racelab: PostgreSQL at 127.0.0.1:1 cannot be reached: connection refused\n", result.err());
+    }
+
+    @Test
     @Tag("lab")
     void aSpecThatNeedsMoreThanItsOwnRoleIsRefusedAndRunsAsTheLoginOnlyWithAsLogin() throws Exception {
         try (var c = TestServers.connect(); var s = c.createStatement(); var rs = s.executeQuery("SHOW is_superuser")) {
