@@ -736,7 +736,8 @@ public final class Run {
                     if (open && servers.lost(e).isPresent() && !stopping) {
                         // The server ended the observer's own session: a session of the run's, as a
                         // worker's is, and the run ends as when a worker's ends, naming the server.
-                        failure.compareAndSet(null, new Failure(Thread.currentThread().getName(), e));
+                        String who = "the observer of " + observers.get(i).lanes().get(0);
+                        failure.compareAndSet(null, new Failure(who, e));
                     } else if (open) {
                         recorder.record(current[0], EventKind.NOTE, "observer failed: " + message(e), 0);
                     }
