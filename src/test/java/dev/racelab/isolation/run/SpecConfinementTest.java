@@ -306,23 +306,7 @@ class SpecConfinementTest {
 
     @Test
     void aServerWhosePgHbaTurnsTheSpecsRoleAwaySaysSoAndNamesTheWayOut() throws Exception {
-        // Only RaceLab's own embedded server may have its pg_hba.conf changed for a moment.
-        Assumptions.assumeFalse(TestServers.external(), "the server is not RaceLab's own");
-        Path hba = Path.of(single("SHOW hba_file"));
-        String original = Files.readString(hba);
-        String probe = SpecLogin.PREFIX + "probe_" + ProcessHandle.current().pid();
-        execute("CREATE ROLE " + probe + " LOGIN");
-        try {
-            Files.writeString(hba, "host all /^racelab_spec_ all reject\n" + original);
-            execute("SELECT pg_reload_conf()");
-            PgAddress a = TestServers.postgres().address();
-            assertTrue(Poll.eventually(Duration.ofSeconds(20), () -> {
-                try (Connection c = java.sql.DriverManager.getConnection(a.jdbcUrl(), probe, "")) {
-                    return false;
-                } catch (java.sql.SQLException e) {
-                    return "28000".equals(e.getSQLState());
-                }
-            }), "the server took the new pg_hba.conf");
+        withSpecRolesIn("host all /^racelab_spec_ all reject", "", "28000", "the server took the new pg_hba.conf", () -> {
             Spec spec = spec("confine-hba", "session s1\nstep s1a { SELECT 1; }\n");
             String made = "SELECT (SELECT count(*) FROM pg_roles WHERE rolname LIKE 'racelab\\_spec\\_%') || ' roles, ' "
                     + "|| (SELECT count(*) FROM pg_database WHERE datname LIKE 'racelab\\_isolation\\_%') || ' databases'";
@@ -334,36 +318,52 @@ class SpecConfinementTest {
             assertTrue(refused.getMessage().contains("pg_hba.conf") && refused.getMessage().contains("--as-login"),
                     refused.getMessage());
             assertEquals(before, single(made), "what it made is gone");
-        } finally {
-            Files.writeString(hba, original);
-            execute("SELECT pg_reload_conf()", "DROP ROLE IF EXISTS " + probe);
-        }
+        });
     }
 
     @Test
     void aSpecsRoleLogsInByPasswordWhereThePgHbaAsksForOne() throws Exception {
-        Assumptions.assumeFalse(TestServers.external(), "the server is not RaceLab's own");
-        Path hba = Path.of(single("SHOW hba_file"));
-        String original = Files.readString(hba);
-        String probe = SpecLogin.PREFIX + "probe_" + ProcessHandle.current().pid();
-        execute("CREATE ROLE " + probe + " LOGIN PASSWORD 'right'");
-        try {
-            Files.writeString(hba, "host all /^racelab_spec_ all scram-sha-256\n" + original);
-            execute("SELECT pg_reload_conf()");
-            PgAddress a = TestServers.postgres().address();
-            assertTrue(Poll.eventually(Duration.ofSeconds(20), () -> {
-                try (Connection c = java.sql.DriverManager.getConnection(a.jdbcUrl(), probe, "wrong")) {
-                    return false;
-                } catch (java.sql.SQLException e) {
-                    return "28P01".equals(e.getSQLState());
-                }
-            }), "the server asks RaceLab's spec roles for a password");
+        withSpecRolesIn("host all /^racelab_spec_ all scram-sha-256", "wrong", "28P01",
+                "the server asks RaceLab's spec roles for a password", () -> {
             Spec spec = spec("confine-scram", "session s1\nstep s1a { SELECT current_user LIKE 'racelab_spec_%' "
                     + "AS confined; }\n");
             Transcript transcript = new Transcript();
             IsolationRun run = new IsolationRun(TestServers.postgres(), spec, transcript, PATIENT);
             run.run(List.of());
             assertTrue(transcript.text().contains("confined\n--------\nt       \n(1 row)"), transcript.text());
+        });
+    }
+
+    /** What a test does while the embedded server's pg_hba.conf starts with {@code line}. */
+    private interface WithHba {
+        void run() throws Exception;
+    }
+
+    /**
+     * Puts {@code line} first in the embedded server's pg_hba.conf, waits until a probe role named
+     * as the spec roles are, logging in with {@code password} (its own is 'right'), is refused with
+     * {@code sqlState}, runs {@code body}, and puts the file back. Only RaceLab's own embedded server
+     * may have its pg_hba.conf changed for a moment.
+     */
+    private static void withSpecRolesIn(String line, String password, String sqlState, String taken, WithHba body)
+            throws Exception {
+        Assumptions.assumeFalse(TestServers.external(), "the server is not RaceLab's own");
+        Path hba = Path.of(single("SHOW hba_file"));
+        String original = Files.readString(hba);
+        String probe = SpecLogin.PREFIX + "probe_" + ProcessHandle.current().pid();
+        execute("CREATE ROLE " + probe + " LOGIN PASSWORD 'right'");
+        try {
+            Files.writeString(hba, line + "\n" + original);
+            execute("SELECT pg_reload_conf()");
+            PgAddress a = TestServers.postgres().address();
+            assertTrue(Poll.eventually(Duration.ofSeconds(20), () -> {
+                try (Connection c = java.sql.DriverManager.getConnection(a.jdbcUrl(), probe, password)) {
+                    return false;
+                } catch (java.sql.SQLException e) {
+                    return sqlState.equals(e.getSQLState());
+                }
+            }), taken);
+            body.run();
         } finally {
             Files.writeString(hba, original);
             execute("SELECT pg_reload_conf()", "DROP ROLE IF EXISTS " + probe);
