@@ -3,6 +3,7 @@ package dev.racelab.cli;
 import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
 import dev.racelab.engine.Lab;
+import dev.racelab.engine.Printable;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Sweep;
 import dev.racelab.engine.Switch;
@@ -20,6 +21,7 @@ record RunOptions(Lab lab, RunSpec spec, int runs, Sweep sweep, Path record, Ver
                   String pgUrl, String redisUrl, Duration connectTimeout) {
 
     static final int MAX_RUNS = 10_000;
+    static final int MAX_OPS = 1_000_000;
     static final long MAX_TIMEOUT_SECONDS = 3_600;
     static final long MAX_CONNECT_TIMEOUT_SECONDS = 300;
 
@@ -41,7 +43,7 @@ record RunOptions(Lab lab, RunSpec spec, int runs, Sweep sweep, Path record, Ver
             spec = spec.withWorkers((int) within("--workers", given.workers, lab.minWorkers(), lab.maxWorkers()));
         }
         if (given.ops != null) {
-            spec = spec.withOps((int) within("--ops", given.ops, 1, 1_000_000));
+            spec = spec.withOps((int) within("--ops", given.ops, 1, MAX_OPS));
         }
         if (given.seed != null) {
             spec = spec.withSeed(given.seed);
@@ -72,9 +74,31 @@ record RunOptions(Lab lab, RunSpec spec, int runs, Sweep sweep, Path record, Ver
         }
         Duration connectTimeout = given.connectTimeout == null ? null : Duration.ofSeconds(within("--connect-timeout",
                 given.connectTimeout, 1, MAX_CONNECT_TIMEOUT_SECONDS));
+        checkBase(lab, spec);
         return new RunOptions(lab, spec.withGates(plan).withSwitches(switches), runs, sweep, given.record, given.expect,
                 given.json, address("--pg-url", given.pgUrl, "postgresql://user@localhost:5432/mydb"),
                 address("--redis-url", given.redisUrl, "redis://localhost:6379"), connectTimeout);
+    }
+
+    /**
+     * What a recording asks to run again ({@code rerun}), where no option replaced it, is held to
+     * the bounds the options are: a crafted file is refused here, before a server starts.
+     */
+    private static void checkBase(Lab lab, RunSpec spec) throws UsageException {
+        String wrong = null;
+        if (lab.strategy(spec.strategy()).isEmpty()) {
+            wrong = "strategy '" + Printable.excerpt(spec.strategy(), 60) + "', which lab " + lab.id() + " has not";
+        } else if (spec.workers() < lab.minWorkers() || spec.workers() > lab.maxWorkers()) {
+            wrong = spec.workers() + " workers (lab " + lab.id() + " runs " + lab.minWorkers() + " to "
+                    + lab.maxWorkers() + ")";
+        } else if (spec.ops() < 1 || spec.ops() > MAX_OPS) {
+            wrong = spec.ops() + " operations per worker (1 to " + MAX_OPS + ")";
+        } else if (spec.timeout().toSeconds() < 1 || spec.timeout().toSeconds() > MAX_TIMEOUT_SECONDS) {
+            wrong = "a timeout of " + spec.timeout().toSeconds() + " s (1 to " + MAX_TIMEOUT_SECONDS + ")";
+        }
+        if (wrong != null) {
+            throw new UsageException("the recording asks for " + wrong + "; give another on the command line");
+        }
     }
 
     private static long within(String option, long number, long min, long max) throws UsageException {

@@ -30,6 +30,11 @@ import java.util.stream.Collectors;
  */
 final class Summary {
 
+    /** How many violation names a summary keeps, and how long each may be (see countViolation). */
+    private static final int MOST_NAMES = 64;
+    private static final int LONGEST_NAME = 200;
+    private static final String OTHER_NAMES = "(other violations)";
+
     private Lab lab;
     private final Map<Verdict, Integer> verdicts = new EnumMap<>(Verdict.class);
     private final Map<String, Long> violations = new TreeMap<>();
@@ -132,12 +137,24 @@ final class Summary {
             spec = runSpec;
         }
         verdicts.merge(outcome.verdict(), 1, Integer::sum);
-        outcome.violations().forEach((name, count) -> violations.merge(name, count, Long::sum));
+        outcome.violations().forEach(this::countViolation);
         events += eventCount;
         lastOutcome = outcome;
         lastBackend = backend;
         lastEvents = eventCount;
         runs++;
+    }
+
+    /**
+     * Counts a violation in under its name, cut to {@value #LONGEST_NAME} characters; past {@value
+     * #MOST_NAMES} names (a crafted recording may hold 10,000 runs of new ones) under one for the rest.
+     */
+    private void countViolation(String name, long count) {
+        String shown = name.length() <= LONGEST_NAME ? name : name.substring(0, LONGEST_NAME) + "…";
+        if (violations.size() >= MOST_NAMES && !violations.containsKey(shown)) {
+            shown = OTHER_NAMES;
+        }
+        violations.merge(shown, count, Long::sum);
     }
 
     /** How long the runs took together and the servers took to start; whether a signal cut the command short. */

@@ -114,10 +114,15 @@ public final class CsvExport implements RecordingSink {
     /**
      * A field: its control characters shown as escapes ({@link Printable#field}: a line feed kept,
      * which RFC 4180 allows in a quoted field), quoted when it holds a comma, a quote or a line
-     * break (quotes doubled).
+     * break (quotes doubled). One that a spreadsheet would take for a formula (it begins with
+     * {@code = + - @}, a tab or a carriage return) begins with an apostrophe, and is quoted: the
+     * spreadsheet shows the text, and runs nothing a recording wrote.
      */
     static String field(String raw) {
         String text = Printable.field(raw);
+        if (!text.isEmpty() && "=+-@\t\r".indexOf(text.charAt(0)) >= 0) {
+            return "\"'" + text.replace("\"", "\"\"") + '"';
+        }
         if (text.indexOf(',') < 0 && text.indexOf('"') < 0 && text.indexOf('\n') < 0 && text.indexOf('\r') < 0) {
             return text;
         }

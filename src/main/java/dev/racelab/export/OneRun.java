@@ -32,7 +32,24 @@ final class OneRun implements RecordingSink {
     /** Reads run {@code number} (1, 2, …) of {@code file} into what {@code drawer} makes of its header. */
     static OneRun read(RecordingReader reader, Path file, int number, Function<RunHeader, Consumer<Event>> drawer)
             throws RecordingException {
-        return reader.readInto(file, new OneRun(number, drawer));
+        try {
+            return reader.readInto(file, new OneRun(number, drawer));
+        } catch (Unfit e) {
+            // A file the reader takes may still hold what no run of its lab ever recorded (a null
+            // where the lab always writes a name): refused as damaged, not a stack trace.
+            throw new RecordingException(file + " is damaged: event " + e.seq
+                    + " is not one a run of its lab records");
+        }
+    }
+
+    /** What drawing an event found that the lab never records. */
+    private static final class Unfit extends RuntimeException {
+        final long seq;
+
+        Unfit(long seq, RuntimeException cause) {
+            super(cause);
+            this.seq = seq;
+        }
     }
 
     @Override
@@ -46,7 +63,11 @@ final class OneRun implements RecordingSink {
     @Override
     public void event(Event event) {
         if (events != null) {
-            events.accept(event);
+            try {
+                events.accept(event);
+            } catch (RuntimeException e) {
+                throw new Unfit(event.seq(), e);
+            }
         }
     }
 

@@ -48,6 +48,7 @@ public final class TraceExport implements RecordingSink {
 
     private final JsonWriter json;
     /** Each run's name, written when the number of runs is known. */
+    private static final int LONGEST_NAME = 300;
     private final List<RunName> names = new ArrayList<>();
     private RunTrace trace;
 
@@ -92,7 +93,15 @@ public final class TraceExport implements RecordingSink {
     public void outcome(Outcome outcome, long droppedEvents) throws IOException {
         trace.finish();
         int last = names.size() - 1;
-        names.set(last, new RunName(names.get(last).what(), outcome == null ? "" : " · " + outcome.banner()));
+        names.set(last, new RunName(names.get(last).what(), outcome == null ? "" : " · " + shortened(outcome.banner())));
+    }
+
+    /**
+     * A run's banner as its process's name: cut at {@value #LONGEST_NAME} characters, so that the
+     * names of up to 10,000 runs, kept to the end, stay small whatever a file's headlines hold.
+     */
+    private static String shortened(String banner) {
+        return banner.length() <= LONGEST_NAME ? banner : banner.substring(0, LONGEST_NAME) + "…";
     }
 
     @Override

@@ -125,7 +125,7 @@ public final class RecordingReader {
                 throw new RecordingException(name + " is empty: it holds no recording");
             }
             JsonObject opening = openingOf(first);
-            long version = opening.get("version").getAsLong();
+            long version = number(opening, "version");
             if (version > RecordingFormat.VERSION) {
                 throw new RecordingException(name + " was written by a newer RaceLab (recording format version "
                         + version + "; this RaceLab reads version " + RecordingFormat.VERSION + " and older): "
@@ -304,6 +304,9 @@ public final class RecordingReader {
                 if (announced.get(event.actor())) {
                     throw damaged("line " + lineNumber + " announces lane " + event.actor() + " again");
                 }
+                if (event.subject() == null) {
+                    throw damaged("line " + lineNumber + " announces lane " + event.actor() + " without a name");
+                }
                 announced.set(event.actor());
             } else if (!announced.get(event.actor())) {
                 throw damaged("line " + lineNumber + " is an event on lane " + event.actor()
@@ -409,7 +412,8 @@ public final class RecordingReader {
             }
             try {
                 return e.getAsBigDecimal().longValueExact();
-            } catch (ArithmeticException ex) {
+            } catch (ArithmeticException | NumberFormatException ex) {
+                // NumberFormatException: a number past what the parser takes (an exponent above 10,000).
                 throw damaged("line " + lineNumber + ": '" + key + "' is not a whole number");
             }
         }

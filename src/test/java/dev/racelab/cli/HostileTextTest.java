@@ -140,6 +140,28 @@ class HostileTextTest {
         assertEquals(9, csv.split("\r\n").length, "a header and a line per event: " + csv);
     }
 
+    /** Fields a spreadsheet would run as formulas are written as text: an apostrophe first, quoted. */
+    @Test
+    void theCsvWritesNoFormulaASpreadsheetWouldRun() throws Exception {
+        Path file = dir.resolve("formulas.racelab");
+        Files.writeString(file, recording("counter")
+                .replace("client" + TITLE_AND_CLEAR + "-1", "=HYPERLINK(\\\"http://x\\\")")
+                .replace("row\\r\\u001b[1Aforged\u202e", "@SUM(1)")
+                .replace("lost\\u007f\\u0085", "-2+3"), StandardCharsets.UTF_8);
+        Path out = dir.resolve("formulas.csv");
+        CliRun result = cli("export", file.toString(), "--format", "csv", "--out", out.toString());
+        assertEquals(0, result.code(), result.err().toString());
+        String csv = Files.readString(out, StandardCharsets.UTF_8);
+        assertTrue(csv.contains(",\"'=HYPERLINK(\"\"http://x\"\")\",WORKER,STATE,"), csv);
+        assertTrue(csv.contains(",\"'@SUM(1)\","), csv);
+        assertTrue(csv.contains(",\"'-2+3\","), csv);
+        for (String line : csv.split("\r\n")) {
+            for (String field : line.split(",")) {
+                assertTrue(field.isEmpty() || "=+@".indexOf(field.charAt(0)) < 0, "a formula in " + line);
+            }
+        }
+    }
+
     @Test
     void theSvgStaysXmlAndShowsControlsAsEscapes() throws Exception {
         String svg = exported("svg");

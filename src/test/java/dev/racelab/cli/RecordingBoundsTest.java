@@ -103,6 +103,39 @@ class RecordingBoundsTest {
                 "line 5", "announces lane 1 again");
     }
 
+    /** A lane with no name (its exports would have nothing to print) is refused, not a stack trace. */
+    @Test
+    void aLaneAnnouncedWithoutANameIsRefused() throws Exception {
+        refused(replay(recording("nameless.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
+                        "[1,0,1,\"ACTOR\",\"WORKER\",null]")),
+                "line 4", "announces lane 1 without a name");
+    }
+
+    /** Numbers past what the JSON parser takes (an exponent above 10,000) are refused in one line. */
+    @Test
+    void aNumberPastWhatTheParserTakesIsRefused() throws Exception {
+        Path version = dir.resolve("version.racelab");
+        Files.writeString(version, OPENING.replace("\"version\":1", "\"version\":1e10001") + "\n" + HEADER + "\n",
+                StandardCharsets.UTF_8);
+        refused(replay(version), "'version' is not a whole number");
+        Path runs = recording("runs.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]");
+        Files.writeString(runs, Files.readString(runs).replace("\"runs\":1,", "\"runs\":1e10001,"));
+        refused(replay(runs), "'runs' is not a whole number");
+    }
+
+    /** A recording's settings are held to the bounds the options are before {@code rerun} starts a server. */
+    @Test
+    void rerunRefusesSettingsNoOptionWouldTake() throws Exception {
+        Path many = recording("many.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]");
+        Files.writeString(many, Files.readString(many).replace("\"workers\":1,", "\"workers\":100000,"));
+        CliRun workers = CliRun.of(Map.of("RACELAB_HOME", dir.resolve("home").toString()), "rerun", many.toString());
+        refused(workers, "the recording asks for 100000 workers (lab counter runs ");
+        Path forever = recording("forever.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]");
+        Files.writeString(forever, Files.readString(forever).replace("\"timeoutMs\":10000,", "\"timeoutMs\":9000000000,"));
+        CliRun timeout = CliRun.of(Map.of("RACELAB_HOME", dir.resolve("home").toString()), "rerun", forever.toString());
+        refused(timeout, "the recording asks for a timeout of 9000000 s");
+    }
+
     @Test
     void aServersReportOnALaneNeverAnnouncedIsRefused() throws Exception {
         refused(replay(recording("report.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",

@@ -26,7 +26,8 @@ record StepTable(String step, List<String> columns, List<List<String>> rows) {
         return text.toString();
     }
 
-    static StepTable decode(String subject) {
+    static StepTable decode(String given) {
+        String subject = given == null ? "" : given;
         int newline = subject.indexOf('\n');
         String step = newline < 0 ? subject : subject.substring(0, newline);
         List<String> records = newline < 0 ? List.of() : Arrays.asList(subject.substring(newline + 1)
