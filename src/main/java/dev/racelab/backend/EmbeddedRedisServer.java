@@ -82,11 +82,13 @@ final class EmbeddedRedisServer implements AutoCloseable {
                         throw e;
                     }
                 }
-                starting.stopProcess();
-                starting = null;
                 if (calledOff.getAsBoolean()) {
+                    // Left to the catch below, which clears the interrupt before it stops the server
+                    // (and so waits for it to go) and removes its pid file.
                     throw new IOException("RaceLab is shutting down");
                 }
+                starting.stopProcess();
+                starting = null;
                 if (attempt == 2) {
                     throw new IOException("it did not answer within " + READY_TIMEOUT_MILLIS / 1000
                             + " s (see " + slot.dir().resolve("redis.log") + ")");
@@ -138,16 +140,21 @@ final class EmbeddedRedisServer implements AutoCloseable {
         }
         Files.createDirectories(bin);
         Path partial = Files.createTempFile(bin, "redis-server", ".part");
-        try (InputStream in = EmbeddedRedisServer.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IOException("the packaged Redis binary " + resource + " is missing from the jar");
+        try {
+            try (InputStream in = EmbeddedRedisServer.class.getResourceAsStream(resource)) {
+                if (in == null) {
+                    throw new IOException("the packaged Redis binary " + resource + " is missing from the jar");
+                }
+                Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
             }
-            Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
+            if (!partial.toFile().setExecutable(true, true)) {
+                throw new IOException("cannot make " + partial + " executable");
+            }
+            Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            // A copy cut short (a full disk, a start called off) leaves no half binary behind.
+            Files.deleteIfExists(partial);
         }
-        if (!partial.toFile().setExecutable(true, true)) {
-            throw new IOException("cannot make " + partial + " executable");
-        }
-        Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         return target;
     }
 

@@ -208,7 +208,7 @@ public final class Postgres implements AutoCloseable {
     static final class SlowLogin extends SQLException {
         SlowLogin(long seconds, SQLException cause) {
             super("is slow to answer: it took the connection but did not finish the login within " + seconds
-                    + " s (a busy machine, or a stopped server); --connect-timeout SECONDS waits longer", "08001",
+                    + " s (a busy machine, or a stopped server)", "08001",
                     cause);
         }
     }

@@ -114,7 +114,7 @@ public final class Redis implements AutoCloseable {
     static final class SlowLogin extends JedisConnectionException {
         SlowLogin(int seconds, JedisConnectionException cause) {
             super("is slow to answer: it took the connection but did not finish the login within " + seconds
-                    + " s (a busy machine, or a stopped server); --connect-timeout SECONDS waits longer", cause);
+                    + " s (a busy machine, or a stopped server)", cause);
         }
     }
 

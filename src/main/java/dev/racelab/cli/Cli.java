@@ -274,10 +274,13 @@ public final class Cli {
      * interrupted), and as text after a signal; a server's failure is the one line on standard error.
      */
     private int notStarted(Lab lab, RunOptions options, BackendException failure, long startupMs, boolean signalled) {
+        // The window has no login bound to set, so only the command line names its option.
+        String said = failure.getMessage() + (failure.getMessage().contains(" is slow to answer: ")
+                ? "; --connect-timeout SECONDS waits longer" : "");
         Summary summary = new Summary(lab);
         summary.planned(options.spec());
         summary.times(0, startupMs, signalled);
-        summary.batch(planned(options), signalled ? null : failure.getMessage());
+        summary.batch(planned(options), signalled ? null : said);
         if (options.json()) {
             out.println(JSON.toJson(summary.toJson()));
         } else if (signalled) {
@@ -286,7 +289,7 @@ public final class Cli {
         if (signalled) {
             return OK;
         }
-        err.println("racelab: " + failure.getMessage());
+        err.println("racelab: " + said);
         return BACKEND_FAILURE;
     }
 
@@ -361,22 +364,37 @@ public final class Cli {
         if (options.sweep() != null) {
             summary.sweep(options.sweep());
         }
-        if (recording != null && recording.runs() > 0) {
-            recording.commit(elapsedMs, startupMs, interruption.signalled(), planned, serverDown);
-        }
         if (options.json()) {
             out.println(JSON.toJson(summary.toJson()));
         } else {
             summary.print(out);
         }
+        String unrecorded = null;
+        if (recording != null && recording.runs() > 0) {
+            // After the summary: a recording that cannot be finished (a full disk, a file put in
+            // its place meanwhile) loses no result the runs gave; its line says why, and exit 2.
+            try {
+                recording.commit(elapsedMs, startupMs, interruption.signalled(), planned, serverDown);
+            } catch (RecordingException e) {
+                unrecorded = e.getMessage();
+            }
+        }
         if (serverDown != null) {
             err.println("racelab: " + serverDown);
+        }
+        if (unrecorded != null) {
+            err.println("racelab: " + unrecorded);
+        }
+        if (serverDown != null) {
             return BACKEND_FAILURE;
         }
         if (failed != null && options.expect() != Verdict.ERROR) {
             // An ERROR is a failure of the command, whatever failed: it exits 1 and says what.
             err.println("racelab: " + failed);
             return BACKEND_FAILURE;
+        }
+        if (unrecorded != null) {
+            return USAGE;
         }
         if (!allExpected) {
             err.println("racelab: expected " + options.expect() + " in every run, got " + summary.verdictCounts());

@@ -670,6 +670,7 @@ public final class Run {
         private final CountDownLatch firstRead = new CountDownLatch(1);
         private Thread thread;
         private volatile boolean open = true;
+        private boolean aborted;
         private int[] current;
 
         Observing(List<ServerObserver> observers) {
@@ -685,7 +686,9 @@ public final class Run {
                 } catch (Exception e) {
                     if (servers.lost(e).isPresent()) {
                         // The server failed the observer's own session, as it would a worker's: the
-                        // run ends now, named, rather than start its workers beside a silent server.
+                        // run ends now, named, rather than start its workers beside a silent server;
+                        // the observers that did connect are closed first (nothing else knows them).
+                        closeAll(observers.subList(0, laneActors.size()));
                         throw new IllegalStateException("an observer could not connect", e);
                     }
                     recorder.record(ids[0], EventKind.NOTE, "observer failed: " + message(e), 0);
@@ -779,7 +782,9 @@ public final class Run {
                 try {
                     thread.join(ABORT_AFTER_MILLIS);
                     if (thread.isAlive()) {
-                        // A read blocked on a server that stopped answering: cut it rather than wait out its bound.
+                        // A read blocked on a server that stopped answering: cut it rather than wait
+                        // out its bound, and read no more (a cut connection may open again unasked).
+                        aborted = true;
                         abortAll();
                         thread.join(TEARDOWN_MILLIS);
                     }
@@ -787,13 +792,18 @@ public final class Run {
                     Thread.currentThread().interrupt();
                 }
             }
-            // Read once more after the workers ended, unless reading never began (the run did not start).
-            if (thread != null && !thread.isAlive()) {
+            // Read once more after the workers ended, unless reading never began (the run did not
+            // start) or a read had to be cut.
+            if (thread != null && !thread.isAlive() && !aborted) {
                 open = true;
                 pollAll();
                 open = false;
             }
-            for (ServerObserver observer : observers) {
+            closeAll(observers);
+        }
+
+        private void closeAll(List<ServerObserver> which) {
+            for (ServerObserver observer : which) {
                 try {
                     observer.close();
                 } catch (Exception e) {

@@ -30,6 +30,8 @@ final class RedisOwnConnection implements AutoCloseable {
     private final RunThreads.Periodic turns;
     /** Set on the watch's thread: the server will not list clients, or the loss was reported. */
     private volatile boolean done;
+    /** Set by {@link #close}: a question the closing cut short is no loss to report. */
+    private volatile boolean closing;
 
     /** Watches {@code watched}, called {@code name}, from now until {@link #close}. */
     RedisOwnConnection(Redis redis, String runId, Jedis watched, String name, RunThreads threads) {
@@ -45,7 +47,7 @@ final class RedisOwnConnection implements AutoCloseable {
     }
 
     private void stillThere() {
-        if (done) {
+        if (done || closing) {
             return;
         }
         String listed;
@@ -54,6 +56,11 @@ final class RedisOwnConnection implements AutoCloseable {
         } catch (JedisDataException refused) {
             done = true;
             return;
+        } catch (JedisConnectionException cut) {
+            if (closing) {
+                return;
+            }
+            throw cut;
         }
         if (listed == null || listed.isBlank()) {
             done = true;
@@ -62,12 +69,17 @@ final class RedisOwnConnection implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes the watch's connection first, so that a question in flight to a server that stopped
+     * answering ends now rather than at its reply bound, then its task.
+     */
     @Override
     public void close() {
+        closing = true;
         try {
-            turns.close();
-        } finally {
             watch.close();
+        } finally {
+            turns.close();
         }
     }
 }
