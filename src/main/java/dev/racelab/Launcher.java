@@ -7,6 +7,7 @@ import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -26,8 +27,8 @@ public final class Launcher {
             dev.racelab.ui.Desktop.launch();
             return;
         }
-        System.setOut(utf8(FileDescriptor.out));
-        System.setErr(utf8(FileDescriptor.err));
+        System.setOut(stream(FileDescriptor.out, "sun.stdout.encoding"));
+        System.setErr(stream(FileDescriptor.err, "sun.stderr.encoding"));
         Cli cli = new Cli(System.getenv(), DataHome.resolve(System.getenv()), System.out, System.err);
         int code = cli.run(Arrays.asList(args));
         System.out.flush();
@@ -41,10 +42,20 @@ public final class Launcher {
      * locale's encoding, which in a POSIX locale (a plain {@code su -} login, a cron job) is
      * US-ASCII: every dash and dot of a summary became "?". The terminal such a login runs in still
      * shows UTF-8, JSON is UTF-8 by its definition, and a summary piped to a file reads the same
-     * bytes whatever the locale of the shell that made it.
+     * bytes whatever the locale of the shell that made it. A Windows console, which Java names
+     * in {@code consoleProperty} and shows in its own code page, is written in that code page.
      */
-    private static PrintStream utf8(FileDescriptor fd) {
-        return new PrintStream(new BufferedOutputStream(new FileOutputStream(fd), 8192), true, StandardCharsets.UTF_8);
+    private static PrintStream stream(FileDescriptor fd, String consoleProperty) {
+        Charset charset = StandardCharsets.UTF_8;
+        String console = System.getProperty(consoleProperty);
+        if (console != null) {
+            try {
+                charset = Charset.forName(console);
+            } catch (IllegalArgumentException unknown) {
+                // A code page this Java does not know: UTF-8, as elsewhere.
+            }
+        }
+        return new PrintStream(new BufferedOutputStream(new FileOutputStream(fd), 8192), true, charset);
     }
 
     /**

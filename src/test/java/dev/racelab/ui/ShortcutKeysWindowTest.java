@@ -22,6 +22,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The keys a teacher presses in front of a class do what the window says they do, wherever the
@@ -114,5 +115,28 @@ class ShortcutKeysWindowTest {
         ui.await("Page Up moves back to step 2", () -> bar.stepProperty().get() == 1);
         assertEquals("counter", WindowDriver.onFx(() -> window.session().lab().id()),
                 "the lab list kept its lab under Page Down and Page Up");
+    }
+    /**
+     * In a spinner's editor the arrows move the cursor and Esc is the editor's: with the walkthrough
+     * open, they neither move it nor close it (the spinner's editor hands its keys to the spinner).
+     */
+    @Test
+    void theArrowsAndEscInASpinnerAreTheSpinnersNotTheWalkthroughs(FxRobot robot) throws Exception {
+        WindowDriver ui = new WindowDriver(robot);
+        ui.chooseLab("Lost increments");
+        WalkthroughBar bar = window.view().walkthroughBar();
+        press(robot, KeyCode.F2);
+        ui.await("F2 opens the walkthrough", bar::isOpen);
+        javafx.scene.control.Spinner<?> workers = ui.spinner("Number of workers");
+        focus(robot, workers.getEditor());
+        press(robot, KeyCode.RIGHT);
+        press(robot, KeyCode.LEFT);
+        press(robot, KeyCode.ESCAPE);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertTrue(WindowDriver.onFx(bar::isOpen), "Esc in the spinner closed the walkthrough");
+        assertEquals(0, (int) WindowDriver.onFx(() -> bar.stepProperty().get()), "an arrow in the spinner moved it");
+        focus(robot, labList(robot));
+        press(robot, KeyCode.RIGHT);
+        ui.await("the arrow moves the walkthrough outside a field", () -> bar.stepProperty().get() == 1);
     }
 }

@@ -124,7 +124,7 @@ final class WindowDriver {
     }
 
     /** The spinner whose tooltip says {@code tooltipText} ("Number of workers"). */
-    private javafx.scene.control.Spinner<?> spinner(String tooltipText) {
+    javafx.scene.control.Spinner<?> spinner(String tooltipText) {
         return robot.lookup(".spinner").queryAllAs(javafx.scene.control.Spinner.class).stream()
                 .filter(s -> s.getTooltip() != null && s.getTooltip().getText().equals(tooltipText))
                 .findFirst().orElseThrow(() -> new AssertionError("no spinner '" + tooltipText + "'"));

@@ -10,6 +10,7 @@ import dev.racelab.engine.view.Sketch;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -101,8 +102,9 @@ final class FencingView implements LabView {
             history.add(landed.get(token));
             token = replacedBy.get(token);
         }
-        List<Write> newest = new ArrayList<>();
-        landed.values().stream().filter(w -> !placed.contains(w.token())).forEach(w -> newest.add(0, w));
+        // Writes the book's chain does not place (a recording older than its notes): newest first.
+        List<Write> newest = new ArrayList<>(landed.values().stream().filter(w -> !placed.contains(w.token())).toList());
+        Collections.reverse(newest);
         for (int i = history.size() - 1; i >= 0 && newest.size() < RECENT; i--) {
             newest.add(history.get(i));
         }

@@ -1,8 +1,11 @@
 package dev.racelab.ui.shell;
 
 import dev.racelab.ui.walkthrough.WalkthroughBar;
+import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.scene.control.Alert;
+import javafx.scene.control.ComboBoxBase;
+import javafx.scene.control.Spinner;
 import javafx.scene.control.TextInputControl;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyCodeCombination;
@@ -100,9 +103,25 @@ final class WindowKeys {
         });
     }
 
+    /**
+     * Whether the user is typing: into a text field, an editable spinner or combo box (whose editor
+     * hands its key events to the control), or a table cell being edited; the arrows, B and Esc
+     * are then theirs (the cursor, a letter, cancelling the edit).
+     */
+    private static boolean typing(KeyEvent e) {
+        Node focus = e.getSource() instanceof Scene scene ? scene.getFocusOwner() : null;
+        return typingInto(e.getTarget()) || typingInto(focus);
+    }
+
+    private static boolean typingInto(Object control) {
+        return control instanceof TextInputControl
+                || control instanceof Spinner<?> spinner && spinner.isEditable()
+                || control instanceof ComboBoxBase<?> box && box.isEditable();
+    }
+
     /** The keys that act only in some states, and not on a text field's own keys; whether {@code e} was one. */
     private boolean onlyWhere(KeyEvent e) {
-        boolean typing = e.getTarget() instanceof TextInputControl;
+        boolean typing = typing(e);
         boolean plain = !e.isShortcutDown() && !e.isAltDown() && !e.isShiftDown();
         if (walkthrough.isOpen() && e.getCode() == KeyCode.PAGE_UP && plain) {
             walkthrough.move(-1);
@@ -112,7 +131,7 @@ final class WindowKeys {
             walkthrough.move(e.getCode() == KeyCode.RIGHT ? 1 : -1);
             return true;
         }
-        if (walkthrough.isOpen() && e.getCode() == KeyCode.ESCAPE) {
+        if (walkthrough.isOpen() && !typing && e.getCode() == KeyCode.ESCAPE) {
             commands.closeWalkthrough();
             return true;
         }
