@@ -10,6 +10,7 @@ import dev.racelab.engine.EventKind;
 import dev.racelab.engine.EventLog;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.view.timeline.Columns;
+import dev.racelab.engine.view.timeline.Growable;
 import dev.racelab.engine.view.timeline.Lane;
 import dev.racelab.engine.view.timeline.StateColumns;
 import dev.racelab.engine.view.timeline.TimelineModel;
@@ -140,6 +141,49 @@ class FoldedTimelineTest {
         TimelineModel whole = whole(log);
         assertTrue(whole.lanes.get(1).segStart.size() > 40_000, "the whole one keeps every segment");
         assertEquals(states(whole.lanes.get(1), columns, whole.end()), states(worker, columns, folded.end()));
+    }
+
+    /**
+     * Events recorded by different threads may come slightly out of time order, and a crafted file
+     * may make them alternate between the two ends of the run: a folded lane still keeps what its
+     * columns hold, not an entry per event (each time that went back was kept, 50,000 each).
+     */
+    @Test
+    void aFoldedLaneStaysBoundedWhenTimesGoBackAndForth() {
+        List<Event> events = new ArrayList<>();
+        events.add(new Event(0, 0, 0, EventKind.ACTOR, "run", Actor.Kind.RUN.ordinal()));
+        events.add(new Event(1, 0, 1, EventKind.ACTOR, "client-1", Actor.Kind.WORKER.ordinal()));
+        events.add(new Event(2, 0, 2, EventKind.ACTOR, "row locks", Actor.Kind.SERVER.ordinal()));
+        long end = 1_000_000_000;
+        ActorState[] states = {ActorState.RUNNING, ActorState.WAITING, ActorState.DELAYED, ActorState.HOLDING};
+        while (events.size() < 300_000) {
+            int seq = events.size();
+            long t = seq % 2 == 1 ? 0 : end;
+            events.add(switch (seq % 6) {
+                case 0, 1 -> new Event(seq, t, 1, EventKind.STATE, "gate", states[seq % 4].ordinal());
+                case 2 -> new Event(seq, t, 2, EventKind.SERVER_SAMPLE, null, 10_000);
+                case 3 -> new Event(seq, t, 2, EventKind.SERVER_HOLDS, seq % 4 == 1 ? "row" : null, 1);
+                case 4 -> new Event(seq, t, 1, EventKind.READ, "counter", seq);
+                default -> new Event(seq, t, 2, EventKind.SERVER_VALUE, "counter", seq);
+            });
+        }
+        Columns columns = new Columns(0, end, 1450);
+        TimelineModel folded = folded(EventLog.of(events, 0), columns);
+        Lane worker = folded.lanes.get(1);
+        Lane server = folded.lanes.get(2);
+        int most = 2 * (columns.count() + 2);
+        assertTrue(worker.segStart.size() <= most, worker.segStart.size() + " segments");
+        assertTrue(worker.stripeStart.size() <= most, worker.stripeStart.size() + " stripe segments");
+        assertTrue(worker.markTime.size() <= columns.count() + 2, worker.markTime.size() + " marks");
+        assertTrue(server.labelStart.size() <= most, server.labelStart.size() + " labels");
+        assertTrue(server.markTime.size() <= columns.count() + 2, server.markTime.size() + " server marks");
+        assertTrue(server.sampleTime.size() <= columns.count() + 2, server.sampleTime.size() + " reads");
+        for (Growable.Longs times : List.of(worker.segStart, worker.stripeStart, worker.markTime, server.labelStart,
+                server.markTime, server.sampleTime)) {
+            for (int i = 1; i < times.size(); i++) {
+                assertTrue(times.get(i - 1) <= times.get(i), "kept in time order, so a window of time is a search");
+            }
+        }
     }
 
     /** Per column, the state the window draws there ({@link StateColumns}). */
