@@ -186,6 +186,50 @@ class FoldedTimelineTest {
         }
     }
 
+    /**
+     * A server lane reporting ever new values (each its own name, as a crafted file may) or many
+     * workers holding things with long names: its words stay a line a picture can show, naming the
+     * latest values, so neither what is kept nor the work per event grows with the names reported
+     * (the label grew to every name, 5,000 of them, rebuilt on each event).
+     */
+    @Test
+    void aServerLanesWordsStayBoundedWhateverItReports() {
+        List<Event> events = new ArrayList<>();
+        events.add(new Event(0, 0, 0, EventKind.ACTOR, "run", Actor.Kind.RUN.ordinal()));
+        events.add(new Event(1, 0, 1, EventKind.ACTOR, "values", Actor.Kind.SERVER.ordinal()));
+        events.add(new Event(2, 0, 2, EventKind.ACTOR, "row locks", Actor.Kind.SERVER.ordinal()));
+        int workers = 500;
+        for (int w = 0; w < workers; w++) {
+            events.add(new Event(events.size(), 0, 3 + w, EventKind.ACTOR, "client-" + w, Actor.Kind.WORKER.ordinal()));
+        }
+        String longName = "x".repeat(1_000);
+        for (int i = 0; i < 5_000; i++) {
+            events.add(new Event(events.size(), i, 1, EventKind.SERVER_VALUE, "gauge-" + i + " " + "y".repeat(100), i));
+        }
+        for (int w = 0; w < workers; w++) {
+            events.add(new Event(events.size(), 5_000 + w, 2, EventKind.SERVER_HOLDS, "row " + w + longName, 3 + w));
+        }
+        Columns columns = new Columns(0, 10_000, 10);
+        TimelineModel folded = folded(EventLog.of(events, 0), columns);
+        for (Lane lane : List.of(folded.lanes.get(1), folded.lanes.get(2))) {
+            assertTrue(lane.labelStart.size() <= 2 * (columns.count() + 2), lane.labelStart.size() + " labels");
+            for (int s = 0; s < lane.labelStart.size(); s++) {
+                assertTrue(lane.labelText.get(s).length() <= 300, lane.name + ": a label of "
+                        + lane.labelText.get(s).length() + " characters");
+                assertTrue(lane.labelShort.get(s).length() <= 300, lane.name + ": a short label of "
+                        + lane.labelShort.get(s).length() + " characters");
+            }
+        }
+        Lane values = folded.lanes.get(1);
+        String last = values.labelText.get(values.labelStart.size() - 1);
+        assertTrue(last.startsWith("gauge-4992 ") && !last.contains("gauge-0 "), "the latest values: " + last);
+        Lane worker = folded.lanes.get(3);
+        for (int s = 0; s < worker.stripeStart.size(); s++) {
+            String text = worker.stripeText.get(s);
+            assertTrue(text == null || text.length() <= 300, "a stripe's words of " + text.length() + " characters");
+        }
+    }
+
     /** Per column, the state the window draws there ({@link StateColumns}). */
     private static List<Integer> states(Lane lane, Columns columns, long end) {
         StateColumns painted = new StateColumns();

@@ -281,17 +281,18 @@ public final class TimelineModel {
     private void serverLock(Lane serverLane, Event e, long t) {
         ServerReport state = serverStates.computeIfAbsent(serverLane.actor, k -> new ServerReport());
         if (e.kind() == EventKind.SERVER_ORPHANS) {
-            state.orphans = e.subject();
+            state.orphans = ServerReport.sentence(e.subject());
             state.orphanCount = e.value();
         } else {
             int worker = (int) e.value();
             Lane workerLane = lane(worker);
+            String what = ServerReport.words(e.subject());
             if (e.kind() == EventKind.SERVER_HOLDS) {
-                workerLane.serverHolds(serverLane.actor, t, e.subject());
-                state.put(state.holds, worker, e.subject());
+                workerLane.serverHolds(serverLane.actor, t, what);
+                state.put(state.holds, worker, what);
             } else {
-                workerLane.serverWaits(serverLane.actor, t, e.subject());
-                state.put(state.waits, worker, e.subject());
+                workerLane.serverWaits(serverLane.actor, t, what);
+                state.put(state.waits, worker, what);
             }
         }
         Ink ink = state.orphans != null ? Ink.RACE
@@ -301,21 +302,9 @@ public final class TimelineModel {
 
     private void serverValue(Lane serverLane, Event e, long t) {
         ServerReport state = serverStates.computeIfAbsent(serverLane.actor, k -> new ServerReport());
-        state.values.put(e.subject(), e.value());
-        StringBuilder text = new StringBuilder();
-        StringBuilder shorter = new StringBuilder();
-        // Shorter: one value alone (the lane's name says what it is), several each with its name
-        // ("queued 0 · sent 32"): bare numbers side by side would say nothing on a projector.
-        boolean one = state.values.size() == 1;
-        state.values.forEach((name, value) -> {
-            if (!text.isEmpty()) {
-                text.append(" · ");
-                shorter.append(" · ");
-            }
-            text.append(name).append(" = ").append(value);
-            shorter.append(one ? "" : name + " ").append(value);
-        });
-        state.show(serverLane, t, text.toString(), shorter.toString(), state.flip ? Ink.SURFACE : Ink.OUTLINE);
+        state.value(e.subject(), e.value());
+        state.show(serverLane, t, state.describeValues(false), state.describeValues(true),
+                state.flip ? Ink.SURFACE : Ink.OUTLINE);
         state.flip = !state.flip;
         serverLane.mark(e, t);
     }
