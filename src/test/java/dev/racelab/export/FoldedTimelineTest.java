@@ -230,6 +230,36 @@ class FoldedTimelineTest {
         }
     }
 
+    /**
+     * What a folded lane keeps of an event's text (a lane's name, a state's or a mark's subject) is
+     * an excerpt, so a recording of long texts, each up to a line's 8 MiB, costs the picture no more
+     * than one of short ones (each was kept whole: 1 MB a column here).
+     */
+    @Test
+    void aFoldedTimelineKeepsAnExcerptOfLongTexts() {
+        String longText = "z".repeat(1 << 20);
+        List<Event> events = new ArrayList<>();
+        events.add(new Event(0, 0, 0, EventKind.ACTOR, "run", Actor.Kind.RUN.ordinal()));
+        events.add(new Event(1, 0, 1, EventKind.ACTOR, "client-1 " + longText, Actor.Kind.WORKER.ordinal()));
+        ActorState[] states = {ActorState.RUNNING, ActorState.WAITING};
+        for (int column = 0; column < 100; column++) {
+            events.add(new Event(events.size(), column, 1, EventKind.STATE, longText, states[column % 2].ordinal()));
+            events.add(new Event(events.size(), column, 1, EventKind.READ, longText, column));
+        }
+        TimelineModel folded = folded(EventLog.of(events, 0), new Columns(0, 100, 100));
+        Lane lane = folded.lanes.get(1);
+        long kept = lane.name.length();
+        for (int s = 0; s < lane.segStart.size(); s++) {
+            kept += lane.segSubject.get(s).length();
+        }
+        for (int m = 0; m < lane.markTime.size(); m++) {
+            kept += lane.markSubject.get(m).length();
+        }
+        assertTrue(lane.segStart.size() >= 100 && lane.markTime.size() >= 100, "a segment and a mark a column");
+        assertTrue(kept < 100_000, kept + " characters kept");
+        assertTrue(lane.name.startsWith("client-1 zzz"), lane.name);
+    }
+
     /** Per column, the state the window draws there ({@link StateColumns}). */
     private static List<Integer> states(Lane lane, Columns columns, long end) {
         StateColumns painted = new StateColumns();

@@ -6,6 +6,7 @@ import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.EventLog;
 import dev.racelab.engine.Ink;
+import dev.racelab.engine.Printable;
 import dev.racelab.engine.RecentEvents;
 
 import java.util.ArrayList;
@@ -35,6 +36,13 @@ public final class TimelineModel {
 
     /** The most events taken in one frame; the rest wait for the next. */
     public static final int MAX_PER_FRAME = 250_000;
+
+    /**
+     * Folded: the most characters kept of an event's text (a lane's name, a state's or a mark's
+     * subject), a label's worth: a line of a recording may be 8 MiB, and what a column keeps would
+     * otherwise hold the file's texts whole.
+     */
+    private static final int LONGEST_TEXT = ServerReport.LONGEST_LABEL;
 
     /** Folded: the most arrows kept; past it a picture is solid with them anyway. */
     private static final int MOST_ARROWS = 1 << 17;
@@ -132,7 +140,10 @@ public final class TimelineModel {
 
     /** Takes the run's next event, in sequence order; the window's model takes them itself ({@link #drain}). */
     public void accept(Event e) {
-        take(e);
+        take(columns != null && e.subject() != null && e.subject().length() > LONGEST_TEXT
+                ? new Event(e.seq(), e.nanos(), e.actor(), e.kind(), Printable.excerpt(e.subject(), LONGEST_TEXT),
+                        e.value())
+                : e);
         if (recent != null) {
             recent.add(e);
         }
