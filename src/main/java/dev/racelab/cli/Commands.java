@@ -185,7 +185,8 @@ final class Commands {
         Long to;
 
         @Option(names = "--scale", paramLabel = "X", order = 7, converter = Values.WholeNumber.class,
-                description = "png: image pixels per screen pixel, 1 to 8 (default 2)")
+                description = "png: image pixels per screen pixel, 1 to 8 (default 2, or 1 where a picture of "
+                        + "many lanes would be too large at 2)")
         Long scale;
 
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")

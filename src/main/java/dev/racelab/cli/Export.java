@@ -21,6 +21,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code export FILE --format FORMAT --out OUT}: a recording in another form, with no server and
@@ -105,9 +106,9 @@ final class Export {
                     + (runs == 1 ? "" : "s"));
         }
         int number = choice.run() == null ? runs : (int) (long) choice.run();
-        double scale = choice.scale() == null ? 2 : choice.scale();
         boolean svg = format.equals("svg");
         if (choice.picture()) {
+            double scale = choice.scale() == null ? 2 : choice.scale();
             Lab lab = labs.find(extents.header(number).lab()).orElseThrow();
             LabView view = LabPicture.read(reader, file, number, lab::view);
             if (!view.hasPicture()) {
@@ -119,6 +120,27 @@ final class Export {
         TimelinePicture timeline = TimelinePicture.read(reader, file, number,
                 choice.fromMs() == null ? 0 : choice.fromMs() * 1_000_000,
                 choice.toMs() == null ? -1 : choice.toMs() * 1_000_000, extents.end(number), Theme.LIGHT);
-        return svg ? timeline::svg : stream -> timeline.png(stream, scale);
+        if (svg) {
+            return timeline::svg;
+        }
+        double scale = choice.scale() == null ? Math.min(2, timeline.largestScale()) : choice.scale();
+        if (!timeline.fits(scale)) {
+            throw tooLarge(timeline, scale, choice.scale() != null);
+        }
+        return stream -> timeline.png(stream, scale);
+    }
+
+    /**
+     * A timeline's PNG of more pixels than one is drawn with ({@link TimelinePicture#MOST_PIXELS}),
+     * which the scale asked for would make of a picture of many lanes: refused, naming its size and
+     * what fits.
+     */
+    private static UsageException tooLarge(TimelinePicture timeline, double scale, boolean asked) {
+        long[] size = timeline.pixels(scale);
+        int fits = timeline.largestScale();
+        return new UsageException(String.format(Locale.ROOT, "%sthe picture of %,d lanes would be %d × %d pixels, more than the "
+                        + "%,d a PNG is drawn with; use %s", asked ? "--scale " + (long) scale + ": " : "",
+                timeline.laneCount(), size[0], size[1], TimelinePicture.MOST_PIXELS,
+                fits == 0 ? "--format svg" : "--scale " + fits + (fits > 1 ? " or less" : "") + ", or --format svg"));
     }
 }

@@ -1,6 +1,7 @@
 package dev.racelab.export;
 
 import dev.racelab.engine.Ink;
+import dev.racelab.engine.Printable;
 import dev.racelab.engine.view.Sketch;
 import dev.racelab.engine.view.Theme;
 
@@ -18,7 +19,8 @@ import java.awt.image.BufferedImage;
 /**
  * A {@link Sketch} drawn into an image with Java2D (headless: no window, no JavaFX), at a scale:
  * the drawing's pixels are the window's, the image's are {@code scale} times as many, for a sharp
- * slide.
+ * slide. Text is drawn as the SVG writes it: a file's control characters as visible escapes
+ * ({@link Printable#line}), so a right-to-left override in a recording turns nothing around.
  */
 public final class ImageSketch extends Drawing {
 
@@ -151,10 +153,11 @@ public final class ImageSketch extends Drawing {
 
     @Override
     public double textWidth(String text, double px) {
-        return g.getFontMetrics(font(false, px)).getStringBounds(text, g).getWidth();
+        return g.getFontMetrics(font(false, px)).getStringBounds(Printable.line(text), g).getWidth();
     }
 
-    private void draw(String text, double x, double y, double px, boolean bold, Align align, Color color) {
+    private void draw(String raw, double x, double y, double px, boolean bold, Align align, Color color) {
+        String text = Printable.line(raw);
         g.setFont(font(bold, px));
         g.setColor(color);
         double w = g.getFontMetrics().getStringBounds(text, g).getWidth();

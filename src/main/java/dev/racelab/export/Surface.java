@@ -1,5 +1,6 @@
 package dev.racelab.export;
 
+import dev.racelab.engine.Printable;
 import dev.racelab.engine.view.Sketch;
 
 /**
@@ -25,8 +26,8 @@ interface Surface extends Sketch {
     /** Draws what {@code inside} draws, cut to the rectangle. */
     void clipped(double x, double y, double w, double h, Runnable inside);
 
-    /** About how wide {@code text} is at {@code px} pixels, for fitting words into a label. */
+    /** About how wide {@code text} is at {@code px} pixels as drawn (its controls as escapes), for fitting words into a label. */
     default double textWidth(String text, double px) {
-        return text.length() * px * 0.56;
+        return Printable.line(text).length() * px * 0.56;
     }
 }

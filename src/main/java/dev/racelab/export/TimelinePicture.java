@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -40,6 +41,12 @@ public final class TimelinePicture {
 
     /** The drawing's width in its own pixels (a PNG multiplies it by its scale). */
     public static final double WIDTH = 1600;
+    /**
+     * The most pixels a PNG is drawn with: 400 MB as the image's RGB. A picture is at most some
+     * 24,700 pixels tall (the most lanes a run may have, 6 pixels each), 40 million pixels at scale
+     * 1, so every run's fits at scale 1; a larger scale of a picture of many lanes may not.
+     */
+    public static final long MOST_PIXELS = 100_000_000;
     private static final double EM = 14;
     private static final double MARGIN = 12;
     private static final double GUTTER = 9 * EM;
@@ -130,6 +137,31 @@ public final class TimelinePicture {
         return height;
     }
 
+    /** How many lanes the picture draws. */
+    public int laneCount() {
+        return lanes.size();
+    }
+
+    /** The PNG's size at {@code scale}, in its pixels: width and height. */
+    public long[] pixels(double scale) {
+        return new long[] {(long) Math.ceil(WIDTH * scale), (long) Math.ceil(height * scale)};
+    }
+
+    /** Whether the PNG at {@code scale} has no more than {@link #MOST_PIXELS}. */
+    public boolean fits(double scale) {
+        long[] size = pixels(scale);
+        return scale > 0 && size[0] * size[1] <= MOST_PIXELS;
+    }
+
+    /** The largest whole scale at which the PNG fits ({@link #fits}), at most 8; 0 if none does. */
+    public int largestScale() {
+        int scale = 8;
+        while (scale > 0 && !fits(scale)) {
+            scale--;
+        }
+        return scale;
+    }
+
     /** The picture as an SVG document. */
     public void svg(OutputStream out) throws IOException {
         SvgSketch svg = new SvgSketch(out, WIDTH, height, EM, theme);
@@ -137,8 +169,17 @@ public final class TimelinePicture {
         svg.finish();
     }
 
-    /** The picture as a PNG, {@code scale} image pixels per drawing pixel. */
+    /**
+     * The picture as a PNG, {@code scale} image pixels per drawing pixel; refused, before anything
+     * is drawn, where that would be more than {@link #MOST_PIXELS} ({@link #fits}).
+     */
     public void png(OutputStream out, double scale) throws IOException {
+        if (!fits(scale)) {
+            long[] size = pixels(scale);
+            throw new IOException(String.format(Locale.ROOT, "the picture of %,d lanes at scale %s would be %d × %d "
+                    + "pixels, more than the %,d a PNG is drawn with; scale %d fits", lanes.size(), SvgSketch.n(scale),
+                    size[0], size[1], MOST_PIXELS, largestScale()));
+        }
         ImageSketch image = new ImageSketch(WIDTH, height, EM, scale, theme);
         draw(image);
         javax.imageio.ImageIO.write(image.image(), "png", out);

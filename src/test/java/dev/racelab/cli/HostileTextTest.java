@@ -172,6 +172,53 @@ class HostileTextTest {
         assertTrue(svg.contains("client\\x1b]0;pwned\\x07\\x1b[2J-1"), svg);
     }
 
+    /**
+     * The PNG draws a file's controls as the SVG writes them, as visible escapes: its pixels are
+     * those of the same recording with every control already written out as its escape (the raw
+     * text was drawn, a right-to-left override turning the words after it around).
+     */
+    @Test
+    void thePngDrawsControlsAsTheSameVisibleEscapes() throws Exception {
+        Map<String, String> writtenOut = new java.util.LinkedHashMap<>();
+        writtenOut.put("\\u001b", "\\\\x1b");
+        writtenOut.put("\\u0007", "\\\\x07");
+        writtenOut.put("\\u007f", "\\\\x7f");
+        writtenOut.put("\\u0085", "\\\\x85");
+        writtenOut.put("\\r", "\\\\r");
+        writtenOut.put("\\n", "\\\\n");
+        writtenOut.put("\u202e", "\\\\u202e");
+        writtenOut.put("\u009b", "\\\\x9b");
+        String escaped = recording("counter");
+        for (Map.Entry<String, String> control : writtenOut.entrySet()) {
+            escaped = escaped.replace(control.getKey(), control.getValue());
+        }
+        assertEquals(List.of(), controls(escaped, "\n"), escaped);
+        Path plain = dir.resolve("escaped.racelab");
+        Files.writeString(plain, escaped, StandardCharsets.UTF_8);
+        assertEquals(0, differing(png(crafted("hostile.racelab", "counter")), png(plain)), "pixels that differ");
+    }
+
+    private Path png(Path recording) throws Exception {
+        Path out = dir.resolve(recording.getFileName() + ".png");
+        CliRun result = cli("export", recording.toString(), "--format", "png", "--scale", "1", "--out", out.toString());
+        assertEquals(0, result.code(), result.err().toString());
+        return out;
+    }
+
+    /** How many pixels of two pictures of one size differ. */
+    private static int differing(Path png, Path other) throws Exception {
+        java.awt.image.BufferedImage one = javax.imageio.ImageIO.read(png.toFile());
+        java.awt.image.BufferedImage two = javax.imageio.ImageIO.read(other.toFile());
+        assertEquals(one.getWidth() + "×" + one.getHeight(), two.getWidth() + "×" + two.getHeight());
+        int differing = 0;
+        for (int y = 0; y < one.getHeight(); y++) {
+            for (int x = 0; x < one.getWidth(); x++) {
+                differing += one.getRGB(x, y) == two.getRGB(x, y) ? 0 : 1;
+            }
+        }
+        return differing;
+    }
+
     @Test
     void theWindowsCopyOfARecordingShowsItsControlsAsEscapesButLineBreaks() throws Exception {
         RunRecord run;

@@ -1,5 +1,6 @@
 package dev.racelab.cli;
 
+import dev.racelab.record.RecordingFormat;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -8,7 +9,9 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -148,6 +151,45 @@ class RecordingBoundsTest {
         refused(replay(recording("arrow.racelab", "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]",
                         "[1,0,1,\"ACTOR\",\"WORKER\",\"client-1\"]", "[2,5,1,\"WOKEN\",9,\"row lock\"]")),
                 "line 5", "points back to event 9");
+    }
+
+    /** A run with the most lanes a recording may have: its own and 4,095 workers'. */
+    private Path mostLanes() throws Exception {
+        String[] events = new String[RecordingFormat.MAX_LANES];
+        events[0] = "[0,0,0,\"ACTOR\",\"RUN\",\"run\"]";
+        for (int lane = 1; lane < events.length; lane++) {
+            events[lane] = "[" + lane + ",0," + lane + ",\"ACTOR\",\"WORKER\",\"client-" + lane + "\"]";
+        }
+        return recording("most lanes.racelab", events);
+    }
+
+    private CliRun png(Path file, String... scale) {
+        List<String> args = new ArrayList<>(List.of("export", file.toString(), "--format", "png", "--out",
+                dir.resolve("lanes.png").toString()));
+        args.addAll(List.of(scale));
+        return CliRun.of(Map.of("RACELAB_HOME", dir.resolve("home").toString()), args.toArray(String[]::new));
+    }
+
+    /**
+     * A PNG of the most lanes, some 24,700 pixels tall, at a scale that would need more pixels than
+     * a PNG is drawn with is refused in one line naming its size and the scale that fits (at scale 8
+     * the image was past what Java draws, a stack trace; at 4 it needed 2.5 GB).
+     */
+    @Test
+    void aPngTooLargeForItsScaleIsRefusedNamingTheScaleThatFits() throws Exception {
+        Path file = mostLanes();
+        refused(png(file, "--scale", "8"), "--scale 8", "12800 × 19", "pixels", "use --scale 1");
+        refused(png(file, "--scale", "4"), "--scale 4", "6400 × 98", "pixels", "use --scale 1");
+        assertFalse(Files.exists(dir.resolve("lanes.png")), "nothing written");
+    }
+
+    /** Without {@code --scale}, such a PNG is drawn at the scale that fits, 1, instead of the usual 2. */
+    @Test
+    void aTallPngWithoutAScaleIsDrawnAtTheScaleThatFits() throws Exception {
+        CliRun result = png(mostLanes());
+        assertEquals(0, result.code(), result.err().toString());
+        java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(dir.resolve("lanes.png").toFile());
+        assertEquals(1600, image.getWidth());
     }
 
     @Test

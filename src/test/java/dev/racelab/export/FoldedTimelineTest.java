@@ -10,6 +10,7 @@ import dev.racelab.engine.EventKind;
 import dev.racelab.engine.EventLog;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.view.timeline.Columns;
+import dev.racelab.engine.view.timeline.Growable;
 import dev.racelab.engine.view.timeline.Lane;
 import dev.racelab.engine.view.timeline.StateColumns;
 import dev.racelab.engine.view.timeline.TimelineModel;
@@ -140,6 +141,123 @@ class FoldedTimelineTest {
         TimelineModel whole = whole(log);
         assertTrue(whole.lanes.get(1).segStart.size() > 40_000, "the whole one keeps every segment");
         assertEquals(states(whole.lanes.get(1), columns, whole.end()), states(worker, columns, folded.end()));
+    }
+
+    /**
+     * Events recorded by different threads may come slightly out of time order, and a crafted file
+     * may make them alternate between the two ends of the run: a folded lane still keeps what its
+     * columns hold, not an entry per event (each time that went back was kept, 50,000 each).
+     */
+    @Test
+    void aFoldedLaneStaysBoundedWhenTimesGoBackAndForth() {
+        List<Event> events = new ArrayList<>();
+        events.add(new Event(0, 0, 0, EventKind.ACTOR, "run", Actor.Kind.RUN.ordinal()));
+        events.add(new Event(1, 0, 1, EventKind.ACTOR, "client-1", Actor.Kind.WORKER.ordinal()));
+        events.add(new Event(2, 0, 2, EventKind.ACTOR, "row locks", Actor.Kind.SERVER.ordinal()));
+        long end = 1_000_000_000;
+        ActorState[] states = {ActorState.RUNNING, ActorState.WAITING, ActorState.DELAYED, ActorState.HOLDING};
+        while (events.size() < 300_000) {
+            int seq = events.size();
+            long t = seq % 2 == 1 ? 0 : end;
+            events.add(switch (seq % 6) {
+                case 0, 1 -> new Event(seq, t, 1, EventKind.STATE, "gate", states[seq % 4].ordinal());
+                case 2 -> new Event(seq, t, 2, EventKind.SERVER_SAMPLE, null, 10_000);
+                case 3 -> new Event(seq, t, 2, EventKind.SERVER_HOLDS, seq % 4 == 1 ? "row" : null, 1);
+                case 4 -> new Event(seq, t, 1, EventKind.READ, "counter", seq);
+                default -> new Event(seq, t, 2, EventKind.SERVER_VALUE, "counter", seq);
+            });
+        }
+        Columns columns = new Columns(0, end, 1450);
+        TimelineModel folded = folded(EventLog.of(events, 0), columns);
+        Lane worker = folded.lanes.get(1);
+        Lane server = folded.lanes.get(2);
+        int most = 2 * (columns.count() + 2);
+        assertTrue(worker.segStart.size() <= most, worker.segStart.size() + " segments");
+        assertTrue(worker.stripeStart.size() <= most, worker.stripeStart.size() + " stripe segments");
+        assertTrue(worker.markTime.size() <= columns.count() + 2, worker.markTime.size() + " marks");
+        assertTrue(server.labelStart.size() <= most, server.labelStart.size() + " labels");
+        assertTrue(server.markTime.size() <= columns.count() + 2, server.markTime.size() + " server marks");
+        assertTrue(server.sampleTime.size() <= columns.count() + 2, server.sampleTime.size() + " reads");
+        for (Growable.Longs times : List.of(worker.segStart, worker.stripeStart, worker.markTime, server.labelStart,
+                server.markTime, server.sampleTime)) {
+            for (int i = 1; i < times.size(); i++) {
+                assertTrue(times.get(i - 1) <= times.get(i), "kept in time order, so a window of time is a search");
+            }
+        }
+    }
+
+    /**
+     * A server lane reporting ever new values (each its own name, as a crafted file may) or many
+     * workers holding things with long names: its words stay a line a picture can show, naming the
+     * latest values, so neither what is kept nor the work per event grows with the names reported
+     * (the label grew to every name, 5,000 of them, rebuilt on each event).
+     */
+    @Test
+    void aServerLanesWordsStayBoundedWhateverItReports() {
+        List<Event> events = new ArrayList<>();
+        events.add(new Event(0, 0, 0, EventKind.ACTOR, "run", Actor.Kind.RUN.ordinal()));
+        events.add(new Event(1, 0, 1, EventKind.ACTOR, "values", Actor.Kind.SERVER.ordinal()));
+        events.add(new Event(2, 0, 2, EventKind.ACTOR, "row locks", Actor.Kind.SERVER.ordinal()));
+        int workers = 500;
+        for (int w = 0; w < workers; w++) {
+            events.add(new Event(events.size(), 0, 3 + w, EventKind.ACTOR, "client-" + w, Actor.Kind.WORKER.ordinal()));
+        }
+        String longName = "x".repeat(1_000);
+        for (int i = 0; i < 5_000; i++) {
+            events.add(new Event(events.size(), i, 1, EventKind.SERVER_VALUE, "gauge-" + i + " " + "y".repeat(100), i));
+        }
+        for (int w = 0; w < workers; w++) {
+            events.add(new Event(events.size(), 5_000 + w, 2, EventKind.SERVER_HOLDS, "row " + w + longName, 3 + w));
+        }
+        Columns columns = new Columns(0, 10_000, 10);
+        TimelineModel folded = folded(EventLog.of(events, 0), columns);
+        for (Lane lane : List.of(folded.lanes.get(1), folded.lanes.get(2))) {
+            assertTrue(lane.labelStart.size() <= 2 * (columns.count() + 2), lane.labelStart.size() + " labels");
+            for (int s = 0; s < lane.labelStart.size(); s++) {
+                assertTrue(lane.labelText.get(s).length() <= 300, lane.name + ": a label of "
+                        + lane.labelText.get(s).length() + " characters");
+                assertTrue(lane.labelShort.get(s).length() <= 300, lane.name + ": a short label of "
+                        + lane.labelShort.get(s).length() + " characters");
+            }
+        }
+        Lane values = folded.lanes.get(1);
+        String last = values.labelText.get(values.labelStart.size() - 1);
+        assertTrue(last.startsWith("gauge-4992 ") && !last.contains("gauge-0 "), "the latest values: " + last);
+        Lane worker = folded.lanes.get(3);
+        for (int s = 0; s < worker.stripeStart.size(); s++) {
+            String text = worker.stripeText.get(s);
+            assertTrue(text == null || text.length() <= 300, "a stripe's words of " + text.length() + " characters");
+        }
+    }
+
+    /**
+     * What a folded lane keeps of an event's text (a lane's name, a state's or a mark's subject) is
+     * an excerpt, so a recording of long texts, each up to a line's 8 MiB, costs the picture no more
+     * than one of short ones (each was kept whole: 1 MB a column here).
+     */
+    @Test
+    void aFoldedTimelineKeepsAnExcerptOfLongTexts() {
+        String longText = "z".repeat(1 << 20);
+        List<Event> events = new ArrayList<>();
+        events.add(new Event(0, 0, 0, EventKind.ACTOR, "run", Actor.Kind.RUN.ordinal()));
+        events.add(new Event(1, 0, 1, EventKind.ACTOR, "client-1 " + longText, Actor.Kind.WORKER.ordinal()));
+        ActorState[] states = {ActorState.RUNNING, ActorState.WAITING};
+        for (int column = 0; column < 100; column++) {
+            events.add(new Event(events.size(), column, 1, EventKind.STATE, longText, states[column % 2].ordinal()));
+            events.add(new Event(events.size(), column, 1, EventKind.READ, longText, column));
+        }
+        TimelineModel folded = folded(EventLog.of(events, 0), new Columns(0, 100, 100));
+        Lane lane = folded.lanes.get(1);
+        long kept = lane.name.length();
+        for (int s = 0; s < lane.segStart.size(); s++) {
+            kept += lane.segSubject.get(s).length();
+        }
+        for (int m = 0; m < lane.markTime.size(); m++) {
+            kept += lane.markSubject.get(m).length();
+        }
+        assertTrue(lane.segStart.size() >= 100 && lane.markTime.size() >= 100, "a segment and a mark a column");
+        assertTrue(kept < 100_000, kept + " characters kept");
+        assertTrue(lane.name.startsWith("client-1 zzz"), lane.name);
     }
 
     /** Per column, the state the window draws there ({@link StateColumns}). */

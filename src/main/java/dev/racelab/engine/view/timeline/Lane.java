@@ -28,6 +28,11 @@ import java.util.Objects;
  * two as telling) and the one going on after it; of the stripe's likewise (the later thing the
  * server says wins); the first and the last label; one mark of each kind; the last read. Drawn
  * by the same rules, a folded lane looks as the whole one does, column for column.
+ *
+ * <p>Folded, a time earlier than the last one kept (events recorded by different threads may come
+ * slightly out of order, a crafted file in any order) counts as that last one: its column is the
+ * last kept column, so every array stays in time order and each column is met once, and what a
+ * lane keeps is bounded by its columns however the times come.
  */
 public final class Lane {
 
@@ -101,7 +106,8 @@ public final class Lane {
         }
     }
 
-    void state(long time, ActorState state, String subject) {
+    void state(long at, ActorState state, String subject) {
+        long time = inOrder(segStart, at);
         if (!folded(segStart, segState, segSubject, time, state.ordinal(), subject, state.priority())) {
             segStart.add(time);
             segState.add(state.ordinal());
@@ -140,6 +146,11 @@ public final class Lane {
             return true;
         }
         return false;
+    }
+
+    /** Folded: {@code time}, or the last of {@code times} kept if it is later (see the class comment). */
+    private long inOrder(Growable.Longs times, long time) {
+        return columns == null || times.size() == 0 ? time : Math.max(time, times.last());
     }
 
     /** How telling segment {@code i} is: a state's priority; on the stripe, anything the server says beats nothing. */
@@ -190,7 +201,8 @@ public final class Lane {
         }
     }
 
-    private void stripeSegment(long time, int state, String text) {
+    private void stripeSegment(long at, int state, String text) {
+        long time = inOrder(stripeStart, at);
         if (!folded(stripeStart, stripeState, stripeText, time, state, text, state == SERVER_NONE ? 0 : 1)) {
             stripeStart.add(time);
             stripeState.add(state);
@@ -202,7 +214,8 @@ public final class Lane {
         label(time, text, shorter, ink, false);
     }
 
-    void label(long time, String text, String shorter, Ink ink, boolean stale) {
+    void label(long at, String text, String shorter, Ink ink, boolean stale) {
+        long time = inOrder(labelStart, at);
         int n = labelStart.size();
         if (columns != null && n > 1 && columns.of(labelStart.get(n - 2)) == columns.of(time)) {
             // Folded: the column's first label stays, the last takes the place of those between.
@@ -221,7 +234,8 @@ public final class Lane {
     }
 
     /** A read of the server at {@code time}; folded, the last of a column's reads stands for them. */
-    void sample(long time) {
+    void sample(long at) {
+        long time = inOrder(sampleTime, at);
         if (columns != null && sampleTime.size() > 0 && columns.of(sampleTime.last()) == columns.of(time)) {
             sampleTime.set(sampleTime.size() - 1, time);
         } else {
@@ -266,7 +280,8 @@ public final class Lane {
         return s < 0 ? -1 : sampleTime.get(s);
     }
 
-    void mark(Event event, long time) {
+    void mark(Event event, long at) {
+        long time = inOrder(markTime, at);
         if (markColumn != null) {
             int column = columns.of(time);
             if (markColumn[event.kind().ordinal()] == column) {

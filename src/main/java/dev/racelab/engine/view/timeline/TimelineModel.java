@@ -6,6 +6,7 @@ import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.EventLog;
 import dev.racelab.engine.Ink;
+import dev.racelab.engine.Printable;
 import dev.racelab.engine.RecentEvents;
 
 import java.util.ArrayList;
@@ -35,6 +36,13 @@ public final class TimelineModel {
 
     /** The most events taken in one frame; the rest wait for the next. */
     public static final int MAX_PER_FRAME = 250_000;
+
+    /**
+     * Folded: the most characters kept of an event's text (a lane's name, a state's or a mark's
+     * subject), a label's worth: a line of a recording may be 8 MiB, and what a column keeps would
+     * otherwise hold the file's texts whole.
+     */
+    private static final int LONGEST_TEXT = ServerReport.LONGEST_LABEL;
 
     /** Folded: the most arrows kept; past it a picture is solid with them anyway. */
     private static final int MOST_ARROWS = 1 << 17;
@@ -132,7 +140,10 @@ public final class TimelineModel {
 
     /** Takes the run's next event, in sequence order; the window's model takes them itself ({@link #drain}). */
     public void accept(Event e) {
-        take(e);
+        take(columns != null && e.subject() != null && e.subject().length() > LONGEST_TEXT
+                ? new Event(e.seq(), e.nanos(), e.actor(), e.kind(), Printable.excerpt(e.subject(), LONGEST_TEXT),
+                        e.value())
+                : e);
         if (recent != null) {
             recent.add(e);
         }
@@ -281,17 +292,18 @@ public final class TimelineModel {
     private void serverLock(Lane serverLane, Event e, long t) {
         ServerReport state = serverStates.computeIfAbsent(serverLane.actor, k -> new ServerReport());
         if (e.kind() == EventKind.SERVER_ORPHANS) {
-            state.orphans = e.subject();
+            state.orphans = ServerReport.sentence(e.subject());
             state.orphanCount = e.value();
         } else {
             int worker = (int) e.value();
             Lane workerLane = lane(worker);
+            String what = ServerReport.words(e.subject());
             if (e.kind() == EventKind.SERVER_HOLDS) {
-                workerLane.serverHolds(serverLane.actor, t, e.subject());
-                state.put(state.holds, worker, e.subject());
+                workerLane.serverHolds(serverLane.actor, t, what);
+                state.put(state.holds, worker, what);
             } else {
-                workerLane.serverWaits(serverLane.actor, t, e.subject());
-                state.put(state.waits, worker, e.subject());
+                workerLane.serverWaits(serverLane.actor, t, what);
+                state.put(state.waits, worker, what);
             }
         }
         Ink ink = state.orphans != null ? Ink.RACE
@@ -301,21 +313,9 @@ public final class TimelineModel {
 
     private void serverValue(Lane serverLane, Event e, long t) {
         ServerReport state = serverStates.computeIfAbsent(serverLane.actor, k -> new ServerReport());
-        state.values.put(e.subject(), e.value());
-        StringBuilder text = new StringBuilder();
-        StringBuilder shorter = new StringBuilder();
-        // Shorter: one value alone (the lane's name says what it is), several each with its name
-        // ("queued 0 · sent 32"): bare numbers side by side would say nothing on a projector.
-        boolean one = state.values.size() == 1;
-        state.values.forEach((name, value) -> {
-            if (!text.isEmpty()) {
-                text.append(" · ");
-                shorter.append(" · ");
-            }
-            text.append(name).append(" = ").append(value);
-            shorter.append(one ? "" : name + " ").append(value);
-        });
-        state.show(serverLane, t, text.toString(), shorter.toString(), state.flip ? Ink.SURFACE : Ink.OUTLINE);
+        state.value(e.subject(), e.value());
+        state.show(serverLane, t, state.describeValues(false), state.describeValues(true),
+                state.flip ? Ink.SURFACE : Ink.OUTLINE);
         state.flip = !state.flip;
         serverLane.mark(e, t);
     }
