@@ -131,13 +131,8 @@ class FoldedTimelineTest {
         TimelineModel folded = folded(log, columns);
         Lane worker = folded.lanes.get(1);
         Lane server = folded.lanes.get(2);
-        int most = 2 * (columns.count() + 2);
-        assertTrue(worker.segStart.size() <= most, worker.segStart.size() + " segments");
-        assertTrue(worker.stripeStart.size() <= most, worker.stripeStart.size() + " stripe segments");
-        assertTrue(worker.markTime.size() <= columns.count() + 2, worker.markTime.size() + " marks");
-        assertTrue(server.labelStart.size() <= most, server.labelStart.size() + " labels");
-        assertTrue(server.sampleTime.size() <= columns.count() + 2, server.sampleTime.size() + " reads");
-        assertTrue(folded.arrowToTime.size() <= most, folded.arrowToTime.size() + " arrows");
+        assertKeepsWhatItsColumnsHold(worker, server, columns);
+        assertTrue(folded.arrowToTime.size() <= 2 * (columns.count() + 2), folded.arrowToTime.size() + " arrows");
         TimelineModel whole = whole(log);
         assertTrue(whole.lanes.get(1).segStart.size() > 40_000, "the whole one keeps every segment");
         assertEquals(states(whole.lanes.get(1), columns, whole.end()), states(worker, columns, folded.end()));
@@ -171,13 +166,7 @@ class FoldedTimelineTest {
         TimelineModel folded = folded(EventLog.of(events, 0), columns);
         Lane worker = folded.lanes.get(1);
         Lane server = folded.lanes.get(2);
-        int most = 2 * (columns.count() + 2);
-        assertTrue(worker.segStart.size() <= most, worker.segStart.size() + " segments");
-        assertTrue(worker.stripeStart.size() <= most, worker.stripeStart.size() + " stripe segments");
-        assertTrue(worker.markTime.size() <= columns.count() + 2, worker.markTime.size() + " marks");
-        assertTrue(server.labelStart.size() <= most, server.labelStart.size() + " labels");
-        assertTrue(server.markTime.size() <= columns.count() + 2, server.markTime.size() + " server marks");
-        assertTrue(server.sampleTime.size() <= columns.count() + 2, server.sampleTime.size() + " reads");
+        assertKeepsWhatItsColumnsHold(worker, server, columns);
         for (Growable.Longs times : List.of(worker.segStart, worker.stripeStart, worker.markTime, server.labelStart,
                 server.markTime, server.sampleTime)) {
             for (int i = 1; i < times.size(); i++) {
@@ -327,5 +316,16 @@ class FoldedTimelineTest {
                     + columns.of(model.overwriteToTime.get(a)) + "/" + model.overwriteToLane.get(a));
         }
         return arrows;
+    }
+
+    /** A folded worker lane and server lane keep at most an entry or two per pixel column, not one per event. */
+    private static void assertKeepsWhatItsColumnsHold(Lane worker, Lane server, Columns columns) {
+        int most = 2 * (columns.count() + 2);
+        assertTrue(worker.segStart.size() <= most, worker.segStart.size() + " segments");
+        assertTrue(worker.stripeStart.size() <= most, worker.stripeStart.size() + " stripe segments");
+        assertTrue(worker.markTime.size() <= columns.count() + 2, worker.markTime.size() + " marks");
+        assertTrue(server.labelStart.size() <= most, server.labelStart.size() + " labels");
+        assertTrue(server.markTime.size() <= columns.count() + 2, server.markTime.size() + " server marks");
+        assertTrue(server.sampleTime.size() <= columns.count() + 2, server.sampleTime.size() + " reads");
     }
 }
