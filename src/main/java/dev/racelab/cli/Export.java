@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -99,6 +100,11 @@ final class Export {
     /** A picture of one run, read and folded before anything is written: what draws it. */
     private static OutputFile.Content drawing(Labs labs, RecordingReader reader, Path file, String format,
                                               Choice choice) throws RecordingException, UsageException {
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            // The CSV and the trace read as they go; a picture reads its recording twice.
+            throw new UsageException(file + " is not a regular file: a picture reads its recording twice, so give "
+                    + "it a file (the CSV and the trace read a pipe)");
+        }
         RunExtents extents = RunExtents.of(reader, file);
         int runs = extents.runs();
         if (choice.run() != null && (choice.run() < 1 || choice.run() > runs)) {

@@ -89,7 +89,9 @@ public final class OutputFile {
             throw new Failed(named, "that is a folder, not a file", null, null);
         }
         if (!Files.exists(folder)) {
-            throw new Failed(named, "the folder " + folder + " does not exist", null, null);
+            // Files.exists is false too where a folder on the way may not be searched.
+            throw new Failed(named, Files.notExists(folder) ? "the folder " + folder + " does not exist"
+                    : "the folder " + folder + " cannot be reached (permission denied on the way)", null, null);
         }
         if (!Files.isDirectory(folder)) {
             throw new Failed(named, folder + " is not a folder", null, null);

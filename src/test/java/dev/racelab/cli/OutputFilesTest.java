@@ -111,6 +111,16 @@ class OutputFilesTest {
         assertEquals(List.of(), OddFiles.hidden(folder.resolve("real")), "no temporary file left");
     }
 
+    /** A picture reads its recording twice: a pipe (read once, then empty) is refused up front. */
+    @Test
+    void aPictureOfAPipeIsRefusedSayingWhy() throws Exception {
+        Path pipe = OddFiles.fifo(dir.resolve("recording.fifo"));
+        Path out = dir.resolve("from-a-pipe.svg");
+        CliRun result = cli("export", pipe.toString(), "--format", "svg", "--out", out.toString());
+        refused(result, pipe, "a picture reads its recording twice");
+        assertFalse(Files.exists(out), "nothing written");
+    }
+
     @Test
     void anExportIntoAFolderThatTakesNoFileSaysPermissionDeniedNotATemporaryName() throws Exception {
         List<Path> places = new ArrayList<>();
