@@ -85,4 +85,23 @@ final class AdminSql {
     static Instant later(Connection c, Duration after) throws SQLException {
         return now(c).plus(after);
     }
+
+    /** Statements that go together. */
+    interface Work {
+        void run() throws SQLException;
+    }
+
+    /** Runs {@code work} on {@code c} as one transaction: all of it, or (rolled back) none. */
+    static void inTransaction(Connection c, Work work) throws SQLException {
+        c.setAutoCommit(false);
+        try {
+            work.run();
+            c.commit();
+        } catch (SQLException | RuntimeException e) {
+            c.rollback();
+            throw e;
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
 }

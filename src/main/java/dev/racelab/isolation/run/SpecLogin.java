@@ -71,21 +71,14 @@ final class SpecLogin {
         String name = nameFor(run);
         String password = Passwords.random();
         String until = AdminSql.later(admin, leftoverAfter).toString();
-        admin.setAutoCommit(false);
-        try {
+        AdminSql.inTransaction(admin, () -> {
             AdminSql.run(admin, "create-login", name, String.valueOf(sessions + SPARE_SESSIONS), until,
                     Passwords.scramVerifier(password));
             AdminSql.run(admin, "mark-role", name, MARK + until);
             if (!superuser) {
                 AdminSql.run(admin, "grant-role-to-login", name);
             }
-            admin.commit();
-        } catch (SQLException | RuntimeException e) {
-            admin.rollback();
-            throw e;
-        } finally {
-            admin.setAutoCommit(true);
-        }
+        });
         return new SpecLogin(name, password);
     }
 

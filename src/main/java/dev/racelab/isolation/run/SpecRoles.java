@@ -98,18 +98,11 @@ final class SpecRoles implements SpecSql {
      * create in schema public.
      */
     private void create(String role, boolean inherit) throws SQLException {
-        admin.setAutoCommit(false);
-        try {
+        AdminSql.inTransaction(admin, () -> {
             AdminSql.run(admin, "create-spec-role", role, String.valueOf(inherit));
             AdminSql.run(admin, "mark-role", role, SpecLogin.mark(admin, leftoverAfter));
             AdminSql.run(admin, "grant-role", role, member);
-            admin.commit();
-        } catch (SQLException | RuntimeException e) {
-            admin.rollback();
-            throw e;
-        } finally {
-            admin.setAutoCommit(true);
-        }
+        });
         made.add(role);
         AdminSql.run(inScratch, "public-schema-grant", role);
     }
