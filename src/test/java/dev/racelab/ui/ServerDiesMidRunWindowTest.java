@@ -71,7 +71,7 @@ class ServerDiesMidRunWindowTest {
         proxy.cut();
         String verdict = ui.awaitVerdict(v -> v.startsWith("ERROR") || v.startsWith("RACE") || v.startsWith("SAFE"));
         // Whichever of the run's own sessions meets the cut first is named: a client's or the observer's.
-        assertTrue(verdict.matches("ERROR — (client-\\d+|the observer of counter row) failed"), verdict);
+        assertTrue(verdict.matches("ERROR — (client-\\d+|the observer of (counter row|PostgreSQL locks)) failed"), verdict);
         assertTrue(window.session().outcomeProperty().get().explanation().startsWith("PostgreSQL at 127.0.0.1:"
                 + proxy.port()), window.session().outcomeProperty().get().explanation());
         assertTrue(stage.isShowing());
