@@ -3,6 +3,7 @@ package dev.racelab.bench;
 import dev.racelab.backend.Postgres;
 import dev.racelab.backend.SqlFile;
 import dev.racelab.engine.Clock;
+import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Run;
@@ -295,10 +296,14 @@ public final class OverheadBenchmark {
         return (int) Math.max(SIZING_OPS, Math.round(seconds * rate / workers));
     }
 
-    /** One RaceLab run; its workers' ops/s. */
+    /**
+     * One RaceLab run; its workers' ops/s. No gate delays: the lab's preset ones (the counter's
+     * before-read and after-read sleeps) are not in the raw twin, and would be measured instead of
+     * the instrumentation.
+     */
     private static double racelab(Lab lab, Strategy strategy, int workers, int ops) throws Exception {
         Run run = new Run(lab, RunSpec.defaults(lab).withStrategy(strategy.id()).withWorkers(workers).withOps(ops)
-                .withTimeout(Duration.ofSeconds(60)).withObserve(OBSERVE), Clock.system());
+                .withGates(GatePlan.NONE).withTimeout(Duration.ofSeconds(60)).withObserve(OBSERVE), Clock.system());
         run.start();
         Outcome outcome = run.awaitOutcome(RUN_WAIT);
         if (outcome.verdict() == Verdict.ERROR || outcome.verdict() == Verdict.STUCK) {
