@@ -62,7 +62,7 @@ public final class Run {
     private static final long POLL_MILLIS = 20;
     /** How long a run is quiet before its lab is asked whether the workers are deadlocked. */
     private static final long DEADLOCK_CHECK_NANOS = 1_000_000_000L;
-    private static final long ABORT_AFTER_MILLIS = 250;
+    static final long ABORT_AFTER_MILLIS = 250;
     private static final int MAX_PLACES = 10_000;
 
     private final Lab lab;
@@ -348,7 +348,7 @@ public final class Run {
     /** Everything between start and the verdict; whatever throws, the caller still ends the run. */
     private Outcome openRunAndJudge() {
         Scenario scenario = null;
-        Observing observing = null;
+        RunObservers observing = null;
         String stage = "prepare the lab";
         Outcome result;
         try {
@@ -360,7 +360,7 @@ public final class Run {
             }
             if (spec.observe()) {
                 stage = "connect its observers";
-                observing = new Observing(scenario.observers());
+                observing = new RunObservers(scenario.observers(), recorder, servers, runThreads, lab.id(), observed);
             }
             if (spec.stepMode()) {
                 pause();
@@ -408,7 +408,7 @@ public final class Run {
     }
 
     /** Runs the workers until they finish, one fails, the user stops, or progress stalls. */
-    private boolean runWorkers(Scenario scenario, Observing observing) throws Exception {
+    private boolean runWorkers(Scenario scenario, RunObservers observing) throws Exception {
         recorder.record(RUN_ACTOR, EventKind.RUN_STARTED, strategy.id(), spec.workers());
         if (observing != null) {
             observing.begin();
@@ -649,108 +649,21 @@ public final class Run {
     private record Failure(String thread, Throwable cause) {
     }
 
-    /**
-     * Polls the scenario's server observers on one thread while the run is live, at a fixed rate:
-     * a read starts every {@link #PERIOD_MICROS} µs, or at once when the last one took longer.
-     * Before each observer reads, a {@code SERVER_SAMPLE} on its lanes marks the time of the read,
-     * so what it reports is drawn from the sample that saw it (not from when the answer came
-     * back) to the sample that no longer did. The observers connect when the run is prepared;
-     * the first read comes as the run starts, before the workers do, so the lanes show the
-     * servers from the run's first moment.
-     */
-    private final class Observing implements ServerObserver.LaneSink, AutoCloseable {
-
-        /** 10 ms: a row lock held across a gate's few milliseconds is seen; see docs/architecture.md for the cost. */
-        static final long PERIOD_MICROS = 10_000;
-        /** How long the supervisor waits for the first read before starting the workers anyway. */
-        private static final long FIRST_READ_MILLIS = 2_000;
-
-        private final List<ServerObserver> observers;
-        private final List<int[]> laneActors = new ArrayList<>();
-        private final CountDownLatch firstRead = new CountDownLatch(1);
-        private Thread thread;
-        private volatile boolean open = true;
-        private boolean aborted;
-        private int[] current;
-
-        Observing(List<ServerObserver> observers) {
-            this.observers = observers;
-            for (ServerObserver observer : observers) {
-                int[] ids = new int[observer.lanes().size()];
-                for (int lane = 0; lane < ids.length; lane++) {
-                    ids[lane] = addActor(observer.lanes().get(lane), Actor.Kind.SERVER);
-                }
-                laneActors.add(ids);
-                try {
-                    observer.connect();
-                } catch (Exception e) {
-                    if (servers.lost(e).isPresent()) {
-                        // The server failed the observer's own session, as it would a worker's: the
-                        // run ends now, named, rather than start its workers beside a silent server;
-                        // the observers that did connect are closed first (nothing else knows them).
-                        closeAll(observers.subList(0, laneActors.size()));
-                        throw new IllegalStateException("an observer could not connect", e);
-                    }
-                    recorder.record(ids[0], EventKind.NOTE, "observer failed: " + message(e), 0);
-                }
-            }
-        }
-
-        /** Starts reading, and waits (bounded) until every observer has read its server once. */
-        void begin() throws InterruptedException {
-            if (observers.isEmpty()) {
-                return;
-            }
-            thread = runThreads.start("observer-" + lab.id(), this::poll);
-            firstRead.await(FIRST_READ_MILLIS, TimeUnit.MILLISECONDS);
-        }
-
-        private void poll() {
-            long period = PERIOD_MICROS * 1_000;
-            long next = System.nanoTime();
-            while (open) {
-                pollAll();
-                firstRead.countDown();
-                next += period;
-                long wait = next - System.nanoTime();
-                if (wait <= 0) {
-                    // Late (a slow read, a busy machine): read again at once, and count from now.
-                    next = System.nanoTime();
-                    continue;
-                }
-                try {
-                    TimeUnit.NANOSECONDS.sleep(wait);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }
-
-        /** Reads every server once; a server that fails is noted on its lane (which is not progress). */
-        private void pollAll() {
-            for (int i = 0; i < observers.size() && open; i++) {
-                current = laneActors.get(i);
-                for (int lane : current) {
-                    recorder.record(lane, EventKind.SERVER_SAMPLE, null, PERIOD_MICROS);
-                }
-                try {
-                    observers.get(i).poll(this);
-                } catch (Exception e) {
-                    if (open && servers.lost(e).isPresent() && !stopping) {
-                        // The server ended the observer's own session: a session of the run's, as a
-                        // worker's is, and the run ends as when a worker's ends, naming the server.
-                        String who = "the observer of " + observers.get(i).lanes().get(0);
-                        failure.compareAndSet(null, new Failure(who, e));
-                    } else if (open) {
-                        recorder.record(current[0], EventKind.NOTE, "observer failed: " + message(e), 0);
-                    }
-                }
-            }
+    /** What the run's observers ask of it: lanes, whether it stops, its workers, a failure to end it. */
+    private final RunObservers.Host observed = new RunObservers.Host() {
+        @Override
+        public int addLane(String name) {
+            return addActor(name, Actor.Kind.SERVER);
         }
 
         @Override
-        public Event record(int lane, EventKind kind, String subject, long value) {
-            return recorder.record(current[lane], kind, subject, value);
+        public boolean stopping() {
+            return stopping;
+        }
+
+        @Override
+        public void failed(String who, Throwable cause) {
+            failure.compareAndSet(null, new Failure(who, cause));
         }
 
         @Override
@@ -762,54 +675,5 @@ public final class Run {
             }
             return -1;
         }
-
-        private void abortAll() {
-            for (ServerObserver observer : observers) {
-                try {
-                    observer.abort();
-                } catch (Exception e) {
-                    recorder.record(RUN_ACTOR, EventKind.NOTE, "cutting observer: " + message(e), 0);
-                }
-            }
-        }
-
-        /** Stops polling, reads the servers one last time (the run's final state), and closes. */
-        @Override
-        public void close() {
-            open = false;
-            if (thread != null) {
-                thread.interrupt();
-                try {
-                    thread.join(ABORT_AFTER_MILLIS);
-                    if (thread.isAlive()) {
-                        // A read blocked on a server that stopped answering: cut it rather than wait
-                        // out its bound, and read no more (a cut connection may open again unasked).
-                        aborted = true;
-                        abortAll();
-                        thread.join(TEARDOWN_MILLIS);
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            // Read once more after the workers ended, unless reading never began (the run did not
-            // start) or a read had to be cut.
-            if (thread != null && !thread.isAlive() && !aborted) {
-                open = true;
-                pollAll();
-                open = false;
-            }
-            closeAll(observers);
-        }
-
-        private void closeAll(List<ServerObserver> which) {
-            for (ServerObserver observer : which) {
-                try {
-                    observer.close();
-                } catch (Exception e) {
-                    recorder.record(RUN_ACTOR, EventKind.NOTE, "closing observer: " + message(e), 0);
-                }
-            }
-        }
-    }
+    };
 }

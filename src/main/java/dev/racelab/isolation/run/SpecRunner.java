@@ -1,7 +1,6 @@
 package dev.racelab.isolation.run;
 
 import dev.racelab.backend.PgAddress;
-import dev.racelab.backend.SqlFile;
 import dev.racelab.backend.wire.Notification;
 import dev.racelab.backend.wire.WireConnection;
 import dev.racelab.backend.wire.WireException;
@@ -9,7 +8,6 @@ import dev.racelab.backend.wire.WireResult;
 import dev.racelab.isolation.Blocker;
 import dev.racelab.isolation.Permutation;
 import dev.racelab.isolation.PermutationStep;
-import dev.racelab.isolation.RoleNames;
 import dev.racelab.isolation.Session;
 import dev.racelab.isolation.Spec;
 
@@ -42,14 +40,9 @@ import java.util.stream.Collectors;
  */
 public final class SpecRunner implements AutoCloseable {
 
-    private static final SqlFile SQL = SqlFile.load(SpecRunner.class, "isolation.sql");
-    private static final String IS_BLOCKED = "racelab_isolation_is_blocked";
-    private static final String BLOCKED_BY = "racelab_isolation_blocked_by";
     /** isolationtester's lock-wait polling period. */
     private static final int POLL_MILLIS = 10;
     private static final Duration LOGIN_BOUND = Duration.ofSeconds(10);
-    /** How long RaceLab's own questions on the control connection may take. */
-    private static final Duration CONTROL_BOUND = Duration.ofSeconds(10);
 
     /**
      * @param stepTimeout  how long a step may run before it is cancelled (isolationtester: 360 s
@@ -105,7 +98,8 @@ public final class SpecRunner implements AutoCloseable {
     private final List<Link> links;
     private final IsolationListener listener;
     private final Options options;
-    private final String pidArray;
+    private final SetupBlocks blocks;
+    private LockWaits waits;
     /** Set when any session's notice arrives; isolationtester's {@code any_new_notice}. */
     private boolean anyNewNotice;
     /** Closed from another thread: what the runner does next fails instead of reporting a lost server. */
@@ -119,8 +113,7 @@ public final class SpecRunner implements AutoCloseable {
         this.links = links;
         this.listener = listener;
         this.options = options;
-        this.pidArray = links.stream().map(l -> String.valueOf(l.connection.pid()))
-                .collect(Collectors.joining(",", "{", "}"));
+        this.blocks = new SetupBlocks(sql, listener, options.stepTimeout().multipliedBy(2));
     }
 
     /**
@@ -156,10 +149,9 @@ public final class SpecRunner implements AutoCloseable {
                     runner.anyNewNotice = true;
                 });
             }
-            control.prepare(IS_BLOCKED, SQL.get("is-blocked"), CONTROL_BOUND);
-            if (options.findBlockers()) {
-                control.prepare(BLOCKED_BY, SQL.get("blocked-by"), CONTROL_BOUND);
-            }
+            Map<Integer, String> sessions = new LinkedHashMap<>();
+            links.forEach(l -> sessions.put(l.connection.pid(), l.session.name()));
+            runner.waits = LockWaits.prepare(control, sessions, options.findBlockers());
             return runner;
         } catch (WireException e) {
             opened.forEach(WireConnection::close);
@@ -239,7 +231,7 @@ public final class SpecRunner implements AutoCloseable {
 
         private void runSetups() throws IsolationFailure {
             for (String setup : spec.setups()) {
-                WireResult r = execBlock(control, setup, "setup");
+                WireResult r = blocks.run(control, setup, "setup");
                 if (r != null && r.status() == WireResult.Status.TUPLES_OK) {
                     listener.blockResult(r);
                 } else if (r != null && r.status() != WireResult.Status.COMMAND_OK) {
@@ -251,7 +243,7 @@ public final class SpecRunner implements AutoCloseable {
                 if (link.session.setup() == null) {
                     continue;
                 }
-                WireResult r = execBlock(link.connection, link.session.setup(), "setup of session "
+                WireResult r = blocks.run(link.connection, link.session.setup(), "setup of session "
                         + link.session.name());
                 if (r != null && r.status() == WireResult.Status.TUPLES_OK) {
                     listener.blockResult(r);
@@ -313,7 +305,7 @@ public final class SpecRunner implements AutoCloseable {
                 if (link.session.teardown() == null) {
                     continue;
                 }
-                WireResult r = execBlock(link.connection, link.session.teardown(), null);
+                WireResult r = blocks.run(link.connection, link.session.teardown(), null);
                 if (r != null && r.status() == WireResult.Status.TUPLES_OK) {
                     listener.blockResult(r);
                 } else if (r != null && r.status() != WireResult.Status.COMMAND_OK) {
@@ -321,7 +313,7 @@ public final class SpecRunner implements AutoCloseable {
                 }
             }
             if (spec.teardown() != null) {
-                WireResult r = execBlock(control, spec.teardown(), null);
+                WireResult r = blocks.run(control, spec.teardown(), null);
                 if (r != null && r.status() == WireResult.Status.TUPLES_OK) {
                     listener.blockResult(r);
                 } else if (r != null && r.status() != WireResult.Status.COMMAND_OK) {
@@ -415,20 +407,20 @@ public final class SpecRunner implements AutoCloseable {
                     if (c.awaitInput(POLL_MILLIS)) {
                         continue;
                     }
-                    if (nonBlocking && blocked(c.pid())) {
+                    if (nonBlocking && waits.blocked(c.pid())) {
                         // Something may have come while the question was asked (a notice, the answer).
                         c.consumeInput();
                         if (!c.isBusy()) {
                             break;
                         }
                         if (!retry) {
-                            listener.stepWaiting(running.launched, blockers(c.pid()));
+                            listener.stepWaiting(running.launched, waits.blockers(c.pid()));
                         }
                         return true;
                     }
                     long waited = System.nanoTime() - started;
                     if (waited > options.stepTimeout().toNanos() && !canceled) {
-                        if (c.cancel(CONTROL_BOUND)) {
+                        if (c.cancel(LockWaits.CONTROL_BOUND)) {
                             listener.problem("isolationtester: canceling step " + entry.name() + " after "
                                     + waited / 1_000_000_000L + " seconds\n");
                             canceled = true;
@@ -456,7 +448,7 @@ public final class SpecRunner implements AutoCloseable {
                 }
                 c.consumeInput();
                 for (Notification n = c.nextNotification(); n != null; n = c.nextNotification()) {
-                    listener.notification(link.session, n, sender(n.senderPid()));
+                    listener.notification(link.session, n, waits.name(n.senderPid()));
                     c.consumeInput();
                 }
                 link.active = null;
@@ -491,94 +483,6 @@ public final class SpecRunner implements AutoCloseable {
                 }
             }
             return false;
-        }
-    }
-
-    /** The lock-wait question, on the control connection. */
-    private boolean blocked(int pid) throws IsolationFailure {
-        try {
-            WireResult r = control.execPrepared(IS_BLOCKED, List.of(String.valueOf(pid), pidArray), CONTROL_BOUND);
-            return r != null && r.rows().size() == 1 && "t".equals(r.rows().get(0).get(0));
-        } catch (WireException e) {
-            throw new IsolationFailure("lock wait query failed: " + e.getMessage(), e);
-        }
-    }
-
-    /** Who holds {@code pid} up, as session names (or "PID n" for a process that is no session). */
-    private List<String> blockers(int pid) throws IsolationFailure {
-        if (!options.findBlockers()) {
-            return List.of();
-        }
-        try {
-            WireResult r = control.execPrepared(BLOCKED_BY, List.of(String.valueOf(pid)), CONTROL_BOUND);
-            String array = r == null || r.rows().isEmpty() ? null : r.rows().get(0).get(0);
-            List<String> names = new ArrayList<>();
-            if (array != null && array.length() > 2) {
-                for (String p : array.substring(1, array.length() - 1).split(",")) {
-                    String name = sender(Integer.parseInt(p.strip()));
-                    if (!names.contains(name)) {
-                        names.add(name);
-                    }
-                }
-            }
-            return names;
-        } catch (WireException | NumberFormatException e) {
-            throw new IsolationFailure("asking who blocks a step failed: " + e.getMessage(), e);
-        }
-    }
-
-    private String sender(int pid) {
-        for (Link link : links) {
-            if (link.connection.pid() == pid) {
-                return link.session.name();
-            }
-        }
-        return "PID " + pid;
-    }
-
-    /**
-     * A setup or teardown block, as {@code PQexec} would run it, piece by piece ({@link
-     * SpecSql#block}): the SQL on the connection, the role statements carried out by RaceLab; the
-     * first failure ends the block, as it ends a statement list. Returns the last result.
-     *
-     * @param what the block's name, for a setup; null for a teardown, whose lost connection is a
-     *             failed result, not the end of the spec (isolationtester goes on after a teardown)
-     */
-    private WireResult execBlock(WireConnection c, String block, String what) throws IsolationFailure {
-        WireResult last = null;
-        for (RoleNames.Piece piece : sql.block(block)) {
-            if (piece instanceof RoleNames.OnBehalf role) {
-                last = sql.carryOut(role.statement());
-            } else {
-                String text = ((RoleNames.Sql) piece).text();
-                last = what == null ? execTolerant(c, text) : exec(c, text, what);
-            }
-            if (last != null && last.failed()) {
-                break;
-            }
-        }
-        return last;
-    }
-
-    /** {@code PQexec} of a setup: a connection problem ends the spec. */
-    private WireResult exec(WireConnection c, String sql, String what) throws IsolationFailure {
-        try {
-            return c.exec(sql, options.stepTimeout().multipliedBy(2));
-        } catch (WireException e) {
-            listener.problem(what + " failed: " + e.getMessage() + "\n");
-            throw new IsolationFailure("the " + what + " failed: " + e.getMessage(), e);
-        }
-    }
-
-    /** {@code PQexec} of a teardown: isolationtester does not stop for a failed teardown. */
-    private WireResult execTolerant(WireConnection c, String sql) throws IsolationFailure {
-        try {
-            return c.exec(sql, options.stepTimeout().multipliedBy(2));
-        } catch (WireException.Timeout e) {
-            throw new IsolationFailure("a teardown did not finish within " + options.stepTimeout().multipliedBy(2)
-                    .toSeconds() + " s", e);
-        } catch (WireException e) {
-            return WireResult.lost(e.getMessage() + "\n");
         }
     }
 
