@@ -1,0 +1,195 @@
+package dev.racelab.ui.timeline;
+
+import dev.racelab.engine.Actor;
+import dev.racelab.engine.ActorState;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Ink;
+import dev.racelab.engine.view.timeline.Lane;
+import dev.racelab.ui.Palette;
+import javafx.geometry.VPos;
+import javafx.scene.canvas.GraphicsContext;
+import javafx.scene.paint.Color;
+import javafx.scene.text.TextAlignment;
+
+/**
+ * The words written on the lanes, over their colours: what a server lane read, the state of a
+ * worker's long segments (the gate it waits at, the lock it holds), and the values of its markers,
+ * each only where it fits whole and reads.
+ *
+ * <p>Owned by the FX thread.
+ */
+final class LaneWords {
+
+    private final TimelineFrame frame;
+
+    LaneWords(TimelineFrame frame) {
+        this.frame = frame;
+    }
+
+    /**
+     * What a server lane with nothing to show says: once the server was read, that nothing was held
+     * or awaited (a lane of values always shows its first read), as the lock panels say it.
+     */
+    static String quiet(Lane lane) {
+        return lane.sampleTime.size() > 0 ? "no lock held or awaited" : "not read yet";
+    }
+
+    void drawServerLabels(GraphicsContext gc, Lane lane, double y, double laneH) {
+        int n = lane.labelStart.size();
+        if (n == 0) {
+            gc.setFont(frame.font(0.8, false));
+            gc.setTextBaseline(VPos.CENTER);
+            gc.setTextAlign(TextAlignment.LEFT);
+            gc.setFill(Palette.of(Ink.MUTED));
+            gc.fillText(quiet(lane), frame.gutter() + 6, y + laneH / 2 - 1);
+            return;
+        }
+        double width = frame.lanesWidth();
+        double left = frame.gutter();
+        int first = Math.max(0, lane.labelStart.floor((long) frame.viewStart));
+        double end = frame.viewStart + width * frame.nanosPerPixel;
+        gc.setFont(frame.font(laneH < frame.em() * 1.5 ? 0.7 : 0.85, false));
+        gc.setTextBaseline(VPos.CENTER);
+        gc.setTextAlign(TextAlignment.LEFT);
+        double lastTextEnd = -1;
+        for (int s = first; s < n; s++) {
+            long start = lane.labelStart.get(s);
+            if (start > end) {
+                break;
+            }
+            int from = s;
+            s = lane.sameLabelUntil(s, (long) end);
+            long stop = frame.model.labelStop(lane, s);
+            double x0 = Math.max(left, frame.xOf(start));
+            double x1 = Math.min(left + width, frame.xOf(stop));
+            if (x1 - x0 < 0.5) {
+                continue;
+            }
+            // Whole words or none: the full label, else its short form, else only the colour (the
+            // hover has the words). A label cut mid-word ("3 wait…") reads as something else.
+            String text = whole(lane.labelText.get(from), lane.labelShort.get(from), x1 - Math.max(x0, lastTextEnd) - 8);
+            if (text != null) {
+                gc.setFill(Palette.of(Ink.TEXT));
+                gc.fillText(text, Math.max(x0, left) + 4, y + laneH / 2 - 1);
+                lastTextEnd = x1;
+            }
+        }
+    }
+
+    /** The longest of {@code text} and {@code shorter} that fits whole in {@code pixels}, or null. */
+    private String whole(String text, String shorter, double pixels) {
+        int chars = (int) (pixels / (frame.em() * 0.48));
+        if (text != null && text.length() <= chars) {
+            return text;
+        }
+        return shorter != null && shorter.length() <= chars ? shorter : null;
+    }
+
+    /** Names long segments where they are wide enough: the gate a worker waits at, the lock it holds. */
+    void drawSegmentWords(GraphicsContext gc, Lane lane, double y, double laneH) {
+        int n = lane.segStart.size();
+        double width = frame.lanesWidth();
+        double minWidth = frame.em() * 7;
+        if (n == 0 || width / Math.max(1, n) > 1e9) {
+            return;
+        }
+        int first = Math.max(0, lane.segStart.floor((long) frame.viewStart));
+        double end = frame.viewStart + width * frame.nanosPerPixel;
+        gc.setFont(frame.font(0.75, false));
+        gc.setTextBaseline(VPos.CENTER);
+        gc.setTextAlign(TextAlignment.LEFT);
+        int drawn = 0;
+        for (int s = first; s < n && drawn < 200; s++) {
+            long start = lane.segStart.get(s);
+            if (start > end) {
+                break;
+            }
+            long stop = s + 1 < n ? lane.segStart.get(s + 1) : frame.now;
+            double x0 = Math.max(frame.gutter(), frame.xOf(start));
+            double x1 = Math.min(frame.gutter() + width, frame.xOf(stop));
+            if (x1 - x0 < minWidth) {
+                continue;
+            }
+            ActorState state = Lane.STATES[lane.segState.get(s)];
+            if (state.pattern() == ActorState.Pattern.NONE) {
+                continue;
+            }
+            String text = state.describe(lane.segSubject.get(s));
+            Color background = Palette.of(state.ink());
+            String fitted = fit(text, x1 - x0 - 10);
+            if (fitted.isEmpty()) {
+                continue;
+            }
+            if (state.pattern() == ActorState.Pattern.BARRED) {
+                gc.setFill(Palette.background());
+                gc.fillRoundRect(x0 + 3, y + laneH * 0.14, fitted.length() * frame.em() * 0.45 + 8, laneH * 0.56, 6, 6);
+                gc.setFill(Palette.of(Ink.TEXT));
+            } else {
+                gc.setFill(state.pattern() == ActorState.Pattern.HATCHED ? Palette.of(Ink.TEXT)
+                        : Palette.textOn(background));
+            }
+            gc.fillText(fitted, x0 + 5, y + laneH * 0.42);
+            drawn++;
+        }
+    }
+
+    /** {@code text}, cut with an ellipsis to about {@code pixels} wide (no clipping: clips cost a canvas state copy). */
+    private String fit(String text, double pixels) {
+        int chars = (int) (pixels / (frame.em() * 0.48));
+        if (chars >= text.length()) {
+            return text;
+        }
+        if (chars < 4) {
+            return "";
+        }
+        // Cut between words where one ends late enough: "waits: counter…", not "waits: counter r…".
+        int space = text.lastIndexOf(' ', chars - 1);
+        return text.substring(0, space >= chars / 2 ? space : chars - 1) + "…";
+    }
+
+    /**
+     * Writes the values of markers where they are sparse enough to read (the marks themselves are
+     * painted into the lane's pixels by {@link MarkerSprites}).
+     */
+    void drawMarkers(GraphicsContext gc, Lane lane, double y, double laneH) {
+        int n = lane.markTime.size();
+        if (n == 0 || laneH < frame.em() * 1.5 || lane.kind != Actor.Kind.WORKER) {
+            return;
+        }
+        double width = frame.lanesWidth();
+        double left = frame.gutter();
+        double end = frame.viewStart + width * frame.nanosPerPixel;
+        int first = Math.max(0, lane.markTime.floor((long) frame.viewStart));
+        int last = lane.markTime.floor((long) end);
+        if (last - first > width / (frame.em() * 2.5)) {
+            return;
+        }
+        double textEnd = -1e9;
+        gc.setFont(frame.font(0.7, true));
+        gc.setTextBaseline(VPos.BOTTOM);
+        for (int m = first; m <= last && m < n; m++) {
+            long t = lane.markTime.get(m);
+            double x = frame.xOf(t);
+            if (t < frame.viewStart || x < left || x <= textEnd + frame.em() * 0.3) {
+                continue;
+            }
+            EventKind kind = Lane.KINDS[lane.markKind.get(m)];
+            long value = lane.markValue.get(m);
+            if (kind == EventKind.TOKEN) {
+                gc.setTextAlign(TextAlignment.CENTER);
+                gc.setFill(Palette.of(Ink.TOKEN));
+                gc.fillText("#" + value, x, y + laneH * 0.22 + frame.em() * 0.35);
+                textEnd = x + frame.em() * 1.2;
+            } else if (kind == EventKind.READ || kind == EventKind.WRITE) {
+                String text = (kind == EventKind.READ ? "read " : "wrote ") + value;
+                double textW = text.length() * frame.em() * 0.42 + 6;
+                gc.setFill(Palette.background().deriveColor(0, 1, 1, 0.92));
+                gc.fillRoundRect(x + 2, y + laneH * 0.62, textW, laneH * 0.36, 5, 5);
+                gc.setFill(Palette.of(Ink.TEXT));
+                gc.setTextAlign(TextAlignment.LEFT);
+                gc.fillText(text, x + 5, y + laneH - 3);
+                textEnd = x + textW + 2;
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.racelab.ui.timeline;
+
+import dev.racelab.engine.Ink;
+import dev.racelab.ui.Arrows;
+import dev.racelab.ui.Palette;
+import javafx.scene.canvas.GraphicsContext;
+
+/**
+ * What is drawn across lanes: arrows from a cause to its effect, arrows from an overwriting write
+ * back to the writes it wiped out, and the ring around the violation the user asked to see.
+ *
+ * <p>Owned by the FX thread.
+ */
+final class TimelineOverlays {
+
+    private final TimelineFrame frame;
+
+    TimelineOverlays(TimelineFrame frame) {
+        this.frame = frame;
+    }
+
+    void drawArrows(GraphicsContext gc, double laneH, double top) {
+        int n = frame.model.arrowToTime.size();
+        if (n == 0) {
+            return;
+        }
+        double end = frame.viewStart + frame.lanesWidth() * frame.nanosPerPixel;
+        int first = Math.max(0, frame.model.arrowToTime.floor((long) frame.viewStart));
+        gc.setStroke(Palette.of(Ink.HIGHLIGHT).deriveColor(0, 1, 0.85, 0.75));
+        gc.setLineWidth(1.2);
+        double lastX = -1e9;
+        for (int a = first; a < n; a++) {
+            long to = frame.model.arrowToTime.get(a);
+            if (to > end) {
+                break;
+            }
+            double x2 = frame.xOf(to);
+            if (x2 - lastX < 6) {
+                continue;
+            }
+            int fromPos = frame.positionOf(frame.model.arrowFromLane.get(a));
+            int toPos = frame.positionOf(frame.model.arrowToLane.get(a));
+            if (fromPos < 0 || toPos < 0) {
+                continue;
+            }
+            double x1 = Math.max(frame.gutter(), frame.xOf(frame.model.arrowFromTime.get(a)));
+            double y1 = top + fromPos * laneH - frame.scrollY + laneH * 0.4;
+            double y2 = top + toPos * laneH - frame.scrollY + laneH * 0.4;
+            if (Math.max(y1, y2) < top || Math.min(y1, y2) > frame.canvas.getHeight()) {
+                continue;
+            }
+            Arrows.draw(gc, x1, y1, Math.max(x1 + 2, x2), y2, Math.max(5, frame.em() * 0.45));
+            lastX = x2;
+        }
+    }
+
+    /**
+     * Arrows from each overwriting write (its ✕) back to the writes it wiped out (a lost update, a
+     * newer price replaced by a stale one), in the race's colour, to follow by eye. At most {@link #MOST_OVERWRITE_ARROWS} a frame.
+     */
+    void drawOverwriteArrows(GraphicsContext gc, double laneH, double top) {
+        int n = frame.model.overwriteFromTime.size();
+        if (n == 0) {
+            return;
+        }
+        double end = frame.viewStart + frame.lanesWidth() * frame.nanosPerPixel;
+        gc.setStroke(Palette.of(Ink.RACE).deriveColor(0, 1, 1, 0.8));
+        gc.setLineWidth(1.5);
+        int drawn = 0;
+        for (int a = 0; a < n && drawn < MOST_OVERWRITE_ARROWS; a++) {
+            long from = frame.model.overwriteFromTime.get(a);
+            long to = frame.model.overwriteToTime.get(a);
+            if (from < frame.viewStart || to > end) {
+                continue;
+            }
+            int fromPos = frame.positionOf(frame.model.overwriteFromLane.get(a));
+            int toPos = frame.positionOf(frame.model.overwriteToLane.get(a));
+            if (fromPos < 0 || toPos < 0) {
+                continue;
+            }
+            double y1 = top + fromPos * laneH - frame.scrollY + laneH * 0.5;
+            double y2 = top + toPos * laneH - frame.scrollY + laneH * 0.5;
+            if (Math.max(y1, y2) < top || Math.min(y1, y2) > frame.canvas.getHeight()) {
+                continue;
+            }
+            Arrows.draw(gc, frame.xOf(from), y1, Math.max(frame.gutter(), frame.xOf(to)), y2, Math.max(5, frame.em() * 0.45));
+            drawn++;
+        }
+    }
+
+    private static final int MOST_OVERWRITE_ARROWS = 200;
+
+    void drawViolationFocus(GraphicsContext gc, double laneH, double top, int focusedViolation) {
+        if (focusedViolation < 0 || focusedViolation >= frame.model.violations()) {
+            return;
+        }
+        double x = frame.xOf(frame.model.violationTime.get(focusedViolation));
+        int pos = frame.positionOf(frame.model.violationLane.get(focusedViolation));
+        double y = top + pos * laneH - frame.scrollY + laneH * 0.4;
+        gc.setStroke(Palette.of(Ink.RACE));
+        gc.setLineWidth(1);
+        gc.setLineDashes(4, 4);
+        gc.strokeLine(x, top, x, frame.canvas.getHeight());
+        gc.setLineDashes();
+        gc.setLineWidth(2.5);
+        double r = Math.max(laneH * 0.7, frame.em());
+        gc.strokeOval(x - r, y - r, 2 * r, 2 * r);
+    }
+}
