@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -77,8 +76,7 @@ public final class Run {
     private final String id;
     private final List<Actor> actors = new CopyOnWriteArrayList<>();
     private final List<WorkerHandle> workers = new ArrayList<>();
-    private final List<Thread> threads = new ArrayList<>();
-    private final CountDownLatch workersDone;
+    private final WorkerThreads threads;
     private final AtomicReference<Failure> failure = new AtomicReference<>();
     private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
 
@@ -87,8 +85,6 @@ public final class Run {
     private volatile RunPhase phase = RunPhase.READY;
     private volatile boolean stopRequested;
     private volatile boolean stopping;
-    /** Whether the workers were released, interrupted, aborted and waited for once; the supervisor's only. */
-    private boolean tornDown;
     /** A deadlock the lab named before the timeout; read by the supervisor thread only. */
     private Outcome deadlock;
     private volatile long startNanos;
@@ -113,13 +109,13 @@ public final class Run {
         this.gates = new GateKeeper(lab.gates(), spec.workers(), spec.gates(), clock);
         this.runThreads = new Threads(this::threadFailed);
         this.id = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
-        this.workersDone = new CountDownLatch(spec.workers());
         addActor("run", Actor.Kind.RUN);
         for (int i = 0; i < spec.workers(); i++) {
             String name = lab.workerName(i);
             int actor = addActor(name, Actor.Kind.WORKER);
             workers.add(new WorkerHandle(i, name, actor, spec.seed(), recorder, gates, this));
         }
+        this.threads = new WorkerThreads(workers, recorder);
     }
 
     /** Gives the next lane to {@code name} and announces it in the record; returns its actor id. */
@@ -414,22 +410,20 @@ public final class Run {
             observing.begin();
         }
         startNanos = clock.nanos();
-        for (WorkerHandle worker : workers) {
-            threads.add(runThreads.make(worker.name(), () -> work(worker)));
-        }
+        threads.make(runThreads, this::work);
         synchronized (phaseLock) {
             if (phase == RunPhase.PREPARING) {
                 phase = RunPhase.RUNNING;
             }
         }
-        threads.forEach(Thread::start);
+        threads.startAll();
         long seen = -1;
         // Measured from the start, not from when this thread gets round to it: on a busy machine
         // that can be much later, and a wait would then have to last longer than the timeout.
         long lastProgress = startNanos;
         long lastHalt = startNanos;
         boolean askedForDeadlock = false;
-        while (!workersDone.await(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
+        while (!threads.await(POLL_MILLIS)) {
             if (stopRequested || failure.get() != null) {
                 return false;
             }
@@ -538,7 +532,7 @@ public final class Run {
             } catch (Exception e) {
                 worker.mark(EventKind.NOTE, "closing failed: " + message(e), 0);
             } finally {
-                workersDone.countDown();
+                threads.finished();
             }
         }
     }
@@ -547,61 +541,22 @@ public final class Run {
     private void stopWorkers() {
         stopping = true;
         gates.stop();
-        if (workersDone.getCount() > 0 && !threads.isEmpty() && !tornDown) {
-            tornDown = true;
+        threads.stop(() -> {
             synchronized (phaseLock) {
                 if (phase.live() && phase != RunPhase.STOPPING) {
                     phase = RunPhase.STOPPING;
-                    recorder.record(RUN_ACTOR, EventKind.RUN_STOPPING, null, workersDone.getCount());
+                    recorder.record(RUN_ACTOR, EventKind.RUN_STOPPING, null, threads.running());
                 }
             }
-            threads.forEach(Thread::interrupt);
-            try {
-                if (!workersDone.await(ABORT_AFTER_MILLIS, TimeUnit.MILLISECONDS)) {
-                    for (WorkerHandle worker : workers) {
-                        abort(worker);
-                    }
-                }
-                // One deadline for all of them: a thousand stuck workers cost five seconds, not hours.
-                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TEARDOWN_MILLIS);
-                for (Thread thread : threads) {
-                    TimeUnit.NANOSECONDS.timedJoin(thread, Math.max(0, deadline - System.nanoTime()));
-                    if (thread.isAlive()) {
-                        recorder.record(RUN_ACTOR, EventKind.ERROR, thread.getName() + " did not stop", 0);
-                    }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        });
         if (endNanos == 0 && startNanos != 0) {
             endNanos = clock.nanos();
         }
     }
 
-    private void abort(WorkerHandle worker) {
-        try {
-            if (worker.script != null) {
-                worker.script.abort();
-            }
-        } catch (RuntimeException e) {
-            recorder.record(worker.actor(), EventKind.NOTE, "aborting failed: " + message(e), 0);
-        }
-    }
-
     /** Closes scripts whose threads never started (their threads close their own), then the scenario. */
     private void closeAll(Scenario scenario) {
-        if (threads.isEmpty()) {
-            for (WorkerHandle worker : workers) {
-                if (worker.script != null) {
-                    try {
-                        worker.script.close();
-                    } catch (Exception e) {
-                        recorder.record(RUN_ACTOR, EventKind.NOTE, "closing " + worker.name() + ": " + message(e), 0);
-                    }
-                }
-            }
-        }
+        threads.closeUnstarted();
         if (scenario != null) {
             try {
                 scenario.close();

@@ -1,0 +1,109 @@
+package dev.racelab.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The threads of a run's workers: made, started, waited for, and, when the run stops, interrupted,
+ * aborted (a worker blocked on a server has its connection cut) and joined against one deadline
+ * for all of them, so a thousand stuck workers cost {@link Run#TEARDOWN_MILLIS}, not hours.
+ */
+final class WorkerThreads {
+
+    private final List<WorkerHandle> workers;
+    private final Recorder recorder;
+    private final List<Thread> threads = new ArrayList<>();
+    private final CountDownLatch done;
+    /** Whether the workers were released, interrupted, aborted and waited for once; the supervisor's only. */
+    private boolean tornDown;
+
+    WorkerThreads(List<WorkerHandle> workers, Recorder recorder) {
+        this.workers = workers;
+        this.recorder = recorder;
+        this.done = new CountDownLatch(workers.size());
+    }
+
+    /** Makes a thread per worker, running {@code body}, which must end with {@link #finished}. */
+    void make(Threads runThreads, Consumer<WorkerHandle> body) {
+        for (WorkerHandle worker : workers) {
+            threads.add(runThreads.make(worker.name(), () -> body.accept(worker)));
+        }
+    }
+
+    void startAll() {
+        threads.forEach(Thread::start);
+    }
+
+    /** Whether every worker finished within {@code millis}. */
+    boolean await(long millis) throws InterruptedException {
+        return done.await(millis, TimeUnit.MILLISECONDS);
+    }
+
+    /** A worker's thread ends. */
+    void finished() {
+        done.countDown();
+    }
+
+    /** How many workers have not finished. */
+    long running() {
+        return done.getCount();
+    }
+
+    /**
+     * Ends every worker thread still alive, once: {@code announce} first (the run records that it
+     * stops), then interrupt, abort what is still blocked after {@link Run#ABORT_AFTER_MILLIS}, join.
+     */
+    void stop(Runnable announce) {
+        if (done.getCount() == 0 || threads.isEmpty() || tornDown) {
+            return;
+        }
+        tornDown = true;
+        announce.run();
+        threads.forEach(Thread::interrupt);
+        try {
+            if (!done.await(Run.ABORT_AFTER_MILLIS, TimeUnit.MILLISECONDS)) {
+                workers.forEach(this::abort);
+            }
+            // One deadline for all of them: a thousand stuck workers cost five seconds, not hours.
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Run.TEARDOWN_MILLIS);
+            for (Thread thread : threads) {
+                TimeUnit.NANOSECONDS.timedJoin(thread, Math.max(0, deadline - System.nanoTime()));
+                if (thread.isAlive()) {
+                    recorder.record(Run.RUN_ACTOR, EventKind.ERROR, thread.getName() + " did not stop", 0);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void abort(WorkerHandle worker) {
+        try {
+            if (worker.script != null) {
+                worker.script.abort();
+            }
+        } catch (RuntimeException e) {
+            recorder.record(worker.actor(), EventKind.NOTE, "aborting failed: " + Run.message(e), 0);
+        }
+    }
+
+    /** Closes the scripts of workers whose threads never started (a started thread closes its own). */
+    void closeUnstarted() {
+        if (!threads.isEmpty()) {
+            return;
+        }
+        for (WorkerHandle worker : workers) {
+            if (worker.script != null) {
+                try {
+                    worker.script.close();
+                } catch (Exception e) {
+                    recorder.record(Run.RUN_ACTOR, EventKind.NOTE, "closing " + worker.name() + ": "
+                            + Run.message(e), 0);
+                }
+            }
+        }
+    }
+}
