@@ -104,7 +104,7 @@ public final class SpecSandbox implements AutoCloseable {
                 run = login.name().substring(SpecLogin.PREFIX.length());
             }
             scratch = ScratchDatabase.create(server, run, login == null ? null : login.name());
-            dropLeftoverRoles(server, admin, rights.version());
+            dropLeftoverRoles(server, rights.version());
             if (grants.inScratch() || !reach.createdRoles().isEmpty()) {
                 inScratch = server.control("isolation", scratch.name());
             }
@@ -155,9 +155,12 @@ public final class SpecSandbox implements AutoCloseable {
         }
     }
 
-    private static void dropLeftoverRoles(Postgres server, Connection admin, int version) {
-        try {
-            SpecLogin.dropLeftovers(server, admin, version);
+    private static void dropLeftoverRoles(Postgres server, int version) {
+        // On a connection of its own: dropping an old scratch database can outlast the control
+        // connection's read bound on a busy server, which closes the connection, and the sandbox's
+        // own (which makes this run's roles next) must not go with it.
+        try (Connection sweep = server.control("isolation")) {
+            SpecLogin.dropLeftovers(server, sweep, version);
         } catch (SQLException e) {
             // Leftovers wait for the next run; this one goes on.
         }
