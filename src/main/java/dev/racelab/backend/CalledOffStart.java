@@ -3,8 +3,11 @@ package dev.racelab.backend;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -13,7 +16,9 @@ import java.util.concurrent.TimeUnit;
  * initdb did not finish.
  *
  * <p>They are found by the slot's data directory on their command line (initdb, pg_ctl and the
- * postmaster name it), among all processes rather than this one's descendants: pg_ctl forks the
+ * postmaster name it), with whatever initdb and pg_ctl have started (initdb's {@code postgres
+ * --check}, {@code --boot} and {@code --single} name no data directory), among all processes
+ * rather than this one's descendants: pg_ctl forks the
  * postmaster, which is orphaned when pg_ctl ends or is killed, and one forked just as pg_ctl was
  * killed would be missed. A process is taken for this start's only if it descends from this
  * process or runs RaceLab's binaries of this slot's home: the slot is held, so no other RaceLab
@@ -39,7 +44,7 @@ final class CalledOffStart {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_WITHIN_SECONDS);
         List<ProcessHandle> working;
         // Until none is left: one may be starting another (initdb its servers, pg_ctl the postmaster).
-        while (!(working = workingOn(data, bin)).isEmpty() && System.nanoTime() < deadline) {
+        while (!(working = withTheirChildren(workingOn(data, bin))).isEmpty() && System.nanoTime() < deadline) {
             for (ProcessHandle process : working) {
                 if (postmaster(process)) {
                     Slot.resume(process);
@@ -104,6 +109,42 @@ final class CalledOffStart {
                 .filter(p -> p.info().commandLine().map(line -> line.contains(named)).orElse(false))
                 .filter(p -> descendsFromThis(p) || p.info().command().map(c -> c.startsWith(ours)).orElse(false))
                 .toList();
+    }
+
+    /**
+     * {@code found} and every process each has started, taken while the starters are frozen
+     * (SIGSTOP): initdb runs {@code postgres --check}, {@code --boot} and {@code --single}, whose
+     * command lines name no data directory, and one killed first would orphan them, or one left
+     * running start another between the look and the kill. A postmaster is not frozen: it is asked
+     * to quit, and its own processes go with it.
+     */
+    private static List<ProcessHandle> withTheirChildren(List<ProcessHandle> found) {
+        List<ProcessHandle> starters = found.stream().filter(p -> !postmaster(p)).toList();
+        signal("-STOP", starters);
+        Set<ProcessHandle> all = new LinkedHashSet<>(found);
+        for (ProcessHandle starter : starters) {
+            starter.descendants().filter(p -> !postmaster(p)).forEach(all::add);
+        }
+        return List.copyOf(all);
+    }
+
+    private static void signal(String signal, List<ProcessHandle> processes) {
+        if (processes.isEmpty()) {
+            return;
+        }
+        List<String> command = new ArrayList<>(List.of("kill", signal));
+        processes.forEach(p -> command.add(String.valueOf(p.pid())));
+        try {
+            Process kill = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!kill.waitFor(2, TimeUnit.SECONDS)) {
+                kill.destroyForcibly();
+            }
+        } catch (IOException e) {
+            // No kill command: the processes are killed unfrozen, and the loop looks again.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static boolean postmaster(ProcessHandle process) {
