@@ -174,6 +174,12 @@ public enum EventKind {
     },
     /** A connection was opened for the worker; {@code value} is the server's backend pid. */
     CONNECTED(false),
+    /**
+     * The write this worker recorded last on {@code subject} was the server's write number {@code
+     * value} to it (1 for the first). Writes that commit on their own (autocommit) may reach the
+     * log in another order than the server took them; this is the server's order.
+     */
+    WRITE_ORDER(false),
     /** An invariant was broken here; {@code subject} names it, {@code value} says how much. */
     VIOLATION(true, Glyph.CROSS, Ink.RACE, "✕ violation") {
         @Override

@@ -14,6 +14,7 @@ import dev.racelab.engine.Verdict;
 import dev.racelab.labs.Labs;
 import dev.racelab.labs.counter.CounterLab;
 import dev.racelab.labs.fencing.FencingLab;
+import dev.racelab.support.SentStatements;
 import dev.racelab.support.TestServers;
 
 import java.lang.management.ManagementFactory;
@@ -28,14 +29,8 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 /**
  * What RaceLab's instrumentation costs: each PostgreSQL strategy of each lab, run as a real
@@ -373,7 +368,7 @@ public final class OverheadBenchmark {
     /** "RaceLab | raw" statements per operation with one worker, as pgjdbc logs them on the way out. */
     private static String statementsPerOp(Postgres postgres, Lab lab, Strategy strategy, RawTwin twin)
             throws Exception {
-        try (StatementCounter counter = new StatementCounter()) {
+        try (SentStatements counter = new SentStatements()) {
             racelab(lab, strategy, 1, COUNTING_OPS);
             raw(postgres, twin, 1, COUNTING_OPS);
             return format(counter.sentBy(lab.workerName(0))) + " | " + format(counter.sentBy("raw-1"));
@@ -383,47 +378,6 @@ public final class OverheadBenchmark {
     private static String format(long statements) {
         double perOp = (double) statements / COUNTING_OPS;
         return perOp == Math.rint(perOp) ? String.valueOf((long) perOp) : String.format("%.1f", perOp);
-    }
-
-    /**
-     * Counts the statements pgjdbc executes, by the name of the thread that sends them, while
-     * open: its protocol log at FINEST has one {@code Execute} (or {@code SimpleQuery}) per
-     * statement, the {@code BEGIN} it slips in before a transaction's first statement included.
-     */
-    private static final class StatementCounter extends Handler implements AutoCloseable {
-
-        private final Logger wire = Logger.getLogger("org.postgresql.core.v3.QueryExecutorImpl");
-        private final Map<String, LongAdder> byThread = new ConcurrentHashMap<>();
-
-        StatementCounter() {
-            wire.setUseParentHandlers(false);
-            wire.addHandler(this);
-            wire.setLevel(Level.FINEST);
-        }
-
-        long sentBy(String thread) {
-            LongAdder count = byThread.get(thread);
-            return count == null ? 0 : count.sum();
-        }
-
-        @Override
-        public void publish(LogRecord record) {
-            String message = record.getMessage();
-            if (message != null && (message.startsWith(" FE=> Execute(") || message.startsWith(" FE=> SimpleQuery("))) {
-                byThread.computeIfAbsent(Thread.currentThread().getName(), k -> new LongAdder()).increment();
-            }
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-            wire.setLevel(null);
-            wire.removeHandler(this);
-            wire.setUseParentHandlers(true);
-        }
     }
 
     private static void inTransaction(Connection c, Body body) throws SQLException {

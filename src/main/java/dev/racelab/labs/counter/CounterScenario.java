@@ -91,14 +91,14 @@ final class CounterScenario implements Scenario {
                 void increment(Connection c) throws Exception {
                     long value = read(c, "read");
                     context.gate(CounterLab.AFTER_READ);
-                    inTransaction(c, () -> write(c, value + 1));
+                    onItsOwn(() -> write(c, value + 1));
                 }
             };
             case ATOMIC_UPDATE -> new Worker(context, session) {
                 @Override
                 void increment(Connection c) throws Exception {
                     context.gate(CounterLab.AFTER_READ);
-                    inTransaction(c, () -> atomicIncrement(c));
+                    onItsOwn(() -> atomicIncrement(c));
                 }
             };
             case SELECT_FOR_UPDATE -> new Worker(context, session) {
@@ -219,6 +219,8 @@ final class CounterScenario implements Scenario {
         private long writesSeen;
         /** Whether this worker's transaction asked for the row's lock with an UPDATE, and its lane says so. */
         private boolean holdingRow;
+        /** Whether the statement being made commits on its own (see {@link #onItsOwn}). */
+        private boolean onItsOwn;
 
         Worker(WorkerContext context, PgSessions.Session session) {
             this.context = context;
@@ -262,6 +264,7 @@ final class CounterScenario implements Scenario {
                     if (written != null) {
                         writeEvents.put(writes, written.seq());
                     }
+                    inServerOrder(writes);
                     if (noteOverwrite(rs.getLong(1))) {
                         linkOverwritten(writes);
                     }
@@ -277,6 +280,7 @@ final class CounterScenario implements Scenario {
                     rowLockTaken();
                     rs.next();
                     context.mark(EventKind.WRITE, ROW, rs.getLong(1));
+                    inServerOrder(rs.getLong(3));
                     noteOverwrite(rs.getLong(2));
                 }
             }
@@ -295,12 +299,46 @@ final class CounterScenario implements Scenario {
         }
 
         /**
-         * The UPDATE just made took the row's lock, which the transaction keeps until it ends: the
+         * The UPDATE just made took the row's lock, which a transaction keeps until it ends: the
          * worker's lane says it holds the row until then, as PostgreSQL's lock table does. The
          * moment is short, but a busy machine can stretch it, and the lanes must never disagree.
+         * An UPDATE on its own has committed, and let the row go, by the time its reply comes: the
+         * lane goes back to running once the write is recorded ({@link #onItsOwn}).
          */
         void rowLockTaken() {
-            context.state(ActorState.HOLDING, ROW_LOCK);
+            if (!onItsOwn) {
+                context.state(ActorState.HOLDING, ROW_LOCK);
+            }
+        }
+
+        /**
+         * A write on its own commits as it lands, and its reply may reach this worker after a later
+         * write's reached another: the row's count of writes, which the UPDATE returns, is the
+         * server's order, recorded beside the write (the view takes the row's value from the
+         * latest). Writes inside a transaction are recorded before the commit lets the row go, in
+         * the server's order already.
+         */
+        private void inServerOrder(long writes) {
+            if (onItsOwn) {
+                context.mark(EventKind.WRITE_ORDER, ROW, writes);
+            }
+        }
+
+        /**
+         * Runs {@code body}, one UPDATE, on its own: autocommit, one statement and one round trip,
+         * as a plain program sends it.
+         */
+        void onItsOwn(Body body) throws Exception {
+            onItsOwn = true;
+            try {
+                body.run();
+            } finally {
+                onItsOwn = false;
+                if (holdingRow) {
+                    holdingRow = false;
+                    context.state(ActorState.RUNNING);
+                }
+            }
         }
 
         /**
@@ -337,10 +375,9 @@ final class CounterScenario implements Scenario {
         }
 
         /**
-         * Runs {@code body} in one transaction, at the isolation level the session was opened with.
-         * Every write goes through here, even a lone UPDATE: its WRITE event is recorded before the
-         * commit releases the row, so the records keep PostgreSQL's order of the writes and the last
-         * WRITE recorded holds the row's final value (what the view's "lost so far" counts from).
+         * Runs {@code body} in one transaction, at the isolation level the session was opened with:
+         * its WRITE event is recorded before the commit releases the row, in PostgreSQL's order of
+         * the writes.
          */
         void inTransaction(Connection c, Body body) throws Exception {
             c.setAutoCommit(false);

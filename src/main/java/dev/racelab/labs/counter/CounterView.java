@@ -11,7 +11,9 @@ import dev.racelab.engine.view.RunTracker;
 import dev.racelab.engine.view.Sketch;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The counter lab's state: the row's value as PostgreSQL holds it beside the number of
@@ -25,6 +27,10 @@ final class CounterView implements LabView {
     private long committed;
     /** The value the row was last written to: rows are written one at a time, so this is the row's value. */
     private long written;
+    /** Each worker's latest write, until its place in the server's order is known. */
+    private final Map<Integer, Long> unplaced = new HashMap<>();
+    /** The latest write in the server's order so far; 0 while writes carry no order (older recordings). */
+    private long latestWrite;
 
     CounterView(CounterStrategy strategy, RunHeader header) {
         this.tracker = new RunTracker(header);
@@ -38,7 +44,17 @@ final class CounterView implements LabView {
         if (event.kind() == EventKind.OP_END) {
             committed++;
         } else if (event.kind() == EventKind.WRITE && CounterScenario.ROW.equals(event.subject())) {
-            written = event.value();
+            unplaced.put(event.actor(), event.value());
+            if (latestWrite == 0) {
+                written = event.value();
+            }
+        } else if (event.kind() == EventKind.WRITE_ORDER && CounterScenario.ROW.equals(event.subject())) {
+            // Writes on their own may be recorded out of the server's order: the latest in it holds the row.
+            Long value = unplaced.remove(event.actor());
+            if (value != null && event.value() > latestWrite) {
+                latestWrite = event.value();
+                written = value;
+            }
         }
     }
 

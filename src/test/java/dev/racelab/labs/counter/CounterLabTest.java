@@ -14,6 +14,7 @@ import dev.racelab.support.PgProbe;
 import dev.racelab.support.Poll;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.Panel;
+import dev.racelab.support.SentStatements;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Tag;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -73,6 +75,56 @@ class CounterLabTest {
                 .flatMap(panel -> ((Panel.Values) panel).rows().stream())
                 .filter(row -> row.label().equals("increments lost")).map(Panel.Value::value).toList();
         assertEquals(List.of(lost), shown, "the panel's lost increments are the banner's");
+    }
+
+    /**
+     * A lab's client sends what a plain program would, and no more: an extra round trip (a
+     * transaction around a lone UPDATE) makes the client slower than a plain one and, taken while
+     * the row is locked, changes the race the lab shows.
+     */
+    @Test
+    void eachIncrementSendsWhatAPlainProgramSends() throws Exception {
+        Map<String, Integer> plain = Map.of("read-modify-write", 2, "atomic-update", 1,
+                "select-for-update", 4, "serializable-retry", 4);
+        for (Map.Entry<String, Integer> strategy : plain.entrySet()) {
+            long sent;
+            try (SentStatements wire = new SentStatements()) {
+                Outcome outcome = run(RunSpec.defaults(lab).withStrategy(strategy.getKey()).withWorkers(1).withOps(20)
+                        .withGates(GatePlan.NONE));
+                assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
+                sent = wire.sentBy(lab.workerName(0));
+            }
+            assertEquals(strategy.getValue() * 20L, sent, strategy.getKey() + ": statements for 20 increments");
+        }
+    }
+
+    /**
+     * Increments on their own commit as they land, and two replies can reach their clients in the
+     * other order: the panel's count, built event by event as the window builds it, takes the row's
+     * value from the server's order, so a run that loses nothing never shows a loss.
+     */
+    @Test
+    void atomicUpdateNeverShowsAnIncrementLostWhileItRuns() throws Exception {
+        Run run = new Run(lab, RunSpec.defaults(lab).withStrategy("atomic-update").withWorkers(8).withOps(400)
+                .withGates(GatePlan.NONE), Clock.system());
+        run.start();
+        Outcome outcome = run.awaitOutcome(WAIT);
+        assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
+        LabView view = lab.view(run.record().header());
+        long shownLost = 0;
+        for (Event event : run.recorder().snapshot()) {
+            view.accept(event);
+            for (Panel panel : view.panels()) {
+                if (panel instanceof Panel.Values values) {
+                    for (Panel.Value row : values.rows()) {
+                        if (row.label().startsWith("increments lost")) {
+                            shownLost = Math.max(shownLost, Long.parseLong(row.value()));
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(0, shownLost, "the most increments the panel ever showed lost");
     }
 
     @Test
