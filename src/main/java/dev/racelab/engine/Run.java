@@ -506,6 +506,7 @@ public final class Run {
 
     private void work(WorkerHandle worker) {
         try {
+            threads.startLine();
             worker.state(ActorState.RUNNING);
             for (int op = 0; op < spec.ops() && !stopping; op++) {
                 worker.script.operation(op);

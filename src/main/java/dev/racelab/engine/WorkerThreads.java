@@ -17,6 +17,8 @@ final class WorkerThreads {
     private final Recorder recorder;
     private final List<Thread> threads = new ArrayList<>();
     private final CountDownLatch done;
+    /** Counts the workers to the start line, where they wait for each other. */
+    private final CountDownLatch atTheStart;
     /** Whether the workers were released, interrupted, aborted and waited for once; the supervisor's only. */
     private boolean tornDown;
 
@@ -24,6 +26,7 @@ final class WorkerThreads {
         this.workers = workers;
         this.recorder = recorder;
         this.done = new CountDownLatch(workers.size());
+        this.atTheStart = new CountDownLatch(workers.size());
     }
 
     /** Makes a thread per worker, running {@code body}, which must end with {@link #finished}. */
@@ -35,6 +38,18 @@ final class WorkerThreads {
 
     void startAll() {
         threads.forEach(Thread::start);
+    }
+
+    /**
+     * A worker's thread waits here until every worker's has got here, so that all begin their
+     * first operation together, as a plain program's threads (pgbench's clients) do: started one
+     * after another, the first would otherwise run alone for a moment, and show less of the race.
+     *
+     * @throws InterruptedException if the run stops first
+     */
+    void startLine() throws InterruptedException {
+        atTheStart.countDown();
+        atTheStart.await();
     }
 
     /** Whether every worker finished within {@code millis}. */
