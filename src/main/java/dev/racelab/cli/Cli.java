@@ -195,12 +195,12 @@ public final class Cli {
 
     /**
      * {@code isolation SPEC… [--permutation STEPS] [--out DIR [--force]] [--pg-url URL] [--json]
-     * [--as-login]}: see {@link IsolationCommand}.
+     * [--as-login] [--jobs N]}: see {@link IsolationCommand}; {@code jobs} 0 for one per core.
      */
     int isolation(List<Path> specs, String permutation, Path outDir, boolean force, String pgUrl, boolean json,
-                  boolean asLogin) throws UsageException, BackendException {
+                  boolean asLogin, int jobs) throws UsageException, BackendException {
         return new IsolationCommand(env, home, out, err).run(specs, permutation, outDir, force, pgUrl, json,
-                asLogin ? SpecSandbox.Access.AS_LOGIN : SpecSandbox.Access.CONFINED);
+                asLogin ? SpecSandbox.Access.AS_LOGIN : SpecSandbox.Access.CONFINED, jobs);
     }
 
     /**

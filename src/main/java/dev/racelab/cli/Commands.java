@@ -244,6 +244,12 @@ final class Commands {
                 + "that owns only its scratch database: for a spec that needs more, and that you trust")
         boolean asLogin;
 
+        @Option(names = {"-j", "--jobs"}, paramLabel = "N", order = 6, converter = Values.WholeNumber.class,
+                description = "run up to N specs side by side, "
+                + "each in its own scratch database (default: one per core, at most "
+                + SpecLanes.MAX_LANES + "); the output keeps the order given")
+        Long jobs;
+
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
         boolean help;
 
@@ -254,7 +260,11 @@ final class Commands {
         @Override
         public Integer call() throws Exception {
             Outputs.forceNeeds("--out", out, force);
-            return cli.isolation(specs, permutation, out, force, pgUrl, json, asLogin);
+            if (jobs != null && (jobs < 1 || jobs > 64)) {
+                throw new UsageException("--jobs " + jobs + ": give 1 to 64 specs to run side by side");
+            }
+            int lanes = jobs == null ? 0 : jobs.intValue();
+            return cli.isolation(specs, permutation, out, force, pgUrl, json, asLogin, lanes);
         }
     }
 

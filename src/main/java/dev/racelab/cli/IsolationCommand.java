@@ -13,13 +13,9 @@ import dev.racelab.isolation.Spec;
 import dev.racelab.isolation.SpecException;
 import dev.racelab.isolation.SpecReader;
 import dev.racelab.isolation.TeachingSpec;
-import dev.racelab.isolation.run.IsolationFailure;
-import dev.racelab.isolation.run.IsolationListener;
 import dev.racelab.isolation.run.IsolationRun;
 import dev.racelab.isolation.run.PermutationReport;
-import dev.racelab.isolation.run.SpecRunner;
 import dev.racelab.isolation.run.SpecSandbox;
-import dev.racelab.isolation.run.Transcript;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -28,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.function.Consumer;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,7 +40,8 @@ import java.util.Optional;
  * folder is made and each transcript's file checked ({@link Outputs}: a new regular file, or one
  * {@code --force} replaces). Then each spec runs in a sandbox of its own ({@link IsolationRun}): a
  * scratch database, its sessions logged in as a role made for it (or, with {@code --as-login}, as
- * the user's login). A step's SQL error is part of the transcript, not a failure. Exit codes: 0 the
+ * the user's login); several side by side ({@link SpecLanes}, {@code --jobs}), reported in the
+ * order given. A step's SQL error is part of the transcript, not a failure. Exit codes: 0 the
  * specs ran; 2 a bad spec, permutation, file or option; 1 a server problem (it cannot be reached,
  * its login may not create databases and roles, its pg_hba.conf turns the spec's role away, a spec
  * needs more rights than its role has, or a spec stopped part-way: a setup failed, a step outlived
@@ -69,7 +67,7 @@ final class IsolationCommand {
     }
 
     int run(List<Path> files, String permutationText, Path outDir, boolean force, String pgUrl, boolean json,
-            SpecSandbox.Access access) throws UsageException, BackendException {
+            SpecSandbox.Access access, int jobs) throws UsageException, BackendException {
         if (pgUrl != null && pgUrl.isBlank()) {
             throw new UsageException("--pg-url is empty: give an address like postgresql://user@localhost:5432/mydb, "
                     + "or leave the option out");
@@ -109,53 +107,47 @@ final class IsolationCommand {
             List<Object> reports = new ArrayList<>();
             boolean allRan = true;
             boolean noted = false;
-            for (Spec spec : specs) {
-                if (interruption.signalled()) {
-                    allRan = false;
-                    break;
+            boolean printing = outDir == null && !json;
+            Consumer<String> live = piece -> {
+                out.print(piece);
+                out.flush();
+            };
+            int laneCount = jobs > 0 ? Math.min(jobs, specs.size()) : SpecLanes.laneCount(specs.size());
+            try (SpecLanes lanes = new SpecLanes(laneCount, specs, chosen, server, access, printing ? live : null)) {
+                interruption.stopping(lanes::stop);
+                for (int i = 0; i < specs.size(); i++) {
+                    SpecLanes.Ended ended = lanes.next(i);
+                    if (ended == null) {
+                        // Never started: the user stopped, or the server failed an earlier spec.
+                        allRan = false;
+                        continue;
+                    }
+                    Spec spec = ended.spec();
+                    IsolationRun run = ended.run();
+                    if (printing && laneCount > 1) {
+                        live.accept(ended.transcript());
+                    }
+                    if (!noted && !run.notes().isEmpty()) {
+                        // The scratch database's settings are the server's: the same for every spec, said once.
+                        noted = true;
+                        run.notes().forEach(note -> err.println("racelab: note: " + note));
+                    }
+                    // A role left on the user's server is said for every spec that leaves one.
+                    run.kept().forEach(kept -> err.println("racelab: " + spec.name() + ": warning: " + kept));
+                    if (outDir != null) {
+                        write(outputs.get(spec), ended.transcript());
+                    }
+                    if (ended.failure() != null) {
+                        allRan = false;
+                        err.println("racelab: " + spec.name() + ": " + ended.failure());
+                    }
+                    reports.add(json(spec, ended.report(), ended.failure(), run));
                 }
-                boolean printing = outDir == null && !json;
-                Transcript transcript = new Transcript(printing ? piece -> {
-                    out.print(piece);
-                    out.flush();
-                } : piece -> { });
-                PermutationReport report = new PermutationReport();
-                IsolationRun run = new IsolationRun(server, spec, IsolationListener.all(transcript, report),
-                        SpecRunner.Options.DEFAULTS, access);
-                interruption.stopping(run::stop);
-                String failure = null;
-                boolean serverFailed = false;
-                try {
-                    run.run(chosen.get(spec));
-                } catch (IsolationFailure e) {
-                    failure = e.getMessage();
-                } catch (BackendException e) {
-                    // Reported like any failure, so the roles the spec left (run.kept()) are still said below.
-                    failure = e.getMessage();
-                    serverFailed = true;
-                }
-                interruption.stopping(() -> { });
-                if (!noted && !run.notes().isEmpty()) {
-                    // The scratch database's settings are the server's: the same for every spec, said once.
-                    noted = true;
-                    run.notes().forEach(note -> err.println("racelab: note: " + note));
-                }
-                // A role left on the user's server is said for every spec that leaves one.
-                run.kept().forEach(kept -> err.println("racelab: " + spec.name() + ": warning: " + kept));
-                if (outDir != null) {
-                    write(outputs.get(spec), transcript.text());
-                }
-                if (failure != null) {
-                    allRan = false;
-                    err.println("racelab: " + spec.name() + ": " + failure);
-                }
-                reports.add(json(spec, report, failure, run));
-                if (serverFailed) {
-                    // The server failed RaceLab (the scratch database could not be made or dropped): the
-                    // specs after this one would meet the same server.
-                    break;
-                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                allRan = false;
             }
+            interruption.stopping(() -> { });
             if (json) {
                 Map<String, Object> all = new LinkedHashMap<>();
                 all.put("server", server.describe());

@@ -1,0 +1,137 @@
+package dev.racelab.cli;
+
+import dev.racelab.backend.BackendException;
+import dev.racelab.backend.Postgres;
+import dev.racelab.isolation.Permutation;
+import dev.racelab.isolation.Spec;
+import dev.racelab.isolation.run.IsolationFailure;
+import dev.racelab.isolation.run.IsolationListener;
+import dev.racelab.isolation.run.IsolationRun;
+import dev.racelab.isolation.run.PermutationReport;
+import dev.racelab.isolation.run.SpecRunner;
+import dev.racelab.isolation.run.SpecSandbox;
+import dev.racelab.isolation.run.Transcript;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * Specs run side by side, each alone in a sandbox of its own (a scratch database, a role), and
+ * handed back in the order given. isolationtester runs one spec after another in one database;
+ * here a spec's sandbox is made and dropped while another spec runs, and two specs run at once:
+ * each has its own database, its own role and its own sessions, and PostgreSQL's locks, snapshots
+ * and waits do not cross databases, so a transcript is the same as run alone.
+ *
+ * <p>With one lane the transcript of the spec running is printed as it comes, as before; with
+ * more, each is printed whole once it and every spec before it have ended. A stop ({@link #stop})
+ * ends the specs running and starts no other; a server failure starts no other either. {@link
+ * #close} waits for every lane, so no sandbox outlives the command.
+ */
+final class SpecLanes implements AutoCloseable {
+
+    /** At most this many lanes, whatever the machine: each spec has a handful of sessions of its own. */
+    static final int MAX_LANES = 4;
+
+    /** How one spec ended: its transcript, its report, why it stopped (null if it ran to its end). */
+    record Ended(Spec spec, String transcript, PermutationReport report, String failure, boolean serverFailed,
+                 IsolationRun run) {
+    }
+
+    private final ExecutorService lanes;
+    private final List<Future<Ended>> results = new ArrayList<>();
+    private final Set<IsolationRun> running = ConcurrentHashMap.newKeySet();
+    private volatile boolean halted;
+
+    /**
+     * Starts {@code specs} in {@code laneCount} lanes, in order.
+     *
+     * @param live where the transcript of the spec running goes as it comes, with one lane (null: nowhere)
+     */
+    SpecLanes(int laneCount, List<Spec> specs, Map<Spec, List<Permutation>> chosen, Postgres server,
+              SpecSandbox.Access access, Consumer<String> live) {
+        AtomicInteger made = new AtomicInteger();
+        this.lanes = Executors.newFixedThreadPool(laneCount, task -> {
+            Thread thread = new Thread(task, "isolation-lane-" + made.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        Consumer<String> printing = laneCount == 1 ? live : null;
+        for (Spec spec : specs) {
+            results.add(lanes.submit(() -> halted ? null : run(spec, chosen.get(spec), server, access, printing)));
+        }
+    }
+
+    /** The lanes for {@code specs} on this machine: one per core, at most {@link #MAX_LANES}, at most one per spec. */
+    static int laneCount(int specs) {
+        return Math.max(1, Math.min(Math.min(Runtime.getRuntime().availableProcessors(), MAX_LANES), specs));
+    }
+
+    private Ended run(Spec spec, List<Permutation> only, Postgres server, SpecSandbox.Access access,
+                      Consumer<String> live) {
+        Transcript transcript = new Transcript(live == null ? piece -> { } : live::accept);
+        PermutationReport report = new PermutationReport();
+        IsolationRun run = new IsolationRun(server, spec, IsolationListener.all(transcript, report),
+                SpecRunner.Options.DEFAULTS, access);
+        running.add(run);
+        String failure = null;
+        boolean serverFailed = false;
+        try {
+            if (halted) {
+                run.stop();
+            }
+            run.run(only);
+        } catch (IsolationFailure e) {
+            failure = e.getMessage();
+        } catch (BackendException e) {
+            // Reported like any failure, so that the roles the spec left (run.kept()) are still said.
+            failure = e.getMessage();
+            serverFailed = true;
+            // The server failed RaceLab (a scratch database could not be made or dropped): the specs
+            // after this one would meet the same server.
+            halted = true;
+        } finally {
+            running.remove(run);
+        }
+        return new Ended(spec, transcript.text(), report, failure, serverFailed, run);
+    }
+
+    /**
+     * The next spec in the order given, once it has ended; null for one that never started (after a
+     * stop or a server failure).
+     */
+    Ended next(int index) throws InterruptedException {
+        try {
+            return results.get(index).get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a spec's lane failed", e.getCause());
+        }
+    }
+
+    /** Ends the specs running (their sandboxes are still dropped) and starts no other. From any thread. */
+    void stop() {
+        halted = true;
+        running.forEach(IsolationRun::stop);
+    }
+
+    /**
+     * Stops what still runs (nothing, once every spec was taken with {@link #next}) and waits for
+     * every lane: the specs end and drop their sandboxes before the command returns. A stopped
+     * spec closes its connections at once, so the wait is its sandbox's dropping.
+     */
+    @Override
+    public void close() throws InterruptedException {
+        stop();
+        lanes.shutdown();
+        lanes.awaitTermination(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
+    }
+}

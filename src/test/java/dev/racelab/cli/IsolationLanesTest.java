@@ -1,0 +1,106 @@
+package dev.racelab.cli;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.racelab.backend.BackendSettings;
+import dev.racelab.backend.DataHome;
+import dev.racelab.isolation.TeachingSpec;
+import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code racelab isolation --jobs N}: specs side by side, each in its own scratch database, give
+ * the transcripts that running them one after another gives, in the order given.
+ */
+// Each spec makes and drops a database: nothing else of the build runs beside these.
+@Isolated
+class IsolationLanesTest {
+
+    @TempDir
+    Path dir;
+
+    private record Result(int code, String out, String err) {
+    }
+
+    private Result cli(String... args) {
+        Map<String, String> env = new HashMap<>(TestServers.childEnvironment());
+        env.put("RACELAB_HOME", dir.resolve("home").toString());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)).run(List.of(args));
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    @Tag("lab")
+    void specsSideBySidePrintWhatOneAfterAnotherPrintsInTheOrderGiven() throws Exception {
+        List<String> specs = new ArrayList<>();
+        for (TeachingSpec teaching : TeachingSpec.all()) {
+            specs.add(teaching.id());
+        }
+        // A spec that waits on a lock for a while: the others finish around it.
+        Path slow = dir.resolve("slow.spec");
+        Files.writeString(slow, """
+                setup { CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1); }
+                teardown { DROP TABLE t; }
+                session s1
+                step s1_lock { BEGIN; SELECT id FROM t FOR UPDATE; SELECT pg_sleep(1); }
+                step s1_commit { COMMIT; }
+                session s2
+                step s2_update { UPDATE t SET id = 2; }
+                permutation s1_lock s2_update s1_commit
+                """);
+        specs.add(0, slow.toString());
+
+        List<String> oneByOne = new ArrayList<>(List.of("isolation", "--jobs", "1"));
+        oneByOne.addAll(specs);
+        List<String> sideBySide = new ArrayList<>(List.of("isolation", "--jobs", "3"));
+        sideBySide.addAll(specs);
+        Result alone = cli(oneByOne.toArray(String[]::new));
+        Result together = cli(sideBySide.toArray(String[]::new));
+
+        assertEquals(0, alone.code(), alone.err());
+        assertEquals(0, together.code(), together.err());
+        assertTrue(alone.out().contains("step s2_update: <... completed>"), alone.out());
+        assertEquals(alone.out(), together.out(), "the same transcripts, in the same order");
+
+        sideBySide.add("--json");
+        JsonObject json = JsonParser.parseString(cli(sideBySide.toArray(String[]::new)).out()).getAsJsonObject();
+        List<String> names = new ArrayList<>();
+        json.getAsJsonArray("specs").forEach(spec -> names.add(spec.getAsJsonObject().get("spec").getAsString()));
+        List<String> expected = new ArrayList<>(List.of("slow"));
+        TeachingSpec.all().forEach(teaching -> expected.add(teaching.spec().name()));
+        assertEquals(expected, names, "the JSON keeps the order given");
+    }
+
+    @Test
+    @Tag("engine")
+    void aJobsCountOutsideOneToSixtyFourIsBadUsage() {
+        Map<String, String> nowhere = Map.of(BackendSettings.PG_ENV, "postgresql://nobody@127.0.0.1:1/nowhere");
+        for (String jobs : List.of("0", "65", "-1", "two")) {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int code = new Cli(nowhere, dir, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8))
+                    .run(List.of("isolation", "--jobs", jobs, "p4-lost-update"));
+            assertEquals(2, code, jobs + ": " + err);
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains("--jobs"), err.toString(StandardCharsets.UTF_8));
+        }
+    }
+}
