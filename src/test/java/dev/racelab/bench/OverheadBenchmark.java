@@ -166,7 +166,7 @@ public final class OverheadBenchmark {
         String only = args.length > 3 ? args[3] : "";
         Postgres postgres = TestServers.postgres();
         System.out.printf("instrumentation overhead: a RaceLab run (%d worker%s, %s, no gates) beside a raw "
-                        + "JDBC client sending the same statements; %d rounds of ~%.1f s each after one to warm up, "
+                        + "JDBC client sending what a plain program sends; %d rounds of ~%.1f s each after one to warm up, "
                         + "alternating who goes first; %d cores; heap %s; %s%n", workers, workers == 1 ? "" : "s",
                 OBSERVE ? "observing the server" : "no observers", rounds,
                 seconds, Runtime.getRuntime().availableProcessors(), heap(), postgres.describe());
@@ -174,8 +174,8 @@ public final class OverheadBenchmark {
                 + "JVM µs/op: this process's CPU per operation, set-up included, RaceLab | raw (median); "
                 + "ratio: RaceLab ops/s ÷ raw ops/s, the median of the rounds, with its 95% interval (bootstrap) "
                 + "and the worst round");
-        System.out.printf("%-28s %10s %13s %13s %13s %11s %6s %13s %6s  %s%n", "lab/strategy", "ops/worker",
-                "statements/op", "JVM µs/op", "RaceLab ops/s", "raw ops/s", "ratio", "95% interval", "min",
+        System.out.printf("%-28s %10s %13s %13s %13s %11s %6s %13s %6s %5s  %s%n", "lab/strategy", "ops/worker",
+                "statements/op", "JVM µs/op", "RaceLab ops/s", "raw ops/s", "ratio", "95% interval", "min", "load",
                 "≥ " + GOAL);
         for (Lab lab : new Labs(TestServers.backends()).all()) {
             if (!lab.services().contains(Service.POSTGRES)) {
@@ -230,10 +230,10 @@ public final class OverheadBenchmark {
         }
         double ratio = median(ratios);
         double[] interval = medianInterval(ratios);
-        System.out.printf("%-28s %10d %13s %13s %,13.0f %,11.0f %6.3f %13s %6.3f  %s%n", name, ops, statements,
+        System.out.printf("%-28s %10d %13s %13s %,13.0f %,11.0f %6.3f %13s %6.3f %5.1f  %s%n", name, ops, statements,
                 String.format("%.1f | %.1f", median(ourCpu), median(theirCpu)), median(ourRates), median(theirRates),
                 ratio, String.format("%.3f–%.3f", interval[0], interval[1]), Arrays.stream(ratios).min().orElseThrow(),
-                ratio >= GOAL ? "yes" : "NO");
+                JVM.getSystemLoadAverage(), ratio >= GOAL ? "yes" : "NO");
     }
 
     /** One side of a round: runs it and answers its ops/s. */
