@@ -113,7 +113,8 @@ final class IsolationCommand {
                 out.flush();
             };
             int laneCount = jobs > 0 ? Math.min(jobs, specs.size()) : SpecLanes.laneCount(specs.size());
-            try (SpecLanes lanes = new SpecLanes(laneCount, specs, chosen, server, access, printing ? live : null)) {
+            try (SpecLanes lanes = new SpecLanes(laneCount, specs, chosen, server, access, printing ? live : null,
+                    kept -> err.println("racelab: warning: " + kept))) {
                 interruption.stopping(lanes::stop);
                 for (int i = 0; i < specs.size(); i++) {
                     SpecLanes.Ended ended = lanes.next(i);
@@ -133,7 +134,7 @@ final class IsolationCommand {
                         run.notes().forEach(note -> err.println("racelab: note: " + note));
                     }
                     // A role left on the user's server is said for every spec that leaves one.
-                    run.kept().forEach(kept -> err.println("racelab: " + spec.name() + ": warning: " + kept));
+                    ended.kept().forEach(kept -> err.println("racelab: " + spec.name() + ": warning: " + kept));
                     if (outDir != null) {
                         write(outputs.get(spec), ended.transcript());
                     }
@@ -141,7 +142,7 @@ final class IsolationCommand {
                         allRan = false;
                         err.println("racelab: " + spec.name() + ": " + ended.failure());
                     }
-                    reports.add(json(spec, ended.report(), ended.failure(), run));
+                    reports.add(json(spec, ended.report(), ended.failure(), run, ended.kept()));
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -257,11 +258,12 @@ final class IsolationCommand {
         }
     }
 
-    private static Map<String, Object> json(Spec spec, PermutationReport report, String failure, IsolationRun run) {
+    private static Map<String, Object> json(Spec spec, PermutationReport report, String failure, IsolationRun run,
+                                            List<String> kept) {
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("spec", spec.name());
         map.put("scratchDatabase", run.scratchName());
-        map.put("rolesKept", run.kept());
+        map.put("rolesKept", kept);
         map.put("sessions", spec.sessions().stream().map(s -> s.name()).toList());
         map.put("permutations", report.outcomes().stream().map(PermutationReport.Outcome::toJson).toList());
         map.put("completed", failure == null);

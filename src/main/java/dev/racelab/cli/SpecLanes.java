@@ -3,6 +3,7 @@ package dev.racelab.cli;
 import dev.racelab.backend.BackendException;
 import dev.racelab.backend.Postgres;
 import dev.racelab.isolation.Permutation;
+import dev.racelab.isolation.ServerReach;
 import dev.racelab.isolation.Spec;
 import dev.racelab.isolation.run.IsolationFailure;
 import dev.racelab.isolation.run.IsolationListener;
@@ -15,6 +16,7 @@ import dev.racelab.isolation.run.Transcript;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -44,12 +46,20 @@ final class SpecLanes implements AutoCloseable {
 
     /** How one spec ended: its transcript, its report, why it stopped (null if it ran to its end). */
     record Ended(Spec spec, String transcript, PermutationReport report, String failure, boolean serverFailed,
-                 IsolationRun run) {
+                 IsolationRun run, List<String> kept) {
     }
 
     private final ExecutorService lanes;
     private final List<Future<Ended>> results = new ArrayList<>();
     private final Set<IsolationRun> running = ConcurrentHashMap.newKeySet();
+    /** Each lane's sandbox, kept for the lane's next spec while it may host it. */
+    private final ThreadLocal<SpecSandbox> laneSandbox = new ThreadLocal<>();
+    /** Every sandbox made and not yet dropped: the last of each lane is dropped at the end. */
+    private final Set<SpecSandbox> made = ConcurrentHashMap.newKeySet();
+    /** The most sessions a spec given has: each lane's login may have that many. */
+    private final int sessions;
+    /** Where what stays on the server after the lanes' last sandboxes were dropped is said. */
+    private final Consumer<String> warn;
     private volatile boolean halted;
 
     /**
@@ -58,10 +68,12 @@ final class SpecLanes implements AutoCloseable {
      * @param live where the transcript of the spec running goes as it comes, with one lane (null: nowhere)
      */
     SpecLanes(int laneCount, List<Spec> specs, Map<Spec, List<Permutation>> chosen, Postgres server,
-              SpecSandbox.Access access, Consumer<String> live) {
-        AtomicInteger made = new AtomicInteger();
+              SpecSandbox.Access access, Consumer<String> live, Consumer<String> warn) {
+        this.sessions = specs.stream().mapToInt(spec -> spec.sessions().size()).max().orElse(1);
+        this.warn = warn;
+        AtomicInteger threads = new AtomicInteger();
         this.lanes = Executors.newFixedThreadPool(laneCount, task -> {
-            Thread thread = new Thread(task, "isolation-lane-" + made.incrementAndGet());
+            Thread thread = new Thread(task, "isolation-lane-" + threads.incrementAndGet());
             thread.setDaemon(true);
             return thread;
         });
@@ -83,17 +95,23 @@ final class SpecLanes implements AutoCloseable {
         IsolationRun run = new IsolationRun(server, spec, IsolationListener.all(transcript, report),
                 SpecRunner.Options.DEFAULTS, access);
         running.add(run);
+        List<String> kept = new ArrayList<>();
         String failure = null;
         boolean serverFailed = false;
         try {
             if (halted) {
                 run.stop();
             }
-            run.run(only);
+            if (access == SpecSandbox.Access.CONFINED) {
+                inLaneSandbox(run, spec, only, server, kept);
+            } else {
+                // As the user's login, a spec may change what it finds: each has a sandbox of its own.
+                run.run(only);
+            }
         } catch (IsolationFailure e) {
             failure = e.getMessage();
         } catch (BackendException e) {
-            // Reported like any failure, so that the roles the spec left (run.kept()) are still said.
+            // Reported like any failure, so that the roles the spec left (kept) are still said.
             failure = e.getMessage();
             serverFailed = true;
             // The server failed RaceLab (a scratch database could not be made or dropped): the specs
@@ -102,7 +120,49 @@ final class SpecLanes implements AutoCloseable {
         } finally {
             running.remove(run);
         }
-        return new Ended(spec, transcript.text(), report, failure, serverFailed, run);
+        kept.addAll(run.kept());
+        return new Ended(spec, transcript.text(), report, failure, serverFailed, run, kept);
+    }
+
+    /**
+     * Runs {@code spec} in its lane's sandbox, as isolationtester runs specs one after another in
+     * one database, when the spec before left nothing there and this one needs nothing more
+     * ({@link SpecSandbox#mayHost}); else in a new one. A sandbox after a spec that failed or was
+     * stopped is not used again. What dropping a sandbox leaves on the server goes to {@code kept}.
+     */
+    private void inLaneSandbox(IsolationRun run, Spec spec, List<Permutation> only, Postgres server,
+                               List<String> kept) throws BackendException, IsolationFailure {
+        ServerReach reach = ServerReach.of(spec);
+        Optional<String> refused = IsolationRun.refusal(spec, reach);
+        if (refused.isPresent()) {
+            throw new IsolationFailure(refused.get());
+        }
+        SpecSandbox sandbox = laneSandbox.get();
+        if (sandbox != null && !sandbox.mayHost(spec, reach)) {
+            kept.addAll(drop(sandbox));
+            sandbox = null;
+        }
+        if (sandbox == null) {
+            sandbox = SpecSandbox.open(server, spec, reach, SpecSandbox.Access.CONFINED, sessions);
+            made.add(sandbox);
+            laneSandbox.set(sandbox);
+        }
+        boolean ended = false;
+        try {
+            run.runIn(sandbox, only);
+            ended = !halted;
+        } finally {
+            if (!ended) {
+                kept.addAll(drop(sandbox));
+            }
+        }
+    }
+
+    /** Drops {@code sandbox} (its database, its roles), which its lane will not use again. */
+    private List<String> drop(SpecSandbox sandbox) {
+        laneSandbox.remove();
+        made.remove(sandbox);
+        return sandbox.release();
     }
 
     /**
@@ -133,5 +193,10 @@ final class SpecLanes implements AutoCloseable {
         stop();
         lanes.shutdown();
         lanes.awaitTermination(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
+        // Each lane's last sandbox, kept for a spec that did not come.
+        for (SpecSandbox sandbox : made) {
+            sandbox.release().forEach(warn);
+        }
+        made.clear();
     }
 }

@@ -90,6 +90,39 @@ class IsolationLanesTest {
         assertEquals(expected, names, "the JSON keeps the order given");
     }
 
+    /**
+     * A lane runs its next spec in the same scratch database only when the spec before left nothing
+     * there: a spec without a teardown leaves its table, and the next, which makes a table of that
+     * name, still runs as it would alone (in a database of its own, made anew).
+     */
+    @Test
+    @Tag("lab")
+    void aSpecRunsAsItWouldAloneAfterOneThatLeftItsTablesBehind() throws Exception {
+        Path leaves = dir.resolve("leaves.spec");
+        Files.writeString(leaves, """
+                setup { CREATE TABLE left_behind (id int); INSERT INTO left_behind VALUES (1); }
+                session s1
+                step s1_count { SELECT count(*) FROM left_behind; }
+                """);
+        Path clean = dir.resolve("clean.spec");
+        Files.writeString(clean, """
+                setup { CREATE TABLE left_behind (id int); }
+                teardown { DROP TABLE left_behind; }
+                session s1
+                step s1_count { SELECT count(*) FROM left_behind; }
+                """);
+        Path again = dir.resolve("again.spec");
+        Files.writeString(again, Files.readString(clean));
+
+        Result result = cli("isolation", "--jobs", "1", leaves.toString(), clean.toString(), again.toString());
+
+        assertEquals(0, result.code(), result.err());
+        String alone = cli("isolation", clean.toString()).out();
+        assertTrue(alone.contains("0\n(1 row)"), alone);
+        assertEquals(cli("isolation", leaves.toString()).out() + alone + alone, result.out(),
+                "each spec as it prints alone: the second did not meet the first's table");
+    }
+
     @Test
     @Tag("engine")
     void aJobsCountOutsideOneToSixtyFourIsBadUsage() {

@@ -76,7 +76,7 @@ public final class IsolationRun {
         scratchName = sandbox.database();
         notes = sandbox.notes();
         try {
-            runIn(sandbox, only);
+            inSandbox(sandbox, only);
             sandbox.dropDatabase();
         } finally {
             // Whatever happened: the database first (the roles' objects in it go with it), then the roles.
@@ -84,7 +84,24 @@ public final class IsolationRun {
         }
     }
 
-    private void runIn(SpecSandbox sandbox, List<Permutation> only) throws IsolationFailure {
+    /**
+     * Runs the spec's permutations (or only {@code only}) in {@code sandbox}, which the caller
+     * made ({@link SpecSandbox#open}, for this spec or one it {@linkplain SpecSandbox#mayHost
+     * may host}) and drops: a sandbox used for one spec after another.
+     *
+     * @throws IsolationFailure as {@link #run(List)}
+     */
+    public void runIn(SpecSandbox sandbox, List<Permutation> only) throws IsolationFailure {
+        Optional<String> refused = refusal(spec);
+        if (refused.isPresent()) {
+            throw new IsolationFailure(refused.get());
+        }
+        scratchName = sandbox.database();
+        notes = sandbox.notes();
+        inSandbox(sandbox, only);
+    }
+
+    private void inSandbox(SpecSandbox sandbox, List<Permutation> only) throws IsolationFailure {
         try (SpecRunner connected = SpecRunner.connect(sandbox, spec, listener, options)) {
             runner = connected;
             if (stopped) {

@@ -125,6 +125,11 @@ final class SpecGrants {
     }
 
     /** Whether any of it is given inside the scratch database (on a connection there). */
+    /** Whether nothing is to be given. */
+    boolean isEmpty() {
+        return grants.isEmpty();
+    }
+
     boolean inScratch() {
         return grants.stream().anyMatch(Grant::inScratch);
     }

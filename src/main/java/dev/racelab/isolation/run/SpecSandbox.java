@@ -58,13 +58,22 @@ public final class SpecSandbox implements AutoCloseable {
     private final Connection inScratch;
     private final SpecRoles roles;
     private final PgAddress sessions;
+    private final SpecGrants.Rights rights;
+    /** How many sessions the login may have at once, besides RaceLab's spare ones. */
+    private final int sessionLimit;
+    private final long openedNanos = System.nanoTime();
+    /** What the scratch database held when made ({@link #mayHost}); null when it is not to be used again. */
+    private final String madeAs;
+    /** A connection into the scratch database, to see what a spec left there; null until needed. */
+    private Connection looking;
     /** Whether {@link #dropDatabase} was called: its failure was the caller's to report. */
     private boolean databaseTried;
     /** Set once {@link #release} ran: what stayed on the server. */
     private List<String> released;
 
     private SpecSandbox(Postgres server, Connection admin, SpecLogin login, ScratchDatabase scratch,
-                        Connection inScratch, SpecRoles roles, PgAddress sessions) {
+                        Connection inScratch, SpecRoles roles, PgAddress sessions, SpecGrants.Rights rights,
+                        int sessionLimit, boolean reusable) {
         this.server = server;
         this.admin = admin;
         this.login = login;
@@ -72,6 +81,19 @@ public final class SpecSandbox implements AutoCloseable {
         this.inScratch = inScratch;
         this.roles = roles;
         this.sessions = sessions;
+        this.rights = rights;
+        this.sessionLimit = sessionLimit;
+        String made = null;
+        if (reusable) {
+            try {
+                made = whatIsThere();
+            } catch (SQLException e) {
+                // Not known: not used again.
+                closeQuietly(looking);
+                looking = null;
+            }
+        }
+        this.madeAs = made;
     }
 
     /**
@@ -82,6 +104,15 @@ public final class SpecSandbox implements AutoCloseable {
      * @throws IsolationFailure if the spec needs more than a role of its own may have (saying what)
      */
     public static SpecSandbox open(Postgres server, Spec spec, ServerReach reach, Access access)
+            throws BackendException, IsolationFailure {
+        return open(server, spec, reach, access, spec.sessions().size());
+    }
+
+    /**
+     * {@link #open}, with a login that may have {@code sessions} sessions at once (at least the
+     * spec's): a sandbox for several specs, one after another ({@link #mayHost}).
+     */
+    public static SpecSandbox open(Postgres server, Spec spec, ServerReach reach, Access access, int sessions)
             throws BackendException, IsolationFailure {
         Connection admin;
         try {
@@ -100,7 +131,7 @@ public final class SpecSandbox implements AutoCloseable {
             if (access == Access.CONFINED) {
                 checkMayConfine(server, rights);
                 grants = SpecGrants.plan(admin, spec, reach, rights);
-                login = createLogin(admin, rights, spec.sessions().size());
+                login = createLogin(admin, rights, Math.max(sessions, spec.sessions().size()));
                 run = login.name().substring(SpecLogin.PREFIX.length());
             }
             scratch = ScratchDatabase.create(server, run, login == null ? null : login.name());
@@ -113,11 +144,14 @@ public final class SpecSandbox implements AutoCloseable {
             SpecRoles roles = reach.createdRoles().isEmpty() ? null : new SpecRoles(
                     RoleNames.of(reach.createdRoles(), SpecLogin.nameFor(run) + "_"), admin, inScratch, member,
                     LEFTOVER_AFTER);
-            PgAddress sessions = login == null ? scratch.address() : login.address(server.address(), scratch.name());
+            PgAddress address = login == null ? scratch.address() : login.address(server.address(), scratch.name());
             if (login != null) {
-                tryLogin(server, sessions, login.name());
+                tryLogin(server, address, login.name());
             }
-            return new SpecSandbox(server, admin, login, scratch, inScratch, roles, sessions);
+            // Only a sandbox whose login was given nothing beyond its database is used again.
+            boolean reusable = login != null && grants.isEmpty() && roles == null;
+            return new SpecSandbox(server, admin, login, scratch, inScratch, roles, address, rights,
+                    Math.max(sessions, spec.sessions().size()), reusable);
         } catch (SQLException e) {
             undo(admin, login, scratch, inScratch);
             throw new BackendException(Service.POSTGRES, where(server) + " could not make a sandbox for spec "
@@ -207,12 +241,47 @@ public final class SpecSandbox implements AutoCloseable {
     }
 
     /**
+     * Whether {@code next} may run here after the spec that ran last, as isolationtester runs one
+     * spec after another in one database: only in a confined sandbox whose login was given nothing
+     * beyond its database, for a spec that needs nothing more either (no rights, no roles of its
+     * own, no more sessions), while the database is young (well before another RaceLab would take
+     * it for a leftover), and when the spec before left nothing there: no object, no changed
+     * right, comment or setting ({@code what-a-spec-left}). Otherwise the caller makes a new one.
+     */
+    public boolean mayHost(Spec next, ServerReach reach) {
+        if (madeAs == null || released != null || databaseTried || next.sessions().size() > sessionLimit
+                || !reach.createdRoles().isEmpty()
+                || System.nanoTime() - openedNanos > LEFTOVER_AFTER.toNanos() / 2) {
+            return false;
+        }
+        try {
+            return SpecGrants.plan(admin, next, reach, rights).isEmpty() && madeAs.equals(whatIsThere());
+        } catch (SQLException | IsolationFailure | RuntimeException e) {
+            // The new sandbox's making says what is wrong, if anything is.
+            return false;
+        }
+    }
+
+    /** The digest of what the scratch database holds (see {@link #mayHost}). */
+    private String whatIsThere() throws SQLException {
+        if (looking == null) {
+            looking = server.control("isolation", scratch.name());
+        }
+        try (java.sql.Statement s = looking.createStatement();
+             java.sql.ResultSet rs = s.executeQuery(AdminSql.get("what-a-spec-left"))) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    /**
      * Drops the scratch database now, after locking the spec's login out.
      *
      * @throws BackendException if it could not be dropped (the message names it)
      */
     public void dropDatabase() throws BackendException {
         closeQuietly(inScratch);
+        closeQuietly(looking);
         if (login != null) {
             login.lock(admin);
         }

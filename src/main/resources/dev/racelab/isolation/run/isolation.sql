@@ -151,3 +151,31 @@ WHERE p.pronamespace = 'pg_catalog'::pg_catalog.regnamespace AND p.proname = ANY
   AND NOT EXISTS (SELECT 1 FROM pg_catalog.aclexplode(COALESCE(p.proacl, pg_catalog.acldefault('f', p.proowner))) a
                   WHERE a.grantee = 0 AND a.privilege_type = 'EXECUTE')
 ORDER BY 1, 2
+
+-- name: what-a-spec-left
+-- What a spec could leave in its scratch database for the next spec run there, as one digest:
+-- every object made in it (an oid from FirstNormalObjectId, 16384, on, in each of the database's
+-- own catalogs; the temporary schemas sessions reuse left out), every schema's owner and rights,
+-- every comment, the database's own rights, limit and settings, and its prepared transactions.
+-- The same digest as just after the database was made says that nothing was left.
+SELECT pg_catalog.md5(pg_catalog.concat_ws('|',
+  (SELECT pg_catalog.sum(pg_catalog.substring(pg_catalog.query_to_xml(pg_catalog.format(
+       'SELECT count(*) AS n FROM %s WHERE oid >= 16384', c.oid::pg_catalog.regclass), false, true, '')::text,
+       '<n>([0-9]+)</n>')::bigint)
+     FROM pg_catalog.pg_class c JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attname = 'oid'
+     WHERE c.relnamespace = 'pg_catalog'::pg_catalog.regnamespace AND c.relkind = 'r' AND NOT c.relisshared)
+   - (SELECT pg_catalog.count(*) FROM pg_catalog.pg_namespace n WHERE n.oid >= 16384
+      AND (n.nspname LIKE 'pg\_temp\_%' OR n.nspname LIKE 'pg\_toast\_temp\_%')),
+  (SELECT pg_catalog.string_agg(n.nspname || ':' || n.nspowner || ':' || coalesce(n.nspacl::text, ''), ','
+      ORDER BY n.nspname) FROM pg_catalog.pg_namespace n
+      WHERE n.nspname NOT LIKE 'pg\_temp\_%' AND n.nspname NOT LIKE 'pg\_toast\_temp\_%'),
+  (SELECT pg_catalog.md5(pg_catalog.string_agg(d.classoid || ':' || d.objoid || ':' || d.objsubid || ':'
+      || d.description, ',' ORDER BY d.classoid, d.objoid, d.objsubid)) FROM pg_catalog.pg_description d),
+  (SELECT d.datconnlimit || ':' || d.datallowconn || ':' || coalesce(d.datacl::text, '')
+      FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database()),
+  (SELECT pg_catalog.string_agg(s.setrole || '=' || pg_catalog.array_to_string(s.setconfig, ','), ';'
+      ORDER BY s.setrole)
+      FROM pg_catalog.pg_db_role_setting s JOIN pg_catalog.pg_database d ON d.oid = s.setdatabase
+      WHERE d.datname = pg_catalog.current_database()),
+  (SELECT pg_catalog.count(*) FROM pg_catalog.pg_prepared_xacts p
+      WHERE p.database = pg_catalog.current_database())))
