@@ -34,7 +34,9 @@ import java.util.Map;
  * login once before the spec starts: a server whose {@code pg_hba.conf} turns it away is named,
  * with the way out.
  *
- * <p>Used by one thread at a time; {@link #release} drops everything it made.
+ * <p>A sandbox may host one spec after another ({@link #mayHost}), as isolationtester runs specs
+ * in one database, while each leaves nothing behind. Used by one thread at a time; {@link #release}
+ * drops everything it made.
  */
 public final class SpecSandbox implements AutoCloseable {
 
