@@ -112,6 +112,8 @@ public final class RecordingReader {
         private final LineReader in;
         private final RecordingSink sink;
         private int lineNumber;
+        /** Reads the event lines RaceLab writes without a JSON tree. */
+        private final EventLine plain = new EventLine();
 
         Parse(String name, LineReader in, RecordingSink sink) {
             this.name = name;
@@ -264,6 +266,58 @@ public final class RecordingReader {
         }
 
         /**
+         * The event {@link #plain} read, or null where the JSON parser is to read the line instead
+         * (a value or subject of another type than RaceLab writes): it converts as it always has.
+         */
+        private Event plainEvent(long expectedSeq) throws RecordingException {
+            EventLine e = plain;
+            if (e.seq != expectedSeq) {
+                throw damaged("line " + lineNumber + " is event " + e.seq + " where event " + expectedSeq + " belongs");
+            }
+            EventKind kind = EventKind.valueOf(e.kind);
+            boolean named = kind == EventKind.STATE || kind == EventKind.ACTOR;
+            if (named != (e.valueName != null)) {
+                return null;
+            }
+            return checked(e.seq, expectedSeq, e.nanos, (int) e.actor, kind, e.subject, switch (kind) {
+                case STATE -> ActorState.valueOf(e.valueName).ordinal();
+                case ACTOR -> Actor.Kind.valueOf(e.valueName).ordinal();
+                default -> e.value;
+            });
+        }
+
+        /** An event line read as JSON: any line {@link EventLine} does not read. */
+        private Event jsonEvent(String line, long expectedSeq) throws RecordingException {
+            JsonArray a = JsonParser.parseString(line).getAsJsonArray();
+            if (a.size() != 6) {
+                throw damaged("line " + lineNumber + " is not an event");
+            }
+            long seq = a.get(0).getAsLong();
+            if (seq != expectedSeq) {
+                throw damaged("line " + lineNumber + " is event " + seq + " where event " + expectedSeq + " belongs");
+            }
+            EventKind kind = EventKind.valueOf(a.get(3).getAsString());
+            long value = switch (kind) {
+                case STATE -> ActorState.valueOf(a.get(4).getAsString()).ordinal();
+                case ACTOR -> Actor.Kind.valueOf(a.get(4).getAsString()).ordinal();
+                default -> a.get(4).getAsLong();
+            };
+            String subject = a.get(5).isJsonNull() ? null : a.get(5).getAsString();
+            return checked(seq, expectedSeq, a.get(1).getAsLong(), a.get(2).getAsInt(), kind, subject, value);
+        }
+
+        private Event checked(long seq, long expectedSeq, long nanos, int actor, EventKind kind, String subject,
+                              long value) throws RecordingException {
+            if (seq != expectedSeq) {
+                throw damaged("line " + lineNumber + " is event " + seq + " where event " + expectedSeq + " belongs");
+            }
+            if (actor < 0) {
+                throw damaged("line " + lineNumber + " names no actor");
+            }
+            return new Event(seq, nanos, actor, kind, subject, value);
+        }
+
+        /**
          * Event {@code expectedSeq}, on a lane an {@code ACTOR} line announced before it ({@code
          * announced}, which an {@code ACTOR} line adds to, once), numbered below {@link
          * RecordingFormat#MAX_LANES}; a server's report on a worker names an announced lane, an
@@ -272,26 +326,10 @@ public final class RecordingReader {
         private Event event(String line, long expectedSeq, BitSet announced) throws RecordingException {
             Event event;
             try {
-                JsonArray a = JsonParser.parseString(line).getAsJsonArray();
-                if (a.size() != 6) {
-                    throw damaged("line " + lineNumber + " is not an event");
+                event = plain.read(line) ? plainEvent(expectedSeq) : null;
+                if (event == null) {
+                    event = jsonEvent(line, expectedSeq);
                 }
-                long seq = a.get(0).getAsLong();
-                if (seq != expectedSeq) {
-                    throw damaged("line " + lineNumber + " is event " + seq + " where event " + expectedSeq + " belongs");
-                }
-                EventKind kind = EventKind.valueOf(a.get(3).getAsString());
-                long value = switch (kind) {
-                    case STATE -> ActorState.valueOf(a.get(4).getAsString()).ordinal();
-                    case ACTOR -> Actor.Kind.valueOf(a.get(4).getAsString()).ordinal();
-                    default -> a.get(4).getAsLong();
-                };
-                String subject = a.get(5).isJsonNull() ? null : a.get(5).getAsString();
-                int actor = a.get(2).getAsInt();
-                if (actor < 0) {
-                    throw damaged("line " + lineNumber + " names no actor");
-                }
-                event = new Event(seq, a.get(1).getAsLong(), actor, kind, subject, value);
             } catch (IllegalStateException | IllegalArgumentException | JsonParseException
                      | UnsupportedOperationException e) {
                 throw damaged("line " + lineNumber + " is not an event this RaceLab knows");
