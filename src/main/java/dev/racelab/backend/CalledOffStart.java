@@ -3,7 +3,6 @@ package dev.racelab.backend;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -120,31 +119,12 @@ final class CalledOffStart {
      */
     private static List<ProcessHandle> withTheirChildren(List<ProcessHandle> found) {
         List<ProcessHandle> starters = found.stream().filter(p -> !postmaster(p)).toList();
-        signal("-STOP", starters);
+        Slot.signal("-STOP", starters);
         Set<ProcessHandle> all = new LinkedHashSet<>(found);
         for (ProcessHandle starter : starters) {
             starter.descendants().filter(p -> !postmaster(p)).forEach(all::add);
         }
         return List.copyOf(all);
-    }
-
-    private static void signal(String signal, List<ProcessHandle> processes) {
-        if (processes.isEmpty()) {
-            return;
-        }
-        List<String> command = new ArrayList<>(List.of("kill", signal));
-        processes.forEach(p -> command.add(String.valueOf(p.pid())));
-        try {
-            Process kill = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (!kill.waitFor(2, TimeUnit.SECONDS)) {
-                kill.destroyForcibly();
-            }
-        } catch (IOException e) {
-            // No kill command: the processes are killed unfrozen, and the loop looks again.
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private static boolean postmaster(ProcessHandle process) {

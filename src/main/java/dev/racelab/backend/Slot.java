@@ -176,8 +176,21 @@ final class Slot implements AutoCloseable {
      * at most two seconds for {@code kill}; harmless to a server that runs.
      */
     static void resume(ProcessHandle server) {
-        List<String> command = new ArrayList<>(List.of("kill", "-CONT", String.valueOf(server.pid())));
-        server.descendants().forEach(p -> command.add(String.valueOf(p.pid())));
+        List<ProcessHandle> all = new ArrayList<>(List.of(server));
+        server.descendants().forEach(all::add);
+        signal("-CONT", all);
+    }
+
+    /**
+     * Sends {@code signal} ({@code -STOP}, {@code -CONT}, …) to {@code processes} with the
+     * {@code kill} command, waiting at most two seconds for it; without one, nothing is sent.
+     */
+    static void signal(String signal, List<ProcessHandle> processes) {
+        if (processes.isEmpty()) {
+            return;
+        }
+        List<String> command = new ArrayList<>(List.of("kill", signal));
+        processes.forEach(p -> command.add(String.valueOf(p.pid())));
         try {
             Process kill = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -185,7 +198,8 @@ final class Slot implements AutoCloseable {
                 kill.destroyForcibly();
             }
         } catch (IOException e) {
-            // No kill command here: a stopped server is then stopped the hard way, if at all.
+            // No kill command here: the caller goes on the way Java can (a stopped process is
+            // then stopped the hard way, if at all).
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
