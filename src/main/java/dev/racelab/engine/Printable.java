@@ -1,6 +1,5 @@
 package dev.racelab.engine;
 
-import java.io.FilterWriter;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -58,15 +57,27 @@ public final class Printable {
         return out.toString();
     }
 
-    /** What is written to the result goes to {@code out} as {@link #json(String)} would make it. */
+    /**
+     * What is written to the result goes to {@code out} as {@link #json(String)} would make it,
+     * gathered in a buffer of its own and passed on in large pieces (a JSON writer writes a few
+     * characters at a time, and each write to a {@link java.io.BufferedWriter} takes its lock).
+     * Flushing or closing the result passes on what it holds. Used by one thread.
+     */
     public static Writer json(Writer out) {
-        return new FilterWriter(out) {
+        return new Writer() {
+            private final char[] buffer = new char[1 << 13];
+            private int held;
+
             @Override
             public void write(int c) throws IOException {
                 if (c >= 0x20 && unsafe((char) c)) {
-                    out.write(String.format("\\u%04x", c));
+                    String escape = String.format("\\u%04x", c);
+                    write(escape, 0, escape.length());
                 } else {
-                    out.write(c);
+                    if (held == buffer.length) {
+                        pass();
+                    }
+                    buffer[held++] = (char) c;
                 }
             }
 
@@ -77,15 +88,34 @@ public final class Printable {
 
             @Override
             public void write(String text, int offset, int length) throws IOException {
-                int from = offset;
                 for (int i = offset; i < offset + length; i++) {
-                    if (text.charAt(i) >= 0x20 && unsafe(text.charAt(i))) {
-                        out.write(text, from, i - from);
-                        write(text.charAt(i));
-                        from = i + 1;
+                    char c = text.charAt(i);
+                    if (c >= 0x20 && unsafe(c)) {
+                        write(c);
+                    } else {
+                        if (held == buffer.length) {
+                            pass();
+                        }
+                        buffer[held++] = c;
                     }
                 }
-                out.write(text, from, offset + length - from);
+            }
+
+            private void pass() throws IOException {
+                out.write(buffer, 0, held);
+                held = 0;
+            }
+
+            @Override
+            public void flush() throws IOException {
+                pass();
+                out.flush();
+            }
+
+            @Override
+            public void close() throws IOException {
+                pass();
+                out.close();
             }
         };
     }
