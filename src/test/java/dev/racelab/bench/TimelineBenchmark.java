@@ -31,7 +31,8 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class TimelineBenchmark extends Application {
 
-    private static final int EVENTS = 1_000_000;
+    /** How many events: {@code scripts/bench timeline [events]}, a million unless said. */
+    private static final int EVENTS = Integer.parseInt(System.getProperty("bench.events", "1000000").replace("_", ""));
     private static final long RUN_NANOS = 60_000_000_000L;
 
     private Stage stage;
@@ -42,7 +43,10 @@ public final class TimelineBenchmark extends Application {
         }
 
         public static void main(String[] args) {
-            Application.launch(TimelineBenchmark.class, args);
+            if (args.length > 0) {
+                System.setProperty("bench.events", args[0]);
+            }
+            Application.launch(TimelineBenchmark.class);
         }
     }
 
@@ -57,10 +61,11 @@ public final class TimelineBenchmark extends Application {
                 scenario("warm-up", 100, false);
                 quiet = false;
                 System.out.println("(after one untimed warm-up pass of the 100-lane scenario)");
-                scenario("100 lanes, 1,000,000 events", 100, false);
+                String events = String.format("%,d events", EVENTS);
+                scenario("100 lanes, " + events, 100, false);
                 if (System.getProperty("bench.quick") == null) {
-                    scenario("1000 lanes, 1,000,000 events", 1000, false);
-                    scenario("1000 lanes, 1,000,000 events, compact lanes", 1000, true);
+                    scenario("1000 lanes, " + events, 1000, false);
+                    scenario("1000 lanes, " + events + ", compact lanes", 1000, true);
                 }
             } catch (Throwable e) {
                 e.printStackTrace();
@@ -74,7 +79,8 @@ public final class TimelineBenchmark extends Application {
 
     private void scenario(String name, int lanes, boolean compact) throws Exception {
         if (!quiet) {
-            System.out.printf("%n== %s ==%n", name);
+            System.out.printf("%n== %s (%d cores, load %.1f) ==%n", name, Runtime.getRuntime().availableProcessors(),
+                    java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         }
         ManualClock clock = new ManualClock();
         Recorder recorder = new Recorder(clock, EVENTS + 200_000);
