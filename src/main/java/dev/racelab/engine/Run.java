@@ -4,9 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -34,10 +32,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * block on the servers. Whatever the supervisor meets, an {@link Error} from a lab included, the
  * run ends with an outcome.
  *
- * <p><b>Phases.</b> The phase and the event that records each change of it are changed together,
- * under {@code phaseLock}, by the control methods and the supervisor alike, so neither can undo
- * the other's change (a pause is never overwritten with RUNNING, an ended run never becomes
- * paused).
+ * <p><b>Phases.</b> The phase and the event that records each change of it are changed together
+ * ({@link RunPhases}), by the control methods and the supervisor alike.
  *
  * <p><b>Progress.</b> A run makes progress when a worker records something. What observers
  * report and what the engine notes does not count, so workers hanging on a silent server are
@@ -59,10 +55,7 @@ public final class Run {
     static final long TEARDOWN_MILLIS = 5_000;
 
     private static final long POLL_MILLIS = 20;
-    /** How long a run is quiet before its lab is asked whether the workers are deadlocked. */
-    private static final long DEADLOCK_CHECK_NANOS = 1_000_000_000L;
     static final long ABORT_AFTER_MILLIS = 250;
-    private static final int MAX_PLACES = 10_000;
 
     private final Lab lab;
     private final RunSpec spec;
@@ -80,9 +73,7 @@ public final class Run {
     private final AtomicReference<Failure> failure = new AtomicReference<>();
     private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
 
-    private final Object phaseLock = new Object();
-    /** Written under {@code phaseLock}; read without it. */
-    private volatile RunPhase phase = RunPhase.READY;
+    private final RunPhases phases;
     private volatile boolean stopRequested;
     private volatile boolean stopping;
     /** A deadlock the lab named before the timeout; read by the supervisor thread only. */
@@ -107,6 +98,7 @@ public final class Run {
         this.recorder = new Recorder(clock, recorderCapacity);
         this.record = new RunRecord(new RunHeader(lab.id(), spec, Instant.now()), recorder);
         this.gates = new GateKeeper(lab.gates(), spec.workers(), spec.gates(), clock);
+        this.phases = new RunPhases(recorder, gates);
         this.runThreads = new Threads(this::threadFailed);
         this.id = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         addActor("run", Actor.Kind.RUN);
@@ -158,7 +150,7 @@ public final class Run {
     }
 
     public RunPhase phase() {
-        return phase;
+        return phases.now();
     }
 
     /** Everyone with a lane: the run, then the workers, then server lanes once the run started. */
@@ -197,87 +189,43 @@ public final class Run {
 
     /** Starts the run in the background; returns at once. */
     public void start() {
-        synchronized (phaseLock) {
-            if (phase != RunPhase.READY) {
-                throw new IllegalStateException("a run starts once; this one is " + phase);
-            }
-            phase = RunPhase.PREPARING;
-            recorder.record(RUN_ACTOR, EventKind.RUN_PREPARING, lab.id(), spec.workers());
-        }
+        phases.prepare(lab.id(), spec.workers());
         runThreads.start("run-" + lab.id(), this::supervise);
     }
 
     /** Halts every worker at the next gate it reaches (step mode). */
     public void pause() {
-        synchronized (phaseLock) {
-            if (phase == RunPhase.RUNNING || phase == RunPhase.PREPARING) {
-                gates.enterStepMode();
-                phase = RunPhase.PAUSED;
-                recorder.record(RUN_ACTOR, EventKind.RUN_PAUSED, null, 1);
-            }
-        }
+        phases.pause();
     }
 
     /** Ends step mode: every halted worker goes on; breakpoints still halt. */
     public void resume() {
-        synchronized (phaseLock) {
-            if (phase == RunPhase.PAUSED) {
-                gates.resumeAll();
-                phase = RunPhase.RUNNING;
-                recorder.record(RUN_ACTOR, EventKind.RUN_PAUSED, null, 0);
-            }
-        }
+        phases.resume();
     }
 
     /** Releases worker {@code index}, halted at a gate, to run to its next gate; false if it was not halted. */
     public boolean step(int index) {
-        synchronized (phaseLock) {
-            if (!phase.live() || !gates.step(index)) {
-                return false;
-            }
-            recorder.record(workers.get(index).actor(), EventKind.STEP, null, index);
-            return true;
-        }
+        return phases.step(index, workers.get(index).actor());
     }
 
     /** Replaces the gates; workers follow the new plan from the next gate they reach. */
     public void setPlan(GatePlan plan) {
-        synchronized (phaseLock) {
-            if (phase == RunPhase.ENDED || plan.equals(gates.plan())) {
-                return;
-            }
-            gates.setPlan(plan);
-            if (phase != RunPhase.READY) {
-                recorder.record(RUN_ACTOR, EventKind.GATES, plan.describe(lab::workerName), 0);
-            }
-        }
+        phases.setPlan(plan, lab::workerName);
     }
 
     /** Scales every delay: 2.0 makes them twice as long (slow motion), 0.5 half. */
     public void setDelayScale(double scale) {
-        synchronized (phaseLock) {
-            if (scale == gates.delayScale()) {
-                return;
-            }
-            gates.setDelayScale(scale);
-            recorder.record(RUN_ACTOR, EventKind.SPEED, null, Math.round(scale * 1000));
-        }
+        phases.setDelayScale(scale);
     }
 
     /** Stops the run; returns at once, the outcome follows when the workers are gone. */
     public void stop() {
         stopRequested = true;
-        if (phase != RunPhase.READY) {
+        if (phases.now() != RunPhase.READY) {
             return;  // The supervisor sees the request; nothing here waits for anyone.
         }
-        Outcome stoppedEarly = null;
-        synchronized (phaseLock) {
-            if (phase == RunPhase.READY) {
-                stoppedEarly = Outcome.error("stopped before it started", "The run was stopped before it began.");
-                end(stoppedEarly);
-            }
-        }
-        if (stoppedEarly != null) {
+        Outcome stoppedEarly = Outcome.error("stopped before it started", "The run was stopped before it began.");
+        if (phases.end(record, stoppedEarly, true)) {
             outcome.complete(stoppedEarly);
         }
     }
@@ -322,23 +270,15 @@ public final class Run {
             }
             Outcome last = result;
             try {
-                last = withPlaces(result.withMetrics(metrics()));
+                last = RunResults.withPlaces(result.withMetrics(RunResults.metrics(opsCompleted(), startNanos, endNanos,
+                        recorder)), recorder);
             } catch (Throwable e) {
                 recorder.record(RUN_ACTOR, EventKind.ERROR, "summing up the run failed: " + message(e), 0);
             } finally {
-                synchronized (phaseLock) {
-                    end(last);
-                }
+                phases.end(record, last, false);
                 outcome.complete(last);
             }
         }
-    }
-
-    /** Records the end: the outcome on the record first, so whoever sees RUN_ENDED finds it. */
-    private void end(Outcome result) {
-        record.conclude(result);
-        recorder.record(RUN_ACTOR, EventKind.RUN_ENDED, result.verdict().name(), result.verdict().ordinal());
-        phase = RunPhase.ENDED;
     }
 
     /** Everything between start and the verdict; whatever throws, the caller still ends the run. */
@@ -411,44 +351,26 @@ public final class Run {
         }
         startNanos = clock.nanos();
         threads.make(runThreads, this::work);
-        synchronized (phaseLock) {
-            if (phase == RunPhase.PREPARING) {
-                phase = RunPhase.RUNNING;
-            }
-        }
+        phases.workersStart();
         threads.startAll();
-        long seen = -1;
-        // Measured from the start, not from when this thread gets round to it: on a busy machine
-        // that can be much later, and a wait would then have to last longer than the timeout.
-        long lastProgress = startNanos;
-        long lastHalt = startNanos;
-        boolean askedForDeadlock = false;
+        StallWatch watch = new StallWatch(startNanos, spec.timeout());
         while (!threads.await(POLL_MILLIS)) {
             if (stopRequested || failure.get() != null) {
                 return false;
             }
-            long now = clock.nanos();
-            if (!gates.halted().isEmpty()) {
-                lastHalt = now;
-            }
-            long waitingSince = scenario.waitingSince(summary(true));
-            if (waitingSince != Long.MAX_VALUE && now - Math.max(waitingSince, lastHalt) > spec.timeout().toNanos()) {
-                // Busy, but by the lab's measure a worker got nowhere for the timeout: a livelock or starvation.
-                return true;
-            }
-            long activity = activity();
-            if (activity != seen || gates.holdingAnyone()) {
-                seen = activity;
-                lastProgress = now;
-                askedForDeadlock = false;
-            } else if (now - lastProgress > spec.timeout().toNanos()) {
-                return true;
-            } else if (!askedForDeadlock && now - lastProgress > DEADLOCK_CHECK_NANOS) {
-                // A cycle of waits does not break by itself: say so now, not at the timeout.
-                askedForDeadlock = true;
-                deadlock = scenario.deadlock(summary(true));
-                if (deadlock != null) {
+            switch (watch.after(clock.nanos(), activity(), !gates.halted().isEmpty(), gates.holdingAnyone(),
+                    scenario.waitingSince(summary(true)))) {
+                case TIMED_OUT -> {
                     return true;
+                }
+                case ASK_DEADLOCK -> {
+                    deadlock = scenario.deadlock(summary(true));
+                    if (deadlock != null) {
+                        return true;
+                    }
+                }
+                case GO_ON -> {
+                    // Watched again after the next poll.
                 }
             }
         }
@@ -477,7 +399,7 @@ public final class Run {
             RunSummary stalled = summary(true);
             Outcome diagnosis = scenario.diagnose(stalled);
             stopWorkers();
-            return diagnosis != null ? diagnosis : stuck();
+            return diagnosis != null ? diagnosis : RunResults.stuck(workers, spec);
         }
         stopWorkers();
         Failure late = failure.get();
@@ -490,18 +412,6 @@ public final class Run {
                     + (long) spec.workers() * spec.ops() + " operations. ");
         }
         return judged;
-    }
-
-    private Outcome stuck() {
-        List<String> unfinished = new ArrayList<>();
-        for (WorkerHandle worker : workers) {
-            if (worker.opsDone() < spec.ops()) {
-                unfinished.add(worker.name());
-            }
-        }
-        return new Outcome(Verdict.STUCK, "no progress for " + spec.timeout().toSeconds() + " s",
-                "These workers never finished: " + String.join(", ", unfinished) + ".",
-                Map.of("stuck workers", (long) unfinished.size()), Map.of(), List.of());
     }
 
     private void work(WorkerHandle worker) {
@@ -542,14 +452,7 @@ public final class Run {
     private void stopWorkers() {
         stopping = true;
         gates.stop();
-        threads.stop(() -> {
-            synchronized (phaseLock) {
-                if (phase.live() && phase != RunPhase.STOPPING) {
-                    phase = RunPhase.STOPPING;
-                    recorder.record(RUN_ACTOR, EventKind.RUN_STOPPING, null, threads.running());
-                }
-            }
-        });
+        threads.stop(() -> phases.stopping(threads.running()));
         if (endNanos == 0 && startNanos != 0) {
             endNanos = clock.nanos();
         }
@@ -571,31 +474,6 @@ public final class Run {
         long end = stalled || endNanos == 0 ? clock.nanos() : endNanos;
         return new RunSummary(spec.workers(), spec.ops(), opsCompleted(), end - startNanos, stopRequested, stalled,
                 recorder, spec.timeout());
-    }
-
-    /** Points the outcome at every violation event, unless the oracle chose the places itself. */
-    private Outcome withPlaces(Outcome judged) {
-        if (!judged.places().isEmpty()) {
-            return judged;
-        }
-        List<Long> places = new ArrayList<>();
-        recorder.drain(0, Integer.MAX_VALUE, event -> {
-            if (event.kind() == EventKind.VIOLATION && places.size() < MAX_PLACES) {
-                places.add(event.seq());
-            }
-        });
-        return new Outcome(judged.verdict(), judged.headline(), judged.explanation(), judged.violations(),
-                judged.metrics(), places);
-    }
-
-    private Map<String, Number> metrics() {
-        Map<String, Number> metrics = new LinkedHashMap<>();
-        long elapsed = startNanos == 0 ? 0 : endNanos - startNanos;
-        metrics.put("opsCompleted", opsCompleted());
-        metrics.put("opsPerSec", elapsed <= 0 ? 0 : Math.round(opsCompleted() * 1e9 / elapsed));
-        metrics.put("runMs", elapsed / 1_000_000);
-        metrics.put("droppedEvents", recorder.dropped());
-        return metrics;
     }
 
     static String message(Throwable e) {
