@@ -42,7 +42,8 @@ import java.util.concurrent.TimeUnit;
  * final value is checked against the row, as its record shows the row (the latest write in the
  * server's order) and as its increments and losses add up.
  *
- * <p>Run with {@code scripts/bench lost [runs] [clients] [increments] [pause-ms]} (30, 8, 50, 5);
+ * <p>Run with {@code scripts/bench lost [runs] [clients] [increments] [pause-ms] [pgbench]} (30, 8, 50,
+ * 5; {@code pgbench} puts pgbench on both sides, to see how far apart one program comes from itself);
  * needs {@code pgbench} on the PATH. Uses {@code RACELAB_PG_URL} or the embedded PostgreSQL.
  */
 public final class LostBenchmark {
@@ -55,6 +56,8 @@ public final class LostBenchmark {
         int clients = args.length > 1 ? Integer.parseInt(args[1]) : 8;
         int increments = args.length > 2 ? Integer.parseInt(args[2]) : 50;
         int pauseMs = args.length > 3 ? Integer.parseInt(args[3]) : 5;
+        // "pgbench": both sides pgbench, to see how far apart two runs of one program come out.
+        boolean againstItself = args.length > 4 && args[4].equals("pgbench");
         Postgres postgres = TestServers.postgres();
         CounterLab lab = new CounterLab(TestServers.backends());
         Path script = Files.createTempFile("racelab-lost-", ".pgbench");
@@ -73,15 +76,18 @@ public final class LostBenchmark {
         try {
             for (int round = 0; round < runs; round++) {
                 boolean oursFirst = round % 2 == 0;
-                Result first = oursFirst ? racelab(lab, clients, increments, pauseMs, round)
+                Result first = oursFirst && !againstItself ? racelab(lab, clients, increments, pauseMs, round)
                         : pgbench(postgres, script, clients, increments);
-                Result second = oursFirst ? pgbench(postgres, script, clients, increments)
+                Result second = oursFirst || againstItself ? pgbench(postgres, script, clients, increments)
                         : racelab(lab, clients, increments, pauseMs, round);
                 Result our = oursFirst ? first : second;
                 Result their = oursFirst ? second : first;
                 ours[round] = our.lost();
                 theirs[round] = their.lost();
                 agreeing += our.agrees() ? 1 : 0;
+                if (againstItself) {
+                    our = new Result(our.lost(), true, "(pgbench)");
+                }
                 System.out.printf("%5d %8d %8d %8.1f  %s%n", round + 1, our.lost(), their.lost(), load(), our.note());
             }
         } finally {
