@@ -245,9 +245,10 @@ final class Commands {
         boolean asLogin;
 
         @Option(names = {"-j", "--jobs"}, paramLabel = "N", order = 6, converter = Values.WholeNumber.class,
-                description = "run up to N specs side by side, "
-                + "each in its own scratch database (default: one per core, at most "
-                + SpecLanes.MAX_LANES + "); the output keeps the order given")
+                description = "run up to N specs side by side, each lane in a scratch database of its own "
+                + "(default 1: one after another, as isolationtester runs them); the output keeps the order given. "
+                + "Specs side by side share the server's limits and serializable transactions: one that waits for "
+                + "a safe snapshot (DEFERRABLE) or prepares transactions may print otherwise than alone")
         Long jobs;
 
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")

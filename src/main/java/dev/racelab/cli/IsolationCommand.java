@@ -112,7 +112,7 @@ final class IsolationCommand {
                 out.print(piece);
                 out.flush();
             };
-            int laneCount = jobs > 0 ? Math.min(jobs, specs.size()) : SpecLanes.laneCount(specs.size());
+            int laneCount = Math.max(1, Math.min(jobs, specs.size()));
             try (SpecLanes lanes = new SpecLanes(laneCount, specs, chosen, server, access, printing ? live : null,
                     kept -> err.println("racelab: warning: " + kept))) {
                 interruption.stopping(lanes::stop);
@@ -143,6 +143,10 @@ final class IsolationCommand {
                         err.println("racelab: " + spec.name() + ": " + ended.failure());
                     }
                     reports.add(json(spec, ended.report(), ended.failure(), run, ended.kept()));
+                }
+                if (lanes.finish()) {
+                    // A scratch database or role stayed on the server (said above): a server problem.
+                    allRan = false;
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -28,11 +28,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * Specs run side by side, each alone in a sandbox of its own (a scratch database, a role), and
- * handed back in the order given. isolationtester runs one spec after another in one database;
- * here a spec's sandbox is made and dropped while another spec runs, and two specs run at once:
- * each has its own database, its own role and its own sessions, and PostgreSQL's locks, snapshots
- * and waits do not cross databases, so a transcript is the same as run alone.
+ * Specs run in lanes, one after another in each (one lane unless the user asks for more), each
+ * lane in a sandbox of its own (a scratch database, a role), and handed back in the order given.
+ * isolationtester runs one spec after another in one database; a lane does the same while the
+ * spec before left nothing there ({@link SpecSandbox#mayHost}), else it makes a new sandbox.
+ * Lanes side by side have their own databases, roles and sessions, and PostgreSQL's row and
+ * table locks do not cross databases; but they share the server's limits (connections, prepared
+ * transactions) and its serializable transactions (a DEFERRABLE snapshot waits for every one), so
+ * more than one lane is the user's choice.
  *
  * <p>With one lane the transcript of the spec running is printed as it comes, as before; with
  * more, each is printed whole once it and every spec before it have ended. A stop ({@link #stop})
@@ -40,9 +43,6 @@ import java.util.function.Consumer;
  * #close} waits for every lane, so no sandbox outlives the command.
  */
 final class SpecLanes implements AutoCloseable {
-
-    /** At most this many lanes, whatever the machine: each spec has a handful of sessions of its own. */
-    static final int MAX_LANES = 4;
 
     /** How one spec ended: its transcript, its report, why it stopped (null if it ran to its end). */
     record Ended(Spec spec, String transcript, PermutationReport report, String failure, boolean serverFailed,
@@ -61,6 +61,7 @@ final class SpecLanes implements AutoCloseable {
     /** Where what stays on the server after the lanes' last sandboxes were dropped is said. */
     private final Consumer<String> warn;
     private volatile boolean halted;
+    private volatile boolean leftBehind;
 
     /**
      * Starts {@code specs} in {@code laneCount} lanes, in order.
@@ -69,7 +70,9 @@ final class SpecLanes implements AutoCloseable {
      */
     SpecLanes(int laneCount, List<Spec> specs, Map<Spec, List<Permutation>> chosen, Postgres server,
               SpecSandbox.Access access, Consumer<String> live, Consumer<String> warn) {
-        this.sessions = specs.stream().mapToInt(spec -> spec.sessions().size()).max().orElse(1);
+        // Twice the most sessions a spec has: a reused login's next spec may connect while the
+        // last one's sessions are still closing on the server.
+        this.sessions = 2 * specs.stream().mapToInt(spec -> spec.sessions().size()).max().orElse(1);
         this.warn = warn;
         AtomicInteger threads = new AtomicInteger();
         this.lanes = Executors.newFixedThreadPool(laneCount, task -> {
@@ -83,10 +86,6 @@ final class SpecLanes implements AutoCloseable {
         }
     }
 
-    /** The lanes for {@code specs} on this machine: one per core, at most {@link #MAX_LANES}, at most one per spec. */
-    static int laneCount(int specs) {
-        return Math.max(1, Math.min(Math.min(Runtime.getRuntime().availableProcessors(), MAX_LANES), specs));
-    }
 
     private Ended run(Spec spec, List<Permutation> only, Postgres server, SpecSandbox.Access access,
                       Consumer<String> live) {
@@ -142,6 +141,10 @@ final class SpecLanes implements AutoCloseable {
             kept.addAll(drop(sandbox));
             sandbox = null;
         }
+        if (halted) {
+            // Stopped, or the server failed: no new database or role now.
+            throw new IsolationFailure("stopped");
+        }
         if (sandbox == null) {
             sandbox = SpecSandbox.open(server, spec, reach, SpecSandbox.Access.CONFINED, sessions);
             made.add(sandbox);
@@ -158,11 +161,24 @@ final class SpecLanes implements AutoCloseable {
         }
     }
 
-    /** Drops {@code sandbox} (its database, its roles), which its lane will not use again. */
+    /**
+     * Drops {@code sandbox} (its database, its roles), which its lane will not use again. What
+     * stays on the server is a server failure: no other spec starts.
+     */
     private List<String> drop(SpecSandbox sandbox) {
         laneSandbox.remove();
         made.remove(sandbox);
-        return sandbox.release();
+        List<String> kept = sandbox.release();
+        if (!kept.isEmpty()) {
+            leftBehind = true;
+            halted = true;
+        }
+        return kept;
+    }
+
+    /** Whether dropping a sandbox left something on the server (said as it happened). */
+    boolean leftBehind() {
+        return leftBehind;
     }
 
     /**
@@ -192,11 +208,31 @@ final class SpecLanes implements AutoCloseable {
     public void close() throws InterruptedException {
         stop();
         lanes.shutdown();
-        lanes.awaitTermination(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
-        // Each lane's last sandbox, kept for a spec that did not come.
-        for (SpecSandbox sandbox : made) {
-            sandbox.release().forEach(warn);
+        boolean interrupted = false;
+        try {
+            lanes.awaitTermination(Long.MAX_VALUE, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            interrupted = true;
         }
-        made.clear();
+        finish();
+        if (interrupted) {
+            throw new InterruptedException();
+        }
+    }
+
+    /**
+     * Drops each lane's last sandbox, kept for a spec that did not come, saying what stays on the
+     * server; once every spec was taken with {@link #next}. Answers whether something stayed.
+     */
+    boolean finish() {
+        for (SpecSandbox sandbox : List.copyOf(made)) {
+            try {
+                drop(sandbox).forEach(warn);
+            } catch (RuntimeException e) {
+                leftBehind = true;
+                warn.accept("a scratch database or role may stay on the server: " + e.getMessage());
+            }
+        }
+        return leftBehind;
     }
 }

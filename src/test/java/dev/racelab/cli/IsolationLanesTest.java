@@ -51,6 +51,7 @@ class IsolationLanesTest {
     @Test
     @Tag("lab")
     void specsSideBySidePrintWhatOneAfterAnotherPrintsInTheOrderGiven() throws Exception {
+        // The teaching specs and this one do not wait for safe snapshots nor prepare transactions.
         List<String> specs = new ArrayList<>();
         for (TeachingSpec teaching : TeachingSpec.all()) {
             specs.add(teaching.id());
@@ -121,6 +122,34 @@ class IsolationLanesTest {
         assertTrue(alone.contains("0\n(1 row)"), alone);
         assertEquals(cli("isolation", leaves.toString()).out() + alone + alone, result.out(),
                 "each spec as it prints alone: the second did not meet the first's table");
+    }
+
+    /**
+     * A spec may change its own role for later sessions (a default setting, by SQL it builds as it
+     * runs): the next spec does not run as that role, and prints what it prints alone.
+     */
+    @Test
+    @Tag("lab")
+    void aSpecThatChangesItsOwnRoleLeavesTheNextSpecAsItWouldRunAlone() throws Exception {
+        Path changes = dir.resolve("changes.spec");
+        Files.writeString(changes, """
+                setup { DO $$BEGIN EXECUTE format('ALTER ROLE %I SET default_transaction_isolation = %L',
+                        current_user, 'serializable'); END$$; }
+                session s1
+                step s1_show { SHOW default_transaction_isolation; }
+                """);
+        Path shows = dir.resolve("shows.spec");
+        Files.writeString(shows, """
+                session s1
+                step s1_show { SHOW default_transaction_isolation; }
+                """);
+        String alone = cli("isolation", shows.toString()).out();
+        assertTrue(alone.contains("read committed"), alone);
+
+        Result result = cli("isolation", changes.toString(), shows.toString());
+
+        assertEquals(0, result.code(), result.err());
+        assertTrue(result.out().endsWith(alone), result.out());
     }
 
     @Test

@@ -63,7 +63,8 @@ public final class SpecSandbox implements AutoCloseable {
     private final SpecGrants.Rights rights;
     /** How many sessions the login may have at once, besides RaceLab's spare ones. */
     private final int sessionLimit;
-    private final long openedNanos = System.nanoTime();
+    /** When the login was made: its password expires {@link #LEFTOVER_AFTER} after. */
+    private final long openedNanos;
     /** What the scratch database held when made ({@link #mayHost}); null when it is not to be used again. */
     private final String madeAs;
     /** A connection into the scratch database, to see what a spec left there; null until needed. */
@@ -75,7 +76,8 @@ public final class SpecSandbox implements AutoCloseable {
 
     private SpecSandbox(Postgres server, Connection admin, SpecLogin login, ScratchDatabase scratch,
                         Connection inScratch, SpecRoles roles, PgAddress sessions, SpecGrants.Rights rights,
-                        int sessionLimit, boolean reusable) {
+                        int sessionLimit, boolean reusable, long openedNanos) {
+        this.openedNanos = openedNanos;
         this.server = server;
         this.admin = admin;
         this.login = login;
@@ -89,7 +91,7 @@ public final class SpecSandbox implements AutoCloseable {
         if (reusable) {
             try {
                 made = whatIsThere();
-            } catch (SQLException e) {
+            } catch (SQLException | RuntimeException e) {
                 // Not known: not used again.
                 closeQuietly(looking);
                 looking = null;
@@ -116,6 +118,7 @@ public final class SpecSandbox implements AutoCloseable {
      */
     public static SpecSandbox open(Postgres server, Spec spec, ServerReach reach, Access access, int sessions)
             throws BackendException, IsolationFailure {
+        long began = System.nanoTime();
         Connection admin;
         try {
             admin = server.control("isolation");
@@ -153,7 +156,7 @@ public final class SpecSandbox implements AutoCloseable {
             // Only a sandbox whose login was given nothing beyond its database is used again.
             boolean reusable = login != null && grants.isEmpty() && roles == null;
             return new SpecSandbox(server, admin, login, scratch, inScratch, roles, address, rights,
-                    Math.max(sessions, spec.sessions().size()), reusable);
+                    Math.max(sessions, spec.sessions().size()), reusable, began);
         } catch (SQLException e) {
             undo(admin, login, scratch, inScratch);
             throw new BackendException(Service.POSTGRES, where(server) + " could not make a sandbox for spec "
@@ -257,8 +260,13 @@ public final class SpecSandbox implements AutoCloseable {
             return false;
         }
         try {
-            return SpecGrants.plan(admin, next, reach, rights).isEmpty() && madeAs.equals(whatIsThere());
-        } catch (SQLException | IsolationFailure | RuntimeException e) {
+            if (!SpecGrants.plan(admin, next, reach, rights).isEmpty() || !madeAs.equals(whatIsThere())) {
+                return false;
+            }
+            // The login may have changed its own password: the next spec's sessions must still get in.
+            tryLogin(server, sessions, login.name());
+            return true;
+        } catch (SQLException | IsolationFailure | BackendException | RuntimeException e) {
             // The new sandbox's making says what is wrong, if anything is.
             return false;
         }
@@ -269,10 +277,13 @@ public final class SpecSandbox implements AutoCloseable {
         if (looking == null) {
             looking = server.control("isolation", scratch.name());
         }
-        try (java.sql.Statement s = looking.createStatement();
-             java.sql.ResultSet rs = s.executeQuery(AdminSql.get("what-a-spec-left"))) {
-            rs.next();
-            return rs.getString(1);
+        try (java.sql.PreparedStatement p = looking.prepareStatement(AdminSql.get("what-a-spec-left"))) {
+            p.setString(1, login.name());
+            p.setString(2, login.name());
+            try (java.sql.ResultSet rs = p.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
         }
     }
 

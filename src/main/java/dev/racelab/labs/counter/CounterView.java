@@ -31,6 +31,8 @@ final class CounterView implements LabView {
     private final Map<Integer, Long> unplaced = new HashMap<>();
     /** The latest write in the server's order so far; 0 while writes carry no order (older recordings). */
     private long latestWrite;
+    /** Bumped whenever what the panels show from the writes changes: the row's value may go down as well as up. */
+    private long changes;
 
     CounterView(CounterStrategy strategy, RunHeader header) {
         this.tracker = new RunTracker(header);
@@ -47,6 +49,7 @@ final class CounterView implements LabView {
             unplaced.put(event.actor(), event.value());
             if (latestWrite == 0) {
                 written = event.value();
+                changes++;
             }
         } else if (event.kind() == EventKind.WRITE_ORDER && CounterScenario.ROW.equals(event.subject())) {
             // Writes on their own may be recorded out of the server's order: the latest in it holds the row.
@@ -54,6 +57,7 @@ final class CounterView implements LabView {
             if (value != null && event.value() > latestWrite) {
                 latestWrite = event.value();
                 written = value;
+                changes++;
             }
         }
     }
@@ -82,7 +86,7 @@ final class CounterView implements LabView {
 
     @Override
     public long version() {
-        return tracker.version() + committed + written;
+        return tracker.version() + committed + changes;
     }
 
     @Override

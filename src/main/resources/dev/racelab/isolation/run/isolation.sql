@@ -156,8 +156,10 @@ ORDER BY 1, 2
 -- What a spec could leave in its scratch database for the next spec run there, as one digest:
 -- every object made in it (an oid from FirstNormalObjectId, 16384, on, in each of the database's
 -- own catalogs; the temporary schemas sessions reuse left out), every schema's owner and rights,
--- every comment, the database's own rights, limit and settings, and its prepared transactions.
--- The same digest as just after the database was made says that nothing was left.
+-- every comment, the database's own rights, limit, settings and comment, its prepared
+-- transactions, and what the spec's login ($1) may change of itself: its settings in any
+-- database, its connection limit and its expiry. The same digest as just after the database was
+-- made says that nothing was left. (A changed password is found by logging in.)
 SELECT pg_catalog.md5(pg_catalog.concat_ws('|',
   (SELECT pg_catalog.sum(pg_catalog.substring(pg_catalog.query_to_xml(pg_catalog.format(
        'SELECT count(*) AS n FROM %s WHERE oid >= 16384', c.oid::pg_catalog.regclass), false, true, '')::text,
@@ -171,11 +173,15 @@ SELECT pg_catalog.md5(pg_catalog.concat_ws('|',
       WHERE n.nspname NOT LIKE 'pg\_temp\_%' AND n.nspname NOT LIKE 'pg\_toast\_temp\_%'),
   (SELECT pg_catalog.md5(pg_catalog.string_agg(d.classoid || ':' || d.objoid || ':' || d.objsubid || ':'
       || d.description, ',' ORDER BY d.classoid, d.objoid, d.objsubid)) FROM pg_catalog.pg_description d),
-  (SELECT d.datconnlimit || ':' || d.datallowconn || ':' || coalesce(d.datacl::text, '')
+  (SELECT d.datconnlimit || ':' || d.datallowconn || ':' || d.datistemplate || ':' || coalesce(d.datacl::text, '')
+      || ':' || coalesce(pg_catalog.shobj_description(d.oid, 'pg_database'), '')
       FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database()),
-  (SELECT pg_catalog.string_agg(s.setrole || '=' || pg_catalog.array_to_string(s.setconfig, ','), ';'
-      ORDER BY s.setrole)
-      FROM pg_catalog.pg_db_role_setting s JOIN pg_catalog.pg_database d ON d.oid = s.setdatabase
-      WHERE d.datname = pg_catalog.current_database()),
+  (SELECT pg_catalog.string_agg(s.setdatabase || '/' || s.setrole || '=' || pg_catalog.array_to_string(s.setconfig, ','),
+      ';' ORDER BY s.setdatabase, s.setrole)
+      FROM pg_catalog.pg_db_role_setting s
+      WHERE s.setdatabase = (SELECT d.oid FROM pg_catalog.pg_database d WHERE d.datname = pg_catalog.current_database())
+         OR s.setrole = (SELECT r.oid FROM pg_catalog.pg_roles r WHERE r.rolname = ?)),
+  (SELECT r.rolconnlimit || ':' || coalesce(r.rolvaliduntil::text, '') FROM pg_catalog.pg_roles r
+      WHERE r.rolname = ?),
   (SELECT pg_catalog.count(*) FROM pg_catalog.pg_prepared_xacts p
       WHERE p.database = pg_catalog.current_database())))
