@@ -251,7 +251,7 @@ public final class Run {
 
     /** A thread of this run died of {@code cause}: on the record, and the run ends with ERROR. */
     private void threadFailed(String thread, Throwable cause) {
-        recorder.record(RUN_ACTOR, EventKind.ERROR, thread + " failed: " + message(cause), 0);
+        recorder.record(RUN_ACTOR, EventKind.ERROR, thread + " failed: " + RunResults.message(cause), 0);
         if (!stopping) {
             failure.compareAndSet(null, new Failure(thread, cause));
         }
@@ -262,8 +262,8 @@ public final class Run {
         try {
             result = openRunAndJudge();
         } catch (Throwable e) {
-            result = Outcome.error("the run broke", message(e));
-            recorder.record(RUN_ACTOR, EventKind.ERROR, message(e), 0);
+            result = Outcome.error("the run broke", RunResults.message(e));
+            recorder.record(RUN_ACTOR, EventKind.ERROR, RunResults.message(e), 0);
         } finally {
             if (result == null) {
                 result = Outcome.error("the run broke", "The run ended without an outcome.");
@@ -273,7 +273,7 @@ public final class Run {
                 last = RunResults.withPlaces(result.withMetrics(RunResults.metrics(opsCompleted(), startNanos, endNanos,
                         recorder)), recorder);
             } catch (Throwable e) {
-                recorder.record(RUN_ACTOR, EventKind.ERROR, "summing up the run failed: " + message(e), 0);
+                recorder.record(RUN_ACTOR, EventKind.ERROR, "summing up the run failed: " + RunResults.message(e), 0);
             } finally {
                 phases.end(record, last, false);
                 outcome.complete(last);
@@ -329,18 +329,7 @@ public final class Run {
             record.serverFailure(lost.get());
             return Outcome.error(headline, lost.get());
         }
-        return Outcome.error(headline, explain(scenario, failure));
-    }
-
-    private static String explain(Scenario scenario, Throwable failure) {
-        if (scenario == null) {
-            return message(failure);
-        }
-        try {
-            return scenario.explain(failure);
-        } catch (RuntimeException e) {
-            return message(failure);
-        }
+        return Outcome.error(headline, RunResults.explain(scenario, failure));
     }
 
     /** Runs the workers until they finish, one fails, the user stops, or progress stalls. */
@@ -433,7 +422,7 @@ public final class Run {
             // and the run must say so, not judge what is left as if nothing had happened.
             if (!stopping) {
                 failure.compareAndSet(null, new Failure(worker.name(), e));
-                worker.mark(EventKind.ERROR, message(e), 0);
+                worker.mark(EventKind.ERROR, RunResults.message(e), 0);
                 worker.state(ActorState.FAILED);
             }
         } finally {
@@ -441,7 +430,7 @@ public final class Run {
             try {
                 worker.script.close();
             } catch (Exception e) {
-                worker.mark(EventKind.NOTE, "closing failed: " + message(e), 0);
+                worker.mark(EventKind.NOTE, "closing failed: " + RunResults.message(e), 0);
             } finally {
                 threads.finished();
             }
@@ -465,7 +454,7 @@ public final class Run {
             try {
                 scenario.close();
             } catch (Exception e) {
-                recorder.record(RUN_ACTOR, EventKind.ERROR, "cleaning up failed: " + message(e), 0);
+                recorder.record(RUN_ACTOR, EventKind.ERROR, "cleaning up failed: " + RunResults.message(e), 0);
             }
         }
     }
@@ -474,10 +463,6 @@ public final class Run {
         long end = stalled || endNanos == 0 ? clock.nanos() : endNanos;
         return new RunSummary(spec.workers(), spec.ops(), opsCompleted(), end - startNanos, stopRequested, stalled,
                 recorder, spec.timeout());
-    }
-
-    static String message(Throwable e) {
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     private record Failure(String thread, Throwable cause) {

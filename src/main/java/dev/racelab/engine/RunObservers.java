@@ -73,7 +73,7 @@ final class RunObservers implements ServerObserver.LaneSink, AutoCloseable {
                     closeAll(observers.subList(0, laneActors.size()));
                     throw new IllegalStateException("an observer could not connect", e);
                 }
-                recorder.record(ids[0], EventKind.NOTE, "observer failed: " + Run.message(e), 0);
+                recorder.record(ids[0], EventKind.NOTE, "observer failed: " + RunResults.message(e), 0);
             }
         }
     }
@@ -123,7 +123,7 @@ final class RunObservers implements ServerObserver.LaneSink, AutoCloseable {
                     // worker's is, and the run ends as when a worker's ends, naming the server.
                     run.failed("the observer of " + observers.get(i).lanes().get(0), e);
                 } else if (open) {
-                    recorder.record(current[0], EventKind.NOTE, "observer failed: " + Run.message(e), 0);
+                    recorder.record(current[0], EventKind.NOTE, "observer failed: " + RunResults.message(e), 0);
                 }
             }
         }
@@ -144,7 +144,7 @@ final class RunObservers implements ServerObserver.LaneSink, AutoCloseable {
             try {
                 observer.abort();
             } catch (Exception e) {
-                recorder.record(Run.RUN_ACTOR, EventKind.NOTE, "cutting observer: " + Run.message(e), 0);
+                recorder.record(Run.RUN_ACTOR, EventKind.NOTE, "cutting observer: " + RunResults.message(e), 0);
             }
         }
     }
@@ -183,7 +183,7 @@ final class RunObservers implements ServerObserver.LaneSink, AutoCloseable {
             try {
                 observer.close();
             } catch (Exception e) {
-                recorder.record(Run.RUN_ACTOR, EventKind.NOTE, "closing observer: " + Run.message(e), 0);
+                recorder.record(Run.RUN_ACTOR, EventKind.NOTE, "closing observer: " + RunResults.message(e), 0);
             }
         }
     }

@@ -52,4 +52,21 @@ final class RunResults {
                 "These workers never finished: " + String.join(", ", unfinished) + ".",
                 Map.of("stuck workers", (long) unfinished.size()), Map.of(), List.of());
     }
+
+    /** What ended a run, as its lab explains it; the failure's own message where it cannot. */
+    static String explain(Scenario scenario, Throwable failure) {
+        if (scenario == null) {
+            return RunResults.message(failure);
+        }
+        try {
+            return scenario.explain(failure);
+        } catch (RuntimeException e) {
+            return RunResults.message(failure);
+        }
+    }
+
+    /** A failure in a few words: its message, or its class's name when it has none. */
+    static String message(Throwable e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
 }

@@ -101,7 +101,7 @@ final class WorkerThreads {
                 worker.script.abort();
             }
         } catch (RuntimeException e) {
-            recorder.record(worker.actor(), EventKind.NOTE, "aborting failed: " + Run.message(e), 0);
+            recorder.record(worker.actor(), EventKind.NOTE, "aborting failed: " + RunResults.message(e), 0);
         }
     }
 
@@ -116,7 +116,7 @@ final class WorkerThreads {
                     worker.script.close();
                 } catch (Exception e) {
                     recorder.record(Run.RUN_ACTOR, EventKind.NOTE, "closing " + worker.name() + ": "
-                            + Run.message(e), 0);
+                            + RunResults.message(e), 0);
                 }
             }
         }

@@ -49,4 +49,14 @@ public record WireResult(Status status, List<String> columns, List<List<String>>
     public boolean failed() {
         return status == Status.FATAL_ERROR;
     }
+
+    /** What went wrong, as libpq words an error ({@code ERROR:  …}), or the text when there is no error. */
+    public String problem() {
+        return error() != null ? error().asLibpqError() : text();
+    }
+
+    /** {@link #problem} in one line: the error's primary message, or the text's first line. */
+    public String problemLine() {
+        return error() != null ? error().message() : text().strip().lines().findFirst().orElse("");
+    }
 }

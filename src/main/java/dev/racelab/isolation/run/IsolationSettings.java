@@ -1,5 +1,10 @@
 package dev.racelab.isolation.run;
 
+import dev.racelab.backend.PgAddress;
+import dev.racelab.backend.wire.WireConnection;
+import dev.racelab.backend.wire.WireException;
+
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +20,8 @@ import java.util.Map;
  * Default}. Its isolation driver names sessions {@code isolation/<test>/<session>}.
  */
 public final class IsolationSettings {
+
+    private static final Duration LOGIN_BOUND = Duration.ofSeconds(10);
 
     private IsolationSettings() {
     }
@@ -42,5 +49,18 @@ public final class IsolationSettings {
                 new DatabaseSetting("lc_time", "C", false),
                 new DatabaseSetting("bytea_output", "hex", false),
                 new DatabaseSetting("timezone_abbreviations", "Default", false));
+    }
+
+    /**
+     * Connection {@code index} of test {@code test}, for {@code session}, started as PostgreSQL's
+     * driver starts it ({@link #startup}), within ten seconds.
+     */
+    static WireConnection connect(PgAddress address, String database, String test, String session, int index)
+            throws IsolationFailure {
+        try {
+            return WireConnection.open(address, database, startup(test, session), LOGIN_BOUND);
+        } catch (WireException e) {
+            throw new IsolationFailure("Connection " + index + " failed: " + e.getMessage(), e);
+        }
     }
 }

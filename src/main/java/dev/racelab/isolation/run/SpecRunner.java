@@ -42,7 +42,6 @@ public final class SpecRunner implements AutoCloseable {
 
     /** isolationtester's lock-wait polling period. */
     private static final int POLL_MILLIS = 10;
-    private static final Duration LOGIN_BOUND = Duration.ofSeconds(10);
 
     /**
      * @param stepTimeout  how long a step may run before it is cancelled (isolationtester: 360 s
@@ -132,12 +131,12 @@ public final class SpecRunner implements AutoCloseable {
         listener.parsed(spec.sessions().size());
         List<WireConnection> opened = new ArrayList<>();
         try {
-            WireConnection control = open(address, database, spec, "control connection", 0);
+            WireConnection control = IsolationSettings.connect(address, database, spec.name(), "control connection", 0);
             opened.add(control);
             List<Link> links = new ArrayList<>();
             for (int i = 0; i < spec.sessions().size(); i++) {
                 Session session = spec.sessions().get(i);
-                WireConnection c = open(address, database, spec, session.name(), i + 1);
+                WireConnection c = IsolationSettings.connect(address, database, spec.name(), session.name(), i + 1);
                 opened.add(c);
                 links.add(new Link(session, c));
             }
@@ -159,15 +158,6 @@ public final class SpecRunner implements AutoCloseable {
         } catch (IsolationFailure | RuntimeException e) {
             opened.forEach(WireConnection::close);
             throw e;
-        }
-    }
-
-    private static WireConnection open(PgAddress address, String database, Spec spec, String name, int index)
-            throws IsolationFailure {
-        try {
-            return WireConnection.open(address, database, IsolationSettings.startup(spec.name(), name), LOGIN_BOUND);
-        } catch (WireException e) {
-            throw new IsolationFailure("Connection " + index + " failed: " + e.getMessage(), e);
         }
     }
 
@@ -235,8 +225,8 @@ public final class SpecRunner implements AutoCloseable {
                 if (r != null && r.status() == WireResult.Status.TUPLES_OK) {
                     listener.blockResult(r);
                 } else if (r != null && r.status() != WireResult.Status.COMMAND_OK) {
-                    listener.problem("setup failed: " + errorMessage(r));
-                    throw new IsolationFailure("the setup failed: " + oneLine(r));
+                    listener.problem("setup failed: " + r.problem());
+                    throw new IsolationFailure("the setup failed: " + r.problemLine());
                 }
             }
             for (Link link : links) {
@@ -248,9 +238,9 @@ public final class SpecRunner implements AutoCloseable {
                 if (r != null && r.status() == WireResult.Status.TUPLES_OK) {
                     listener.blockResult(r);
                 } else if (r != null && r.status() != WireResult.Status.COMMAND_OK) {
-                    listener.problem("setup of session " + link.session.name() + " failed: " + errorMessage(r));
+                    listener.problem("setup of session " + link.session.name() + " failed: " + r.problem());
                     throw new IsolationFailure("the setup of session " + link.session.name() + " failed: "
-                            + oneLine(r));
+                            + r.problemLine());
                 }
             }
         }
@@ -309,7 +299,7 @@ public final class SpecRunner implements AutoCloseable {
                 if (r != null && r.status() == WireResult.Status.TUPLES_OK) {
                     listener.blockResult(r);
                 } else if (r != null && r.status() != WireResult.Status.COMMAND_OK) {
-                    listener.problem("teardown of session " + link.session.name() + " failed: " + errorMessage(r));
+                    listener.problem("teardown of session " + link.session.name() + " failed: " + r.problem());
                 }
             }
             if (spec.teardown() != null) {
@@ -317,7 +307,7 @@ public final class SpecRunner implements AutoCloseable {
                 if (r != null && r.status() == WireResult.Status.TUPLES_OK) {
                     listener.blockResult(r);
                 } else if (r != null && r.status() != WireResult.Status.COMMAND_OK) {
-                    listener.problem("teardown failed: " + errorMessage(r));
+                    listener.problem("teardown failed: " + r.problem());
                 }
             }
             listener.permutationFinished(names);
@@ -484,14 +474,6 @@ public final class SpecRunner implements AutoCloseable {
             }
             return false;
         }
-    }
-
-    private static String errorMessage(WireResult r) {
-        return r.error() != null ? r.error().asLibpqError() : r.text();
-    }
-
-    private static String oneLine(WireResult r) {
-        return r.error() != null ? r.error().message() : r.text().strip().lines().findFirst().orElse("");
     }
 
     private void checkOpen() throws IsolationFailure {
