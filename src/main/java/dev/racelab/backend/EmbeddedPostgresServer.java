@@ -18,8 +18,9 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Binaries are unpacked once under {@code <home>/postgres/bin} and checked before every start
  * ({@link PostgresBinaries}: a damaged unpack is unpacked again). The cluster lives in a {@link
- * Slot} ({@code slot-N/data}) and is kept between starts only so that later starts skip {@code
- * initdb}: it holds nothing worth keeping, since every lab creates its objects in schema {@code
+ * Slot} ({@code slot-N/data}); a new one is a copy of the cluster the build prepared ({@link
+ * PreparedPostgres}), or, for a build without one, made by {@code initdb}. It is kept between starts
+ * only so that later starts skip that: it holds nothing worth keeping, since every lab creates its objects in schema {@code
  * racelab} when they are missing and every run seeds and removes its own rows. So a cluster that
  * will not start (a wrong {@code PG_VERSION}, a broken {@code postgresql.conf}, an {@code initdb}
  * cut short) is removed and set up anew, once, with a note saying why; if a fresh one fails too,
@@ -97,7 +98,13 @@ final class EmbeddedPostgresServer implements AutoCloseable {
                         ? "Setting up embedded PostgreSQL (first start only, a few seconds)…"
                         : "Starting embedded PostgreSQL…");
                 binaries.unpackIfMissing(calledOff);
-                postgres = startHealing(root, data, slot.dir().resolve("postgres.log"), listener, calledOff);
+                Optional<PreparedPostgres> prepared = PreparedPostgres.forThisPlatform();
+                ClusterSetUp setUp = () -> prepared.isPresent() && prepared.get().copyClusterTo(data, calledOff);
+                if (settingUp) {
+                    setUp.copy();
+                }
+                postgres = startHealing(root, binaries, data, setUp, slot.dir().resolve("postgres.log"), listener,
+                        calledOff);
             }
             EmbeddedPostgresServer server = new EmbeddedPostgresServer(postgres, slot);
             PgAddress address = new PgAddress("127.0.0.1", postgres.getPort(), "postgres", "postgres", null, Map.of());
@@ -134,17 +141,24 @@ final class EmbeddedPostgresServer implements AutoCloseable {
                 + "shutting down", e);
     }
 
+    /** Puts a fresh cluster in place of none: the build's prepared one, if it made one (else initdb does, in the start). */
+    @FunctionalInterface
+    private interface ClusterSetUp {
+        boolean copy() throws IOException, CalledOff;
+    }
+
     /**
      * Starts the server in {@code data}; if a kept cluster will not start, removes it and starts a
      * fresh one (once), and tries a fresh one again on another port if that fails too.
      */
-    private static EmbeddedPostgres startHealing(Path root, Path data, Path log, StartupListener listener,
-                                                 BooleanSupplier calledOff) throws IOException, StartFailed, CalledOff {
+    private static EmbeddedPostgres startHealing(Path root, PostgresBinaries binaries, Path data, ClusterSetUp setUp,
+                                                 Path log, StartupListener listener, BooleanSupplier calledOff)
+            throws IOException, StartFailed, CalledOff {
         boolean kept = Files.exists(data);
         for (int attempt = 1; ; attempt++) {
             long logFrom = Files.exists(log) ? Files.size(log) : 0;
             try {
-                return startWatched(root, data, log, calledOff);
+                return startWatched(root, binaries, data, log, calledOff);
             } catch (IOException | RuntimeException e) {
                 if (calledOff.getAsBoolean()) {
                     // Not the cluster's fault: it is neither healed nor tried again.
@@ -159,20 +173,25 @@ final class EmbeddedPostgresServer implements AutoCloseable {
                             + "would not start on its data in " + data + " (" + why + "); that data holds nothing "
                             + "to keep, so it was set up anew");
                     PostgresBinaries.deleteRecursively(data);
+                    setUp.copy();
                     kept = false;
                 }
             }
         }
     }
 
-    private static EmbeddedPostgres startWatched(Path root, Path data, Path log, BooleanSupplier calledOff)
-            throws IOException, StartFailed, CalledOff {
+    private static EmbeddedPostgres startWatched(Path root, PostgresBinaries binaries, Path data, Path log,
+                                                 BooleanSupplier calledOff) throws IOException, StartFailed, CalledOff {
         StartWatch watch = new StartWatch(data);
         EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                 .setPort(FreePort.find())
                 .setDataDirectory(data)
                 .setCleanDataDirectory(false)
                 .setOverrideWorkingDirectory(root.resolve("bin").toFile())
+                // zonky names the binaries' directory as RaceLab does, finds it unpacked, unpacks nothing.
+                .setPgBinaryResolver(binaries.resolver())
+                // A cluster initdb makes here is made as the build's prepared one is.
+                .setLocaleConfig("locale", PreparedPostgres.LOCALE)
                 .setPGStartupWait(ANSWER_WITHIN)
                 .setConnectConfig("connectTimeout", READY_CHECK_SECONDS)
                 .setConnectConfig("loginTimeout", READY_CHECK_SECONDS)

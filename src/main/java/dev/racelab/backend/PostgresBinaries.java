@@ -1,6 +1,7 @@
 package dev.racelab.backend;
 
 import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
+import io.zonky.test.db.postgres.embedded.PgBinaryResolver;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.tukaani.xz.XZInputStream;
@@ -16,7 +17,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -25,12 +25,17 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
 
 /**
- * RaceLab's unpacked copy of the PostgreSQL binaries zonky packages, under {@code
- * <home>/postgres/bin/PG-<md5 of the archive>}, unpacked by RaceLab ({@link #unpackIfMissing}) and
- * checked before every start.
+ * RaceLab's unpacked copy of the PostgreSQL binaries, under {@code <home>/postgres/bin/PG-<md5>},
+ * unpacked by RaceLab ({@link #unpackIfMissing}) and checked before every start. The binaries are
+ * those the build prepared ({@link PreparedPostgres}, a gzip tarball; the directory is named by the
+ * MD5 of their identity line) or, for a build that prepared none, zonky's own archive (xz; named by
+ * the archive's MD5, as zonky names it). zonky is given the same bytes to name the directory by
+ * ({@link #resolver}), finds it unpacked and marked, and never unpacks anything itself.
  *
  * <p>Why RaceLab checks them itself: zonky marks an unpack with {@code .exists} and never looks
  * at the files again, so a truncated {@code postgres} (a full disk, a file damaged later) would stay
@@ -44,27 +49,62 @@ import java.util.stream.Stream;
  */
 final class PostgresBinaries {
 
+    /** Reads an archive's entries from its start. */
+    @FunctionalInterface
+    private interface Archive {
+        TarArchiveInputStream entries() throws IOException;
+    }
+
     private final Path bin;
-    private final byte[] archive;
+    private final Archive archive;
+    private final byte[] named;
     private final Path unpacked;
     private final Path list;
 
-    private PostgresBinaries(Path bin, byte[] archive, String digest) {
+    private PostgresBinaries(Path bin, Archive archive, byte[] named) throws IOException {
         this.bin = bin;
         this.archive = archive;
+        this.named = named;
+        String digest = md5(named);
         this.unpacked = bin.resolve("PG-" + digest);
         this.list = bin.resolve("PG-" + digest + ".files");
     }
 
-    /** The binaries zonky would unpack under {@code bin} on this machine (reads the packaged archive). */
+    /** The binaries to unpack under {@code bin} on this machine: the build's, else zonky's archive (read whole). */
     static PostgresBinaries under(Path bin) throws IOException {
-        try (InputStream packaged = DefaultPostgresBinaryResolver.INSTANCE.getPgBinary(system(), architecture());
-             DigestInputStream digesting = new DigestInputStream(packaged, MessageDigest.getInstance("MD5"))) {
-            byte[] archive = digesting.readAllBytes();
-            return new PostgresBinaries(bin, archive, HexFormat.of().formatHex(digesting.getMessageDigest().digest()));
+        Optional<PreparedPostgres> prepared = PreparedPostgres.forThisPlatform();
+        if (prepared.isPresent()) {
+            PreparedPostgres binaries = prepared.get();
+            return new PostgresBinaries(bin, () -> new TarArchiveInputStream(
+                    new GZIPInputStream(binaries.binaries(), 1 << 16)), binaries.identity());
+        }
+        byte[] packaged = zonkyArchive(system(), architecture());
+        return new PostgresBinaries(bin, () -> xzEntries(packaged), packaged);
+    }
+
+    /** zonky's archive of the binaries for a platform, whole. */
+    static byte[] zonkyArchive(String system, String architecture) throws IOException {
+        try (InputStream packaged = DefaultPostgresBinaryResolver.INSTANCE.getPgBinary(system, architecture)) {
+            return packaged.readAllBytes();
+        }
+    }
+
+    /** The entries of an xz tarball, zonky's format. */
+    static TarArchiveInputStream xzEntries(byte[] packaged) throws IOException {
+        return new TarArchiveInputStream(new XZInputStream(new BufferedInputStream(new ByteArrayInputStream(packaged))));
+    }
+
+    static String md5(byte[] bytes) throws IOException {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(bytes));
         } catch (NoSuchAlgorithmException e) {
             throw new IOException("this Java has no MD5 to name the PostgreSQL binaries by", e);
         }
+    }
+
+    /** What zonky is to find the binaries by: the bytes their directory is named after (see the class comment). */
+    PgBinaryResolver resolver() {
+        return (system, architecture) -> new ByteArrayInputStream(named);
     }
 
     /** The directory zonky unpacks into: {@code PG-<md5>}. */
@@ -108,7 +148,7 @@ final class PostgresBinaries {
      * @param calledOff asked between entries; when it says yes, the partial unpack is removed
      * @throws CalledOff if {@code calledOff} said yes
      */
-    void unpackIfMissing(java.util.function.BooleanSupplier calledOff) throws IOException, CalledOff {
+    void unpackIfMissing(BooleanSupplier calledOff) throws IOException, CalledOff {
         Files.createDirectories(bin);
         try (Stream<Path> leftovers = Files.list(bin)) {
             // Hidden unpacks that a RaceLab killed mid-way left; the caller holds the unpack lock.
@@ -120,18 +160,10 @@ final class PostgresBinaries {
             return;
         }
         Path partial = Files.createTempDirectory(bin, ".unpacking-");
-        List<String> files = new ArrayList<>();
+        List<String> files;
         try {
-            try (TarArchiveInputStream tar = entries()) {
-                for (TarArchiveEntry entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
-                    if (calledOff.getAsBoolean()) {
-                        throw new CalledOff();
-                    }
-                    unpack(tar, entry, partial);
-                    if (entry.isFile() && !entry.isSymbolicLink() && !entry.isLink()) {
-                        files.add(entry.getSize() + "\t" + entry.getName());
-                    }
-                }
+            try (TarArchiveInputStream tar = archive.entries()) {
+                files = unpackAll(tar, partial, calledOff);
             }
             Files.createFile(partial.resolve(".exists"));
             Files.move(partial, unpacked, StandardCopyOption.ATOMIC_MOVE);
@@ -141,6 +173,26 @@ final class PostgresBinaries {
             }
         }
         writeList(files);
+    }
+
+    /**
+     * Every entry of {@code tar} under {@code into}, asking {@code calledOff} before each.
+     *
+     * @return the regular files as list lines ({@code size TAB name})
+     */
+    static List<String> unpackAll(TarArchiveInputStream tar, Path into, BooleanSupplier calledOff)
+            throws IOException, CalledOff {
+        List<String> files = new ArrayList<>();
+        for (TarArchiveEntry entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
+            if (calledOff.getAsBoolean()) {
+                throw new CalledOff();
+            }
+            unpack(tar, entry, into);
+            if (entry.isFile() && !entry.isSymbolicLink() && !entry.isLink()) {
+                files.add(entry.getSize() + "\t" + entry.getName());
+            }
+        }
+        return files;
     }
 
     /** One entry of the archive under {@code into}: a directory, a file with its mode, or a link. */
@@ -199,7 +251,7 @@ final class PostgresBinaries {
      * checks the unpack and makes its list (decompressing it takes seconds on a small machine).
      */
     private Optional<String> differenceFromArchive(List<String> files) throws IOException {
-        try (TarArchiveInputStream tar = entries()) {
+        try (TarArchiveInputStream tar = archive.entries()) {
             for (TarArchiveEntry entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
                 Path file = unpacked.resolve(entry.getName());
                 if (entry.isSymbolicLink() || entry.isLink()) {
@@ -239,11 +291,6 @@ final class PostgresBinaries {
         }
     }
 
-    private TarArchiveInputStream entries() throws IOException {
-        return new TarArchiveInputStream(new XZInputStream(new BufferedInputStream(
-                new ByteArrayInputStream(archive))));
-    }
-
     /** Removes {@code dir} and everything under it; RaceLab's own directories only. */
     static void deleteRecursively(Path dir) throws IOException {
         try (Stream<Path> all = Files.walk(dir)) {
@@ -260,13 +307,13 @@ final class PostgresBinaries {
     }
 
     /** As zonky names the system: Linux, Darwin, Windows. */
-    private static String system() {
+    static String system() {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         return os.contains("win") ? "Windows" : os.contains("mac") ? "Darwin" : "Linux";
     }
 
     /** As zonky names the architecture: amd64 is x86_64. */
-    private static String architecture() {
+    static String architecture() {
         String arch = System.getProperty("os.arch", "");
         return "amd64".equals(arch) ? "x86_64" : arch;
     }

@@ -2,7 +2,9 @@ package dev.racelab.backend;
 
 import dev.racelab.support.Poll;
 import dev.racelab.support.ProcFs;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,6 +36,17 @@ class CloseWhileStartingTest {
 
     @TempDir
     Path home;
+
+    /** A build without a prepared cluster sets one up with initdb (PreparedPostgres); these starts are told to. */
+    @BeforeAll
+    static void setUpWithInitdb() {
+        System.setProperty("racelab.postgres.initdb", "yes");
+    }
+
+    @AfterAll
+    static void copyThePreparedClusterAgain() {
+        System.clearProperty("racelab.postgres.initdb");
+    }
 
     @AfterEach
     void killWhatIsLeft() {

@@ -71,7 +71,9 @@ class StartupSignalIT {
         Path home = dir.resolve("home");
         Path out = dir.resolve("out");
         Files.createDirectories(out);
-        Child child = start(home, out);
+        // A build without a prepared cluster sets one up with initdb; this one is told to.
+        Child child = children.jar(Map.of("RACELAB_HOME", home.toString(), "RACELAB_POSTGRES_INITDB", "yes"),
+                "run", "counter", "--workers", "1", "--ops", "1", "--record", out.resolve("run.racelab").toString());
         assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> !working(home, "initdb").isEmpty()),
                 "initdb was never seen at work: " + child.err());
         long ms = signal(child, "INT");
