@@ -87,8 +87,9 @@ final class Export {
     /** The CSV or the trace, written as {@code file} is read. */
     private static void streamed(RecordingReader reader, Path file, String format, java.io.OutputStream stream)
             throws IOException {
+        // The trace writes UTF-8 itself (TraceExport); the CSV, text.
         Writer writer = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 1 << 16);
-        RecordingSink sink = format.equals("trace") ? new TraceExport(writer) : new CsvExport(writer);
+        RecordingSink sink = format.equals("trace") ? new TraceExport(stream) : new CsvExport(writer);
         try {
             reader.read(file, sink);
         } catch (RecordingException e) {

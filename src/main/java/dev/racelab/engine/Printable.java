@@ -144,8 +144,12 @@ public final class Printable {
         return out == null ? text : out.toString();
     }
 
-    /** Whether the character at {@code i} is shown escaped: a control, or a surrogate without its pair. */
-    private static boolean unsafe(String text, int i) {
+    /**
+     * Whether the character at {@code i} is shown escaped: a control (see {@link #line}), or a
+     * surrogate without its pair. A JSON writer writes these as its own escapes (backslash, "u",
+     * four hex digits).
+     */
+    public static boolean unsafe(String text, int i) {
         char c = text.charAt(i);
         if (Character.isHighSurrogate(c)) {
             return i + 1 >= text.length() || !Character.isLowSurrogate(text.charAt(i + 1));

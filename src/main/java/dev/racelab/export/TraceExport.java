@@ -1,12 +1,10 @@
 package dev.racelab.export;
 
-import com.google.gson.stream.JsonWriter;
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Outcome;
-import dev.racelab.engine.Printable;
 import dev.racelab.engine.RecentEvents;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunRecord;
@@ -14,7 +12,7 @@ import dev.racelab.record.RecordingEnd;
 import dev.racelab.record.RecordingSink;
 
 import java.io.IOException;
-import java.io.Writer;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -46,25 +44,22 @@ import java.util.Map;
  */
 public final class TraceExport implements RecordingSink {
 
-    private final JsonWriter json;
+    private final JsonOut json;
     /** Each run's name, written when the number of runs is known. */
     private static final int LONGEST_NAME = 300;
     private final List<RunName> names = new ArrayList<>();
     private RunTrace trace;
 
     /** A trace to {@code out}; then the runs' events as they come. */
-    public TraceExport(Writer out) throws IOException {
+    public TraceExport(OutputStream out) throws IOException {
         // Names and subjects may come from a file: what JSON leaves raw (C1, bidirectional
         // controls) is written as JSON's escapes, the same text to a viewer that parses it.
-        json = new JsonWriter(Printable.json(out));
-        json.setIndent("");
-        json.beginObject();
-        json.name("displayTimeUnit").value("ms");
-        json.name("traceEvents").beginArray();
+        json = new JsonOut(out);
+        json.raw("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[");
     }
 
     /** Writes {@code runs} (the runs of one recording, in order, in memory) to {@code out} as one trace. */
-    public static void write(List<RunRecord> runs, Writer out) throws IOException {
+    public static void write(List<RunRecord> runs, OutputStream out) throws IOException {
         TraceExport trace = new TraceExport(out);
         for (int i = 0; i < runs.size(); i++) {
             RunRecord record = runs.get(i);
@@ -110,30 +105,24 @@ public final class TraceExport implements RecordingSink {
             metadata(json, i + 1, "process_name", -1, "name", names.get(i).what()
                     + (names.size() > 1 ? " · run " + (i + 1) + " of " + names.size() : "") + names.get(i).verdict());
         }
-        json.endArray();
-        json.endObject();
+        json.raw("]}");
         json.flush();
     }
 
     /** A metadata record of process {@code pid} (and thread {@code tid}, unless negative): a name or a sort index. */
-    private static void metadata(JsonWriter json, int pid, String what, int tid, String key, Object value)
+    private static void metadata(JsonOut json, int pid, String what, int tid, String key, Object value)
             throws IOException {
-        json.beginObject();
-        json.name("name").value(what);
-        json.name("ph").value("M");
-        json.name("pid").value(pid);
+        json.object().raw("\"name\":").string(what).raw(",\"ph\":\"M\",\"pid\":").number(pid);
         if (tid >= 0) {
-            json.name("tid").value(tid);
+            json.raw(",\"tid\":").number(tid);
         }
-        json.name("args").beginObject();
-        json.name(key);
+        json.raw(",\"args\":{").string(key).raw(":");
         if (value instanceof Number n) {
-            json.value(n);
+            json.number(n.longValue());
         } else {
-            json.value(String.valueOf(value));
+            json.string(String.valueOf(value));
         }
-        json.endObject();
-        json.endObject();
+        json.raw("}}");
     }
 
     /** A process's name: its lab and strategy, and " · " and its verdict once known. */
@@ -143,7 +132,7 @@ public final class TraceExport implements RecordingSink {
     /** One run as one process. */
     private static final class RunTrace {
         private final int pid;
-        private final JsonWriter json;
+        private final JsonOut json;
         private final Map<Integer, Actor> actors = new HashMap<>();
         /** Per worker: its state and when it began, until the next. */
         private final Map<Integer, Event> openState = new HashMap<>();
@@ -156,7 +145,7 @@ public final class TraceExport implements RecordingSink {
         private long origin = Long.MIN_VALUE;
         private long last;
 
-        RunTrace(int pid, JsonWriter json) {
+        RunTrace(int pid, JsonOut json) {
             this.pid = pid;
             this.json = json;
         }
@@ -211,8 +200,9 @@ public final class TraceExport implements RecordingSink {
             }
         }
 
-        private double micros(long nanos) {
-            return Math.max(0, nanos - origin) / 1000.0;
+        /** An event's time: microseconds from the run's first event. */
+        private JsonOut ts(long nanos) throws IOException {
+            return json.raw(",\"ts\":").micros(Math.max(0, nanos - origin));
         }
 
         private void metadata(String what, int tid, String key, Object value) throws IOException {
@@ -222,45 +212,30 @@ public final class TraceExport implements RecordingSink {
         /** A state, from its event until {@code endNanos}. */
         private void slice(Event state, long endNanos) throws IOException {
             ActorState s = state.state();
-            json.beginObject();
-            json.name("name").value(s.label());
-            json.name("cat").value("state");
-            json.name("ph").value("X");
-            json.name("pid").value(pid);
-            json.name("tid").value(state.actor());
-            json.name("ts").value(micros(state.nanos()));
-            json.name("dur").value(Math.max(0, endNanos - state.nanos()) / 1000.0);
-            json.name("args").beginObject();
-            json.name("state").value(s.name());
+            json.object().raw("\"name\":").string(s.label()).raw(",\"cat\":\"state\",\"ph\":\"X\"");
+            thread(state.actor());
+            ts(state.nanos()).raw(",\"dur\":").micros(Math.max(0, endNanos - state.nanos()));
+            json.raw(",\"args\":{\"state\":").string(s.name());
             if (state.subject() != null) {
-                json.name("subject").value(state.subject());
+                json.raw(",\"subject\":").string(state.subject());
             }
-            json.endObject();
-            json.endObject();
+            json.raw("}}");
         }
 
         private void instant(Event e, String name, String scope) throws IOException {
-            json.beginObject();
-            json.name("name").value(name);
-            json.name("cat").value(e.kind().name().toLowerCase());
-            json.name("ph").value("i");
-            json.name("s").value(scope);
-            json.name("pid").value(pid);
-            json.name("tid").value(e.actor());
-            json.name("ts").value(micros(e.nanos()));
-            args(e);
-            json.endObject();
+            json.object().raw("\"name\":").string(name).raw(",\"cat\":").string(e.kind().name().toLowerCase())
+                    .raw(",\"ph\":\"i\",\"s\":").string(scope);
+            thread(e.actor());
+            ts(e.nanos()).raw(",\"args\":{\"kind\":").string(e.kind().name());
+            if (e.subject() != null) {
+                json.raw(",\"subject\":").string(e.subject());
+            }
+            json.raw(",\"value\":").number(e.value()).raw(",\"seq\":").number(e.seq()).raw("}}");
         }
 
-        private void args(Event e) throws IOException {
-            json.name("args").beginObject();
-            json.name("kind").value(e.kind().name());
-            if (e.subject() != null) {
-                json.name("subject").value(e.subject());
-            }
-            json.name("value").value(e.value());
-            json.name("seq").value(e.seq());
-            json.endObject();
+        /** This run's process and the lane's thread. */
+        private void thread(int tid) throws IOException {
+            json.raw(",\"pid\":").number(pid).raw(",\"tid\":").number(tid);
         }
 
         /** A server lane says worker {@code value} holds or waits for {@code subject} now (null: no more). */
@@ -282,29 +257,18 @@ public final class TraceExport implements RecordingSink {
         }
 
         private void async(String phase, int lane, long id, String name, long nanos) throws IOException {
-            json.beginObject();
-            json.name("name").value(name);
-            json.name("cat").value("server");
-            json.name("ph").value(phase);
-            json.name("id").value(pid + ":" + id);
-            json.name("pid").value(pid);
-            json.name("tid").value(lane);
-            json.name("ts").value(micros(nanos));
-            json.endObject();
+            json.object().raw("\"name\":").string(name).raw(",\"cat\":\"server\",\"ph\":").string(phase)
+                    .raw(",\"id\":\"").number(pid).raw(":").number(id).raw("\"");
+            thread(lane);
+            ts(nanos).raw("}");
         }
 
         private void counter(Event e) throws IOException {
             Actor lane = actors.get(e.actor());
-            json.beginObject();
-            json.name("name").value((lane == null ? "" : lane.name() + ": ") + e.subject());
-            json.name("ph").value("C");
-            json.name("pid").value(pid);
-            json.name("tid").value(e.actor());
-            json.name("ts").value(micros(e.nanos()));
-            json.name("args").beginObject();
-            json.name("value").value(e.value());
-            json.endObject();
-            json.endObject();
+            json.object().raw("\"name\":").string((lane == null ? "" : lane.name() + ": ") + e.subject())
+                    .raw(",\"ph\":\"C\"");
+            thread(e.actor());
+            ts(e.nanos()).raw(",\"args\":{\"value\":").number(e.value()).raw("}}");
         }
 
         /** An arrow between this event and the one it points back to ({@code value}: its sequence number). */
@@ -321,18 +285,13 @@ public final class TraceExport implements RecordingSink {
         }
 
         private void flowPoint(String phase, int actor, long nanos, String id, String name) throws IOException {
-            json.beginObject();
-            json.name("name").value(name);
-            json.name("cat").value("arrow");
-            json.name("ph").value(phase);
+            json.object().raw("\"name\":").string(name).raw(",\"cat\":\"arrow\",\"ph\":").string(phase);
             if (phase.equals("f")) {
-                json.name("bp").value("e");
+                json.raw(",\"bp\":\"e\"");
             }
-            json.name("id").value(id);
-            json.name("pid").value(pid);
-            json.name("tid").value(actor);
-            json.name("ts").value(micros(nanos));
-            json.endObject();
+            json.raw(",\"id\":").string(id);
+            thread(actor);
+            ts(nanos).raw("}");
         }
     }
 }

@@ -95,9 +95,10 @@ class StreamedOutputTest {
         assertEquals(expected.events(), streamed.events());
         assertEquals(expected.names(), streamed.names());
         assertEquals(2, streamed.names().size(), "a process named per run: " + streamed.names());
-        StringWriter window = new StringWriter();
+        java.io.ByteArrayOutputStream window = new java.io.ByteArrayOutputStream();
         TraceExport.write(whole(), window);
-        assertEquals(Files.readString(out), window.toString(), "the window's export of the runs in memory");
+        assertEquals(Files.readString(out), window.toString(StandardCharsets.UTF_8),
+                "the window's export of the runs in memory");
     }
 
     @Test

@@ -176,15 +176,12 @@ public final class ExportFiles {
                         case TIMELINE_SVG -> new TimelinePicture(record, 0, -1, Theme.LIGHT).svg(out);
                         case PICTURE_PNG -> LabPicture.png(picture, Theme.LIGHT, scale, out);
                         case PICTURE_SVG -> LabPicture.svg(picture, Theme.LIGHT, out);
-                        case CSV, TRACE -> {
+                        case CSV -> {
                             Writer writer = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-                            if (kind == Kind.CSV) {
-                                CsvExport.write(List.of(record), writer);
-                            } else {
-                                TraceExport.write(List.of(record), writer);
-                            }
+                            CsvExport.write(List.of(record), writer);
                             writer.flush();
                         }
+                        case TRACE -> TraceExport.write(List.of(record), out);
                     }
                 });
             }
