@@ -3,6 +3,7 @@ package dev.racelab.bench;
 import dev.racelab.backend.Postgres;
 import dev.racelab.bench.JobQueueBenchmark.Claim;
 import dev.racelab.bench.JobQueueBenchmark.Drain;
+import dev.racelab.labs.jobqueue.JobClaims;
 
 import java.sql.Array;
 import java.sql.Connection;
@@ -126,13 +127,13 @@ final class JobQueueConsumers {
                 try (PreparedStatement ps = c.prepareStatement(BENCH.get("claim-blocking"))) {
                     ps.setString(1, run);
                     ps.setInt(2, batch);
-                    yield orNull(rows(ps));
+                    yield orNull(JobClaims.ids(ps));
                 }
             }
             case SKIP_LOCKED -> {
                 try (PreparedStatement ps = c.prepareStatement(LAB.get("claim-skip-locked"))) {
                     bindClaim(ps, name, token);
-                    yield orNull(rows(ps));
+                    yield orNull(JobClaims.ids(ps));
                 }
             }
             case REQUEST_TOKEN -> {
@@ -154,7 +155,7 @@ final class JobQueueConsumers {
                 try (PreparedStatement ps = c.prepareStatement(LAB.get("select-by-token"))) {
                     ps.setString(1, run);
                     ps.setLong(2, token);
-                    yield rows(ps);
+                    yield JobClaims.ids(ps);
                 }
             }
         };
@@ -165,11 +166,7 @@ final class JobQueueConsumers {
     }
 
     private void bindClaim(PreparedStatement ps, String name, long token) throws SQLException {
-        ps.setString(1, run);
-        ps.setLong(2, token);
-        ps.setString(3, name);
-        ps.setInt(4, 0);
-        ps.setInt(5, batch);
+        JobClaims.bind(ps, run, token, name, 0, batch);
     }
 
     private void mark(Connection c, String name, long token, List<Integer> ids) throws SQLException {
@@ -181,15 +178,5 @@ final class JobQueueConsumers {
             ps.setBoolean(5, false);
             ps.executeQuery().close();
         }
-    }
-
-    private static List<Integer> rows(PreparedStatement ps) throws SQLException {
-        List<Integer> ids = new ArrayList<>();
-        try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                ids.add(rs.getInt(1));
-            }
-        }
-        return ids;
     }
 }
