@@ -4,6 +4,7 @@ import dev.racelab.backend.Postgres;
 import dev.racelab.support.TestServers;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 
@@ -22,8 +23,9 @@ import java.util.function.ToDoubleFunction;
  * (request-token's: they found jobs free, waited for another claim's row locks, and found them
  * taken). Every round is printed with the machine's load; then the median of the rounds.
  *
- * <p>Run with {@code scripts/bench jobqueue [rounds] [send-ms] [batch] [busy]} (3, 2, 4); {@code
- * busy} runs one busy loop per core beside it ({@link MachineLoad}). Uses {@code RACELAB_PG_URL} or
+ * <p>Run with {@code scripts/bench jobqueue [rounds] [send-ms] [batch] [busy] [waits]} (3, 2, 4);
+ * {@code busy} runs one busy loop per core beside it ({@link MachineLoad}), {@code waits} samples
+ * where the claims wait ({@link ClaimWaits}). Uses {@code RACELAB_PG_URL} or
  * the embedded PostgreSQL, and pgbench from the PATH. The goals at 32 consumers: request-token and
  * skip-locked at least five times the blocking claim; each of RaceLab's claims at least 0.95 of
  * pgbench's.
@@ -47,8 +49,19 @@ public final class JobQueueBenchmark {
         }
     }
 
-    /** What one side's measurement found: jobs sent per second, and claims that found jobs free. */
-    record Drain(double jobsPerSecond, long claims) {
+    /**
+     * What one side's measurement found: jobs sent per second, claims that found jobs free, and
+     * (when sampled) where its claims waited.
+     */
+    record Drain(double jobsPerSecond, long claims, String waits) {
+
+        Drain(double jobsPerSecond, long claims) {
+            this(jobsPerSecond, claims, "");
+        }
+
+        Drain withWaits(String seen) {
+            return new Drain(jobsPerSecond, claims, seen);
+        }
     }
 
     /** One round at one number of consumers: each claim, RaceLab's and pgbench's. */
@@ -66,7 +79,9 @@ public final class JobQueueBenchmark {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
         int sendMillis = args.length > 1 ? Integer.parseInt(args[1]) : 2;
         int batch = args.length > 2 ? Integer.parseInt(args[2]) : 4;
-        boolean busy = args.length > 3 && args[3].equals("busy");
+        List<String> words = Arrays.asList(args).subList(Math.min(3, args.length), args.length);
+        boolean busy = words.contains("busy");
+        boolean sampled = words.contains("waits");
         Postgres postgres = TestServers.postgres();
         BenchQueue.ensureTables(postgres);
         try (MachineLoad machine = busy ? MachineLoad.busyLoops() : MachineLoad.asItIs();
@@ -83,9 +98,12 @@ public final class JobQueueBenchmark {
                 int jobs = Math.max(200, 50 * consumers);
                 List<Round> measured = new ArrayList<>();
                 for (int round = 0; round < rounds; round++) {
-                    Round r = round(postgres, pgbench, consumers, jobs, batch, sendMillis, round);
+                    Round r = round(postgres, pgbench, consumers, jobs, batch, sendMillis, round, sampled);
                     measured.add(r);
                     print(consumers, String.valueOf(round + 1), r.load, r.racelab, r.pgbench);
+                    if (sampled) {
+                        printWaits(r);
+                    }
                 }
                 print(consumers, "med", median(measured, Round::load), medians(measured, true),
                         medians(measured, false));
@@ -98,7 +116,7 @@ public final class JobQueueBenchmark {
 
     /** Each claim once on each side, the claims' order and who goes first alternating from round to round. */
     private static Round round(Postgres postgres, JobQueuePgbench pgbench, int consumers, int jobs, int batch,
-                               int sendMillis, int round) throws Exception {
+                               int sendMillis, int round, boolean sampled) throws Exception {
         double load = MachineLoad.oneMinute();
         Drain[] ours = new Drain[Claim.values().length];
         Drain[] theirs = new Drain[Claim.values().length];
@@ -107,14 +125,17 @@ public final class JobQueueBenchmark {
             Claim claim = claims[round % 2 == 0 ? i : claims.length - 1 - i];
             boolean oursFirst = (round + i) % 2 == 0;
             for (int side = 0; side < 2; side++) {
+                boolean racelab = oursFirst == (side == 0);
+                Drain drain;
+                ClaimWaits waits = ClaimWaits.NONE;
                 try (BenchQueue queue = BenchQueue.fill(postgres, jobs)) {
-                    if (oursFirst == (side == 0)) {
-                        ours[claim.ordinal()] = JobQueueConsumers.drain(postgres, queue, claim, consumers, batch,
-                                sendMillis);
-                    } else {
-                        theirs[claim.ordinal()] = pgbench.drain(queue, claim, consumers);
-                    }
+                    waits = sampled ? ClaimWaits.start(postgres) : ClaimWaits.NONE;
+                    drain = racelab ? JobQueueConsumers.drain(postgres, queue, claim, consumers, batch, sendMillis)
+                            : pgbench.drain(queue, claim, consumers);
+                } finally {
+                    waits.close();
                 }
+                (racelab ? ours : theirs)[claim.ordinal()] = drain.withWaits(waits.summary());
             }
         }
         return new Round(load, ours, theirs);
@@ -131,6 +152,14 @@ public final class JobQueueBenchmark {
                     first ? round : "", first ? String.format("%.1f", load) : "", claim.title, r.jobsPerSecond(),
                     p.jobsPerSecond(), r.jobsPerSecond() / p.jobsPerSecond(), r.claims() + " | " + p.claims(),
                     String.format("%.1f | %.1f", r.jobsPerSecond() / blockingR, p.jobsPerSecond() / blockingP));
+        }
+    }
+
+    /** Where each claim's statements waited in this round, each side. */
+    private static void printWaits(Round r) {
+        for (Claim claim : Claim.values()) {
+            System.out.printf("%23s  waits in %s's claims: RaceLab %s; pgbench %s%n", "", claim.title,
+                    r.racelab[claim.ordinal()].waits(), r.pgbench[claim.ordinal()].waits());
         }
     }
 
