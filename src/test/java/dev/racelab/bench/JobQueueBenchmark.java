@@ -1,58 +1,44 @@
 package dev.racelab.bench;
 
-import dev.racelab.backend.PgSchema;
 import dev.racelab.backend.Postgres;
-import dev.racelab.backend.SqlFile;
-import dev.racelab.labs.jobqueue.JobQueueLab;
 import dev.racelab.support.TestServers;
 
-import java.sql.Array;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.function.ToDoubleFunction;
 
 /**
- * How fast each way of claiming drains a job queue: jobs sent per second with 1, 8 and 32
- * consumers, for the job-queue lab's three strategies and, as the baseline, a blocking claim
- * ({@code SELECT … FOR UPDATE}, the lock kept while the batch is sent, as the first comment under
- * the source article proposes), all in the same run on the same server.
+ * How fast each way of claiming drains a job queue, RaceLab beside pgbench: jobs sent per second
+ * with 1, 8 and 32 consumers, for the job-queue lab's two claims (request-token, skip-locked) and,
+ * as the baseline, a blocking claim ({@code SELECT … FOR UPDATE}, the lock kept while the batch is
+ * sent, as the first comment under the source article proposes). RaceLab's consumers
+ * ({@link JobQueueConsumers}) and pgbench's clients ({@link JobQueuePgbench}) send the same
+ * statements with the same batch and send time, on the same server, one after the other in each
+ * round, alternating who goes first.
  *
- * <p>Each measurement fills a fresh queue at once (rows of a run id of its own, in the lab's
- * tables) and times its consumers from a common start until the last one found nothing left,
- * each consumer on a connection of its own opened before the clock starts. A consumer loops as
- * the lab's consumers do, with the lab's own statements: take a batch, send each email (a sleep
- * of the send time: the mail server's share), mark the batch sent and write its outbox rows. The
- * rate is jobs sent (at least once) per second; select-then-update sends some twice, which the
- * emails/job column shows. Rounds alternate the order of the strategies; the table gives the
- * median of the rounds.
+ * <p>Each measurement fills a fresh queue at once ({@link BenchQueue}) and times its consumers from
+ * a common start until the last one found nothing left. The rate is jobs sent per second; claims
+ * are the claims that found jobs free, so beyond jobs ÷ batch they are claims that came back short
+ * (request-token's: they found jobs free, waited for another claim's row locks, and found them
+ * taken). Every round is printed with the machine's load; then the median of the rounds.
  *
- * <p>Run with {@code scripts/bench jobqueue [rounds] [send-ms] [batch]}; uses {@code
- * RACELAB_PG_URL} or the embedded PostgreSQL. The goal: request-token and skip-locked at least
- * five times the blocking claim's rate with 32 consumers.
+ * <p>Run with {@code scripts/bench jobqueue [rounds] [send-ms] [batch] [busy] [waits]} (3, 2, 4);
+ * {@code busy} runs one busy loop per core beside it ({@link MachineLoad}), {@code waits} samples
+ * where the claims wait ({@link ClaimWaits}). Uses {@code RACELAB_PG_URL} or
+ * the embedded PostgreSQL, and pgbench from the PATH. The goals at 32 consumers: request-token and
+ * skip-locked at least five times the blocking claim; each of RaceLab's claims at least 0.95 of
+ * pgbench's.
  */
 public final class JobQueueBenchmark {
 
-    private static final SqlFile LAB = SqlFile.load(JobQueueLab.class, "jobqueue.sql");
-    private static final SqlFile BENCH = SqlFile.load(JobQueueBenchmark.class, "jobqueue-bench.sql");
     private static final int[] CONSUMERS = {1, 8, 32};
     private static final double GOAL = 5.0;
+    private static final double PEER_GOAL = 0.95;
 
     /** How a consumer takes its batches. */
-    private enum Claim {
-        BLOCKING("for-update (baseline)"),
-        SELECT_THEN_UPDATE("select-then-update"),
+    enum Claim {
+        BLOCKING("blocking (for-update)"),
         REQUEST_TOKEN("request-token"),
         SKIP_LOCKED("skip-locked");
 
@@ -63,8 +49,27 @@ public final class JobQueueBenchmark {
         }
     }
 
-    /** What one measurement found. */
-    private record Drain(double jobsPerSecond, double emailsPerJob, long shortBatches) {
+    /**
+     * What one side's measurement found: jobs sent per second, claims that found jobs free, and
+     * (when sampled) where its claims waited.
+     */
+    record Drain(double jobsPerSecond, long claims, String waits) {
+
+        Drain(double jobsPerSecond, long claims) {
+            this(jobsPerSecond, claims, "");
+        }
+
+        Drain withWaits(String seen) {
+            return new Drain(jobsPerSecond, claims, seen);
+        }
+    }
+
+    /** One round at one number of consumers: each claim, RaceLab's and pgbench's. */
+    private record Round(double load, Drain[] racelab, Drain[] pgbench) {
+
+        double rate(boolean ours, Claim claim) {
+            return (ours ? racelab : pgbench)[claim.ordinal()].jobsPerSecond();
+        }
     }
 
     private JobQueueBenchmark() {
@@ -74,274 +79,120 @@ public final class JobQueueBenchmark {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
         int sendMillis = args.length > 1 ? Integer.parseInt(args[1]) : 2;
         int batch = args.length > 2 ? Integer.parseInt(args[2]) : 4;
+        List<String> words = Arrays.asList(args).subList(Math.min(3, args.length), args.length);
+        boolean busy = words.contains("busy");
+        boolean sampled = words.contains("waits");
         Postgres postgres = TestServers.postgres();
-        try (Connection admin = postgres.connect("bench-setup")) {
-            PgSchema.ensure(admin, "job-queue", 1, LAB);
-        }
-        System.out.printf("job queue: jobs sent per second draining a full queue; batches of %d, %d ms to send an "
-                        + "email, the median of %d rounds; %d cores; %s%n", batch, sendMillis, rounds,
-                Runtime.getRuntime().availableProcessors(), postgres.describe());
-        System.out.printf("%9s  %-22s %6s %10s %11s %13s %12s%n", "consumers", "claim", "jobs", "jobs/s",
-                "emails/job", "short batches", "× for-update");
-        double[][] medians = new double[CONSUMERS.length][Claim.values().length];
-        for (int c = 0; c < CONSUMERS.length; c++) {
-            int consumers = CONSUMERS[c];
-            int jobs = Math.max(200, 50 * consumers);
-            Drain[][] drains = new Drain[Claim.values().length][rounds];
-            for (int round = 0; round < rounds; round++) {
-                Claim[] order = Claim.values();
-                for (int i = 0; i < order.length; i++) {
-                    Claim claim = order[round % 2 == 0 ? i : order.length - 1 - i];
-                    settle(postgres);
-                    drains[claim.ordinal()][round] = drain(postgres, claim, consumers, jobs, batch, sendMillis);
+        BenchQueue.ensureTables(postgres);
+        try (MachineLoad machine = busy ? MachineLoad.busyLoops() : MachineLoad.asItIs();
+             JobQueuePgbench pgbench = new JobQueuePgbench(postgres, batch, sendMillis)) {
+            System.out.printf("job queue: jobs sent per second draining a full queue, RaceLab's consumers beside pgbench "
+                            + "clients (-M prepared, one thread per client) sending the same statements; batches of %d, "
+                            + "%d ms to send an email; %d rounds, alternating who goes first; %d cores, %s; %s%n",
+                    batch, sendMillis, rounds, Runtime.getRuntime().availableProcessors(), machine.describe(),
+                    postgres.describe());
+            System.out.printf("%9s %5s %5s  %-22s %9s %9s %7s %15s %16s%n", "consumers", "round", "load", "claim",
+                    "RaceLab", "pgbench", "R/P", "claims R|P", "× blocking R|P");
+            List<List<Round>> all = new ArrayList<>();
+            for (int consumers : CONSUMERS) {
+                int jobs = Math.max(200, 50 * consumers);
+                List<Round> measured = new ArrayList<>();
+                for (int round = 0; round < rounds; round++) {
+                    Round r = round(postgres, pgbench, consumers, jobs, batch, sendMillis, round, sampled);
+                    measured.add(r);
+                    print(consumers, String.valueOf(round + 1), r.load, r.racelab, r.pgbench);
+                    if (sampled) {
+                        printWaits(r);
+                    }
                 }
+                print(consumers, "med", median(measured, Round::load), medians(measured, true),
+                        medians(measured, false));
+                all.add(measured);
             }
-            for (Claim claim : Claim.values()) {
-                Drain[] runs = drains[claim.ordinal()];
-                double rate = median(Arrays.stream(runs).mapToDouble(Drain::jobsPerSecond).toArray());
-                medians[c][claim.ordinal()] = rate;
-                double emails = median(Arrays.stream(runs).mapToDouble(Drain::emailsPerJob).toArray());
-                double shortBatches = median(Arrays.stream(runs).mapToDouble(Drain::shortBatches).toArray());
-                System.out.printf("%9d  %-22s %6d %,10.0f %11.2f %13.0f %12.1f%n", consumers, claim.title, jobs, rate,
-                        emails, shortBatches, rate / medians[c][Claim.BLOCKING.ordinal()]);
-            }
+            goals(all.get(all.size() - 1), machine);
         }
-        int at32 = CONSUMERS.length - 1;
-        double blocking = medians[at32][Claim.BLOCKING.ordinal()];
-        for (Claim claim : List.of(Claim.REQUEST_TOKEN, Claim.SKIP_LOCKED)) {
-            double ratio = medians[at32][claim.ordinal()] / blocking;
-            System.out.printf("goal at 32 consumers: %s ≥ %.0f× for-update: %.1f× — %s%n", claim.title, GOAL, ratio,
-                    ratio >= GOAL ? "met" : "MISSED");
-        }
+        System.exit(0);
     }
 
-    /**
-     * One measurement: a queue of {@code jobs} jobs drained by {@code consumers} consumers taking
-     * them the {@code claim} way; forgotten afterwards.
-     */
-    private static Drain drain(Postgres postgres, Claim claim, int consumers, int jobs, int batch, int sendMillis)
-            throws Exception {
-        String run = "bench-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
-        try (Connection admin = postgres.connect("bench-setup")) {
-            withRunId(admin, LAB.get("seed"), run);
-            try (PreparedStatement fill = admin.prepareStatement(BENCH.get("fill"))) {
-                fill.setString(1, run);
-                fill.setInt(2, jobs);
-                fill.executeUpdate();
-            }
-            try (Statement s = admin.createStatement()) {
-                s.execute("ANALYZE racelab.email_jobs");
-            }
-            try {
-                List<Connection> connections = new ArrayList<>();
-                try {
-                    for (int i = 0; i < consumers; i++) {
-                        connections.add(postgres.connect("bench-consumer-" + (i + 1)));
-                    }
-                    Consumers crew = new Consumers(claim, run, batch, sendMillis);
-                    double seconds = crew.drain(connections);
-                    try (PreparedStatement ps = admin.prepareStatement(BENCH.get("outbox"))) {
-                        ps.setString(1, run);
-                        try (ResultSet rs = ps.executeQuery()) {
-                            rs.next();
-                            long emails = rs.getLong(1);
-                            long sent = rs.getLong(2);
-                            if (sent != jobs) {
-                                throw new IllegalStateException(claim.title + " sent " + sent + " of " + jobs + " jobs");
-                            }
-                            return new Drain(sent / seconds, (double) emails / sent, crew.shortBatches.sum());
-                        }
-                    }
+    /** Each claim once on each side, the claims' order and who goes first alternating from round to round. */
+    private static Round round(Postgres postgres, JobQueuePgbench pgbench, int consumers, int jobs, int batch,
+                               int sendMillis, int round, boolean sampled) throws Exception {
+        double load = MachineLoad.oneMinute();
+        Drain[] ours = new Drain[Claim.values().length];
+        Drain[] theirs = new Drain[Claim.values().length];
+        Claim[] claims = Claim.values();
+        for (int i = 0; i < claims.length; i++) {
+            Claim claim = claims[round % 2 == 0 ? i : claims.length - 1 - i];
+            boolean oursFirst = (round + i) % 2 == 0;
+            for (int side = 0; side < 2; side++) {
+                boolean racelab = oursFirst == (side == 0);
+                Drain drain;
+                ClaimWaits waits = ClaimWaits.NONE;
+                try (BenchQueue queue = BenchQueue.fill(postgres, jobs)) {
+                    waits = sampled ? ClaimWaits.start(postgres) : ClaimWaits.NONE;
+                    drain = racelab ? JobQueueConsumers.drain(postgres, queue, claim, consumers, batch, sendMillis)
+                            : pgbench.drain(queue, claim, consumers);
                 } finally {
-                    for (Connection c : connections) {
-                        c.close();
-                    }
+                    waits.close();
                 }
-            } finally {
-                withRunId(admin, LAB.get("forget"), run);
+                (racelab ? ours : theirs)[claim.ordinal()] = drain.withWaits(waits.summary());
             }
+        }
+        return new Round(load, ours, theirs);
+    }
+
+    private static void print(int consumers, String round, double load, Drain[] ours, Drain[] theirs) {
+        for (Claim claim : Claim.values()) {
+            Drain r = ours[claim.ordinal()];
+            Drain p = theirs[claim.ordinal()];
+            double blockingR = ours[Claim.BLOCKING.ordinal()].jobsPerSecond();
+            double blockingP = theirs[Claim.BLOCKING.ordinal()].jobsPerSecond();
+            boolean first = claim == Claim.BLOCKING;
+            System.out.printf("%9s %5s %5s  %-22s %,9.0f %,9.0f %7.2f %15s %16s%n", first ? consumers : "",
+                    first ? round : "", first ? String.format("%.1f", load) : "", claim.title, r.jobsPerSecond(),
+                    p.jobsPerSecond(), r.jobsPerSecond() / p.jobsPerSecond(), r.claims() + " | " + p.claims(),
+                    String.format("%.1f | %.1f", r.jobsPerSecond() / blockingR, p.jobsPerSecond() / blockingP));
         }
     }
 
-    /** The consumers of one measurement, each on its own thread and connection. */
-    private static final class Consumers {
-        private final Claim claim;
-        private final String run;
-        private final int batch;
-        private final int sendMillis;
-        private final AtomicLong tokens = new AtomicLong();
-        private final LongAdder shortBatches = new LongAdder();
-        private final AtomicReference<Throwable> failure = new AtomicReference<>();
-
-        Consumers(Claim claim, String run, int batch, int sendMillis) {
-            this.claim = claim;
-            this.run = run;
-            this.batch = batch;
-            this.sendMillis = sendMillis;
-        }
-
-        /** Starts every consumer at once; the seconds until the last found nothing left. */
-        double drain(List<Connection> connections) throws Exception {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Thread> threads = new ArrayList<>();
-            for (int i = 0; i < connections.size(); i++) {
-                Connection c = connections.get(i);
-                String name = "consumer-" + (i + 1);
-                Thread thread = new Thread(() -> {
-                    try {
-                        start.await();
-                        consume(c, name);
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
-                    }
-                }, "bench-" + name);
-                threads.add(thread);
-                thread.start();
-            }
-            long began = System.nanoTime();
-            start.countDown();
-            for (Thread thread : threads) {
-                thread.join();
-            }
-            double seconds = (System.nanoTime() - began) / 1e9;
-            if (failure.get() != null) {
-                throw new IllegalStateException(claim.title + " failed", failure.get());
-            }
-            return seconds;
-        }
-
-        /** One consumer: batch after batch, until there is nothing left to take. */
-        private void consume(Connection c, String name) throws Exception {
-            if (claim == Claim.BLOCKING) {
-                c.setAutoCommit(false);
-            }
-            while (true) {
-                long token = tokens.incrementAndGet();
-                List<Integer> ids = take(c, name, token);
-                if (ids == null) {
-                    if (claim == Claim.BLOCKING) {
-                        c.commit();
-                    }
-                    return;
-                }
-                if (ids.isEmpty()) {
-                    continue;
-                }
-                for (int ignored : ids) {
-                    Thread.sleep(sendMillis);
-                }
-                mark(c, name, claim == Claim.SELECT_THEN_UPDATE ? null : token, ids);
-                if (claim == Claim.BLOCKING) {
-                    c.commit();
-                }
-            }
-        }
-
-        /** The next batch; empty after a claim that lost every job it found; null when nothing is left. */
-        private List<Integer> take(Connection c, String name, long token) throws SQLException {
-            return switch (claim) {
-                case BLOCKING -> orNull(ids(c, BENCH.get("claim-blocking"), batch));
-                case SELECT_THEN_UPDATE -> orNull(ids(c, LAB.get("select-unsent"), batch));
-                case SKIP_LOCKED -> orNull(claimed(c, LAB.get("claim-skip-locked"), name, token));
-                case REQUEST_TOKEN -> {
-                    long free;
-                    int got;
-                    try (PreparedStatement ps = c.prepareStatement(LAB.get("claim-by-token"))) {
-                        bindClaim(ps, name, token);
-                        try (ResultSet rs = ps.executeQuery()) {
-                            rs.next();
-                            free = rs.getLong(1);
-                            Array claimed = rs.getArray(2);
-                            got = claimed == null ? 0 : ((Integer[]) claimed.getArray()).length;
-                        }
-                    }
-                    if (free == 0) {
-                        yield null;
-                    }
-                    if (got < free) {
-                        shortBatches.increment();
-                    }
-                    try (PreparedStatement ps = c.prepareStatement(LAB.get("select-by-token"))) {
-                        ps.setString(1, run);
-                        ps.setLong(2, token);
-                        yield rows(ps);
-                    }
-                }
-            };
-        }
-
-        private static List<Integer> orNull(List<Integer> ids) {
-            return ids.isEmpty() ? null : ids;
-        }
-
-        private List<Integer> ids(Connection c, String sql, int limit) throws SQLException {
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
-                ps.setString(1, run);
-                ps.setInt(2, limit);
-                return rows(ps);
-            }
-        }
-
-        private List<Integer> claimed(Connection c, String sql, String name, long token) throws SQLException {
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
-                bindClaim(ps, name, token);
-                return rows(ps);
-            }
-        }
-
-        private void bindClaim(PreparedStatement ps, String name, long token) throws SQLException {
-            ps.setString(1, run);
-            ps.setLong(2, token);
-            ps.setString(3, name);
-            ps.setInt(4, 0);
-            ps.setInt(5, batch);
-        }
-
-        private void mark(Connection c, String name, Long token, List<Integer> ids) throws SQLException {
-            try (PreparedStatement ps = c.prepareStatement(LAB.get("mark-sent"))) {
-                ps.setString(1, run);
-                ps.setArray(2, c.createArrayOf("integer", ids.toArray()));
-                ps.setString(3, name);
-                if (token == null) {
-                    ps.setNull(4, Types.BIGINT);
-                } else {
-                    ps.setLong(4, token);
-                }
-                ps.setBoolean(5, false);
-                ps.executeQuery().close();
-            }
-        }
-
-        private static List<Integer> rows(PreparedStatement ps) throws SQLException {
-            List<Integer> ids = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    ids.add(rs.getInt(1));
-                }
-            }
-            return ids;
+    /** Where each claim's statements waited in this round, each side. */
+    private static void printWaits(Round r) {
+        for (Claim claim : Claim.values()) {
+            System.out.printf("%23s  waits in %s's claims: RaceLab %s; pgbench %s%n", "", claim.title,
+                    r.racelab[claim.ordinal()].waits(), r.pgbench[claim.ordinal()].waits());
         }
     }
 
-    private static void withRunId(Connection c, String sql, String run) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setString(1, run);
-            ps.execute();
+    /** The goals at the largest number of consumers, on the medians of the rounds. */
+    private static void goals(List<Round> rounds, MachineLoad machine) {
+        Drain[] ours = medians(rounds, true);
+        Drain[] theirs = medians(rounds, false);
+        System.out.printf("goals at %d consumers (medians; %s):%n", CONSUMERS[CONSUMERS.length - 1], machine.describe());
+        for (Claim claim : List.of(Claim.REQUEST_TOKEN, Claim.SKIP_LOCKED)) {
+            double r = ours[claim.ordinal()].jobsPerSecond() / ours[Claim.BLOCKING.ordinal()].jobsPerSecond();
+            double p = theirs[claim.ordinal()].jobsPerSecond() / theirs[Claim.BLOCKING.ordinal()].jobsPerSecond();
+            System.out.printf("  %s ≥ %.0f× blocking: RaceLab %.1f× — %s (pgbench %.1f×)%n", claim.title, GOAL, r,
+                    r >= GOAL ? "met" : "MISSED", p);
+        }
+        for (Claim claim : Claim.values()) {
+            double ratio = ours[claim.ordinal()].jobsPerSecond() / theirs[claim.ordinal()].jobsPerSecond();
+            System.out.printf("  %s, RaceLab ≥ %.2f× pgbench: %.2f× — %s%n", claim.title, PEER_GOAL, ratio,
+                    ratio >= PEER_GOAL ? "met" : "MISSED");
         }
     }
 
-    /** The lab's tables vacuumed, the JVM's garbage collected: no measurement pays for the last one's leftovers. */
-    private static void settle(Postgres postgres) throws Exception {
-        try (Connection c = postgres.connect("bench-settle"); Statement s = c.createStatement()) {
-            s.execute("VACUUM racelab.email_jobs, racelab.sent_emails, racelab.job_queues");
+    /** Each claim's median rate and claims over the rounds, on one side. */
+    private static Drain[] medians(List<Round> rounds, boolean ours) {
+        Drain[] out = new Drain[Claim.values().length];
+        for (Claim claim : Claim.values()) {
+            out[claim.ordinal()] = new Drain(median(rounds, r -> r.rate(ours, claim)),
+                    Math.round(median(rounds, r -> (ours ? r.racelab : r.pgbench)[claim.ordinal()].claims())));
         }
-        System.gc();
-        Thread.sleep(200);
+        return out;
     }
 
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
+    private static double median(List<Round> rounds, ToDoubleFunction<Round> value) {
+        double[] sorted = rounds.stream().mapToDouble(value).sorted().toArray();
         int n = sorted.length;
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }

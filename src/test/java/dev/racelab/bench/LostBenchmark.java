@@ -1,6 +1,5 @@
 package dev.racelab.bench;
 
-import dev.racelab.backend.PgAddress;
 import dev.racelab.backend.Postgres;
 import dev.racelab.engine.Clock;
 import dev.racelab.engine.Event;
@@ -14,7 +13,6 @@ import dev.racelab.engine.Verdict;
 import dev.racelab.labs.counter.CounterLab;
 import dev.racelab.support.TestServers;
 
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,12 +20,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Does RaceLab show the race a plain program has? The counter's read-modify-write run by RaceLab
@@ -88,7 +85,7 @@ public final class LostBenchmark {
                 if (againstItself) {
                     our = new Result(our.lost(), true, "(pgbench)");
                 }
-                System.out.printf("%5d %8d %8d %8.1f  %s%n", round + 1, our.lost(), their.lost(), load(), our.note());
+                System.out.printf("%5d %8d %8d %8.1f  %s%n", round + 1, our.lost(), their.lost(), MachineLoad.oneMinute(), our.note());
             }
         } finally {
             Files.deleteIfExists(script);
@@ -143,24 +140,10 @@ public final class LostBenchmark {
     /** pgbench's run on a row of its own in RaceLab's counter table; the increments it lost. */
     private static Result pgbench(Postgres postgres, Path script, int clients, int increments) throws Exception {
         String run = "pgbench-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
-        PgAddress address = postgres.address();
         try (Connection c = postgres.connect("bench-lost")) {
             execute(c, "INSERT INTO racelab.counters (run_id) VALUES (?)", run);
             try {
-                List<String> command = new ArrayList<>(List.of("pgbench", "-n", "-M", "prepared",
-                        "-c", String.valueOf(clients), "-j", String.valueOf(clients), "-t", String.valueOf(increments),
-                        "-f", script.toString(), "-D", "run=" + run, "-h", address.host(), "-p",
-                        String.valueOf(address.port()), "-U", address.user(), address.database()));
-                ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-                String password = address.properties().getProperty("password");
-                if (password != null) {
-                    builder.environment().put("PGPASSWORD", password);
-                }
-                Process process = builder.start();
-                String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                if (!process.waitFor(3, TimeUnit.MINUTES) || process.exitValue() != 0) {
-                    throw new IllegalStateException("pgbench failed: " + output);
-                }
+                Pgbench.run(postgres.address(), script, clients, increments, Map.of("run", run), false);
                 try (PreparedStatement ps = c.prepareStatement("SELECT value FROM racelab.counters WHERE run_id = ?")) {
                     ps.setString(1, run);
                     try (ResultSet rs = ps.executeQuery()) {
@@ -179,10 +162,6 @@ public final class LostBenchmark {
             ps.setString(1, run);
             ps.execute();
         }
-    }
-
-    private static double load() {
-        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
     /**

@@ -15,3 +15,10 @@ SELECT id FROM racelab.email_jobs WHERE run_id = ? AND sent_at IS NULL ORDER BY 
 -- name: outbox
 -- Emails sent, and jobs they were for.
 SELECT count(*), count(DISTINCT job_id) FROM racelab.sent_emails WHERE run_id = ?
+
+-- name: waits
+-- What the consumers' sessions (RaceLab's, named racelab:bench-consumer-N, and pgbench's) are
+-- doing now: each active one's statement and what it waits for (none: running).
+SELECT query, coalesce(wait_event_type || ':' || wait_event, 'running') FROM pg_stat_activity
+WHERE state = 'active' AND pid <> pg_backend_pid()
+  AND (application_name = 'pgbench' OR application_name LIKE 'racelab:bench-consumer-%')

@@ -500,7 +500,7 @@ final class JobQueueScenario implements Scenario {
                  PreparedStatement ps = lease.connection().prepareStatement(SQL.get("select-unsent"))) {
                 ps.setString(1, setup.runId());
                 ps.setInt(2, batch);
-                ids = rows(ps);
+                ids = JobClaims.ids(ps);
             }
             if (ids.isEmpty()) {
                 return null;
@@ -556,7 +556,7 @@ final class JobQueueScenario implements Scenario {
                  PreparedStatement ps = lease.connection().prepareStatement(SQL.get("select-by-token"))) {
                 ps.setString(1, setup.runId());
                 ps.setLong(2, token);
-                mine = rows(ps);
+                mine = JobClaims.ids(ps);
             }
             context.gate(JobQueueLab.AFTER_SELECT);
             return new Batch(token, mine);
@@ -569,7 +569,7 @@ final class JobQueueScenario implements Scenario {
             try (PgSessions.Lease lease = session.borrow();
                  PreparedStatement ps = lease.connection().prepareStatement(SQL.get("claim-skip-locked"))) {
                 bindClaim(ps, token);
-                claimed = rows(ps);
+                claimed = JobClaims.ids(ps);
             }
             if (claimed.isEmpty()) {
                 return null;
@@ -584,23 +584,8 @@ final class JobQueueScenario implements Scenario {
             return new Batch(token, claimed);
         }
 
-        /** The job ids a statement answers, one a row, in its order. */
-        private static List<Integer> rows(PreparedStatement ps) throws SQLException {
-            List<Integer> ids = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    ids.add(rs.getInt(1));
-                }
-            }
-            return ids;
-        }
-
         private void bindClaim(PreparedStatement ps, long token) throws SQLException {
-            ps.setString(1, setup.runId());
-            ps.setLong(2, token);
-            ps.setString(3, context.name());
-            ps.setInt(4, leaseMs);
-            ps.setInt(5, batch);
+            JobClaims.bind(ps, setup.runId(), token, context.name(), leaseMs, batch);
         }
 
         /** Records a claim that went through: its token, and each job, noting any it took over. */
