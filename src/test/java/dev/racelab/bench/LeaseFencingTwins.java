@@ -11,7 +11,6 @@ import redis.clients.jedis.Jedis;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -122,19 +121,8 @@ final class LeaseFencingTwins {
 
         private void write(Connection c, long value, long token) throws SQLException {
             boolean fenced = write == Write.FENCED;
-            try (PreparedStatement ps = c.prepareStatement(SQL.get(fenced ? "write-if-newer" : "write"))) {
-                ps.setLong(1, value);
-                ps.setLong(2, token);
-                ps.setString(3, run);
-                if (fenced) {
-                    ps.setLong(4, token);
-                }
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next()) {
-                        rs.getLong(1);
-                        return;
-                    }
-                }
+            if (RowTwins.write(c, SQL.get(fenced ? "write-if-newer" : "write"), value, token, run, fenced)) {
+                return;
             }
             try (PreparedStatement ps = c.prepareStatement(SQL.get("count-rejection"))) {
                 ps.setString(1, run);

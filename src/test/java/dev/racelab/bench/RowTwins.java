@@ -135,9 +135,17 @@ final class RowTwins {
 
     private static void writePrice(Connection c, String statement, long price, long token, String run)
             throws SQLException {
-        boolean fenced = statement.equals("write-price-if-newer");
-        try (PreparedStatement ps = c.prepareStatement(FENCING.get(statement))) {
-            ps.setLong(1, price);
+        write(c, FENCING.get(statement), price, token, run, statement.equals("write-price-if-newer"));
+    }
+
+    /**
+     * A write that carries a token, as the fencing labs write ({@code value, token, run}, and the
+     * token again when {@code fenced}); whether the row was written (it answered its RETURNING).
+     */
+    static boolean write(Connection c, String sql, long value, long token, String run, boolean fenced)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setLong(1, value);
             ps.setLong(2, token);
             ps.setString(3, run);
             if (fenced) {
@@ -146,7 +154,9 @@ final class RowTwins {
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {
                     rs.getLong(1);
+                    return true;
                 }
+                return false;
             }
         }
     }
