@@ -15,6 +15,7 @@ import dev.racelab.engine.view.Panel;
 import dev.racelab.support.PgProbe;
 import dev.racelab.support.Poll;
 import dev.racelab.support.RecordingSketch;
+import dev.racelab.support.SentStatements;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
@@ -64,6 +66,26 @@ class AdvisoryLockLabTest {
     private RunSpec underLoad(String strategy, long seed) {
         return RunSpec.defaults(lab).withStrategy(strategy).withOps(5).withSeed(seed)
                 .with(AdvisoryLockLab.POOL_SIZE, 2).with(AdvisoryLockLab.PATIENCE_MS, 200);
+    }
+
+    /**
+     * A request sends what the article's withLock sends, and nothing of RaceLab's: the lock call,
+     * the work and the unlock (session locks), or BEGIN, the lock call, the work and COMMIT (the
+     * transaction lock). Counted on the wire, for one worker that is never refused.
+     */
+    @Test
+    void eachRequestSendsWhatAPlainProgramSends() throws Exception {
+        Map<String, Integer> plain = Map.of("session-pooled", 3, "session-pinned", 3, "xact-lock", 4);
+        for (Map.Entry<String, Integer> strategy : plain.entrySet()) {
+            long sent;
+            try (SentStatements wire = new SentStatements()) {
+                Outcome outcome = start(RunSpec.defaults(lab).withStrategy(strategy.getKey()).withWorkers(1).withOps(20)
+                        .withGates(GatePlan.NONE).with(AdvisoryLockLab.WORK_MS, 0)).awaitOutcome(WAIT);
+                assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
+                sent = wire.sentBy(lab.workerName(0));
+            }
+            assertEquals(strategy.getValue() * 20L, sent, strategy.getKey() + ": statements for 20 requests");
+        }
     }
 
     /**
