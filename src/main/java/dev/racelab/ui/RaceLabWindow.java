@@ -19,6 +19,7 @@ import javafx.scene.layout.Region;
 import javafx.stage.Stage;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -39,23 +40,37 @@ public final class RaceLabWindow {
     }
 
     /**
-     * How the application opens the window: its {@link FirstFrame} at once, then, once that is on
-     * screen, the window proper in its place while the servers start in the background; {@code
-     * opened} gets the window on the FX thread. A server that cannot be used is offered the
-     * connection dialog.
+     * How the application opens the window: the servers start in the background at once, its
+     * {@link FirstFrame} shows, and once that is on screen the window proper takes its place;
+     * {@code opened} gets the window on the FX thread. A server that cannot be used is offered the
+     * connection dialog, once the window is there to offer it.
+     *
+     * <p>The servers start before the first frame, not after it: with the binaries the build
+     * prepared, a first start unpacks gzip and copies a cluster (no initdb) and a later one only
+     * starts the servers, mostly in processes of their own, so the window and the servers come up
+     * side by side. (Until the build prepared them, an xz unpack and initdb held a 2-core
+     * machine's first frame back by a second or more, and the servers waited for it.)
      */
     public static void open(Stage stage, Backends backends, Settings settings, ServerStartup startup,
                             Consumer<RaceLabWindow> opened) {
         Labs labs = new Labs(backends);
         Scene scene = scene(stage, new FirstFrame(labs.all(), chosen(labs, settings), startup), settings);
         RaceLabWindow[] window = new RaceLabWindow[1];
-        // A start's failure reaches the FX thread after the window below is built: that runnable
-        // is queued before any server's start begins.
-        startup.attach(backends, (service, message) -> window[0].view.askForServer(service, message));
+        // A start that fails before the window is built is offered once it is (all on the FX thread).
+        List<Runnable> beforeTheWindow = new ArrayList<>();
+        startup.attach(backends, (service, message) -> {
+            Runnable ask = () -> window[0].view.askForServer(service, message);
+            if (window[0] == null) {
+                beforeTheWindow.add(ask);
+            } else {
+                ask.run();
+            }
+        });
+        startup.startAll();
         afterFirstFrame(scene, () -> {
-            startup.startAll();
             window[0] = build(stage, scene, labs, backends, settings, startup);
             opened.accept(window[0]);
+            beforeTheWindow.forEach(Platform::runLater);
         });
         stage.show();
     }
@@ -133,9 +148,8 @@ public final class RaceLabWindow {
     }
 
     /**
-     * Runs {@code action} once the first frame is laid out and handed to the renderer: starting the
-     * servers (an embedded PostgreSQL's unpacking and start take both cores of a small machine), or
-     * building the window proper, before that would hold the first frame back by a second or more.
+     * Runs {@code action} once the first frame is laid out and handed to the renderer: building the
+     * window proper before that would hold the first frame back.
      */
     private static void afterFirstFrame(Scene scene, Runnable action) {
         Runnable[] once = new Runnable[1];

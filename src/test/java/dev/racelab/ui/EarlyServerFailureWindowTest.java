@@ -1,0 +1,90 @@
+package dev.racelab.ui;
+
+import dev.racelab.backend.BackendSettings;
+import dev.racelab.backend.Backends;
+import dev.racelab.backend.DataHome;
+import dev.racelab.backend.PgAddress;
+import dev.racelab.backend.RedisAddress;
+import dev.racelab.engine.Service;
+import dev.racelab.support.TestServers;
+import dev.racelab.ui.startup.ServerDialog;
+import dev.racelab.ui.startup.ServerStartup;
+import javafx.scene.control.Button;
+import javafx.scene.control.DialogPane;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+/**
+ * The servers start as the window opens, before its first frame: a server that cannot be reached
+ * fails at once, maybe before the window proper exists, and is offered the connection dialog once
+ * it does, one dialog per server.
+ */
+@Tag("ui")
+@ExtendWith(ApplicationExtension.class)
+class EarlyServerFailureWindowTest {
+
+    @TempDir
+    static Path dir;
+
+    private final ServerStartup startup = new ServerStartup();
+    private final AtomicReference<RaceLabWindow> opened = new AtomicReference<>();
+    private Backends backends;
+
+    @Start
+    void start(Stage stage) throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        PgAddress real = TestServers.postgres().address();
+        PgAddress noPostgres = new PgAddress("127.0.0.1", closedPort, real.database(), real.user(), null, Map.of());
+        RedisAddress noRedis = new RedisAddress("127.0.0.1", closedPort, 0, null, null, false);
+        backends = new Backends(new BackendSettings(Optional.of(noPostgres), Optional.of(noRedis)),
+                DataHome.resolve(System.getenv()), startup);
+        RaceLabWindow.open(stage, backends, new Settings(dir.resolve("early.properties")), startup, opened::set);
+    }
+
+    @AfterEach
+    void closeServers() {
+        backends.close();
+    }
+
+    @Test
+    void aServerThatFailsBeforeTheWindowIsBuiltIsOfferedItsDialogOnceTheWindowIsThere(FxRobot robot)
+            throws Exception {
+        WindowDriver ui = new WindowDriver(robot);
+        ui.await("both servers said they are not available", () -> startup.statusProperty(Service.POSTGRES).get()
+                .endsWith("not available") && startup.statusProperty(Service.REDIS).get().endsWith("not available"));
+        ui.await("the window proper is built", () -> opened.get() != null);
+
+        Set<String> offered = new HashSet<>();
+        ui.await("a dialog is offered", () -> robot.lookup(".server-dialog").tryQuery().isPresent());
+        while (robot.lookup(".server-dialog").tryQuery().isPresent()) {
+            DialogPane dialog = robot.lookup(".server-dialog").queryAs(DialogPane.class);
+            Stage shown = (Stage) dialog.getScene().getWindow();
+            assertNotNull(shown.getOwner(), "the dialog belongs to the window");
+            offered.add(shown.getTitle());
+            robot.interact(() -> ((Button) dialog.lookupButton(ServerDialog.LATER)).fire());
+            Thread.sleep(200);
+        }
+        assertEquals(Set.of("PostgreSQL — RaceLab", "Redis — RaceLab"), offered);
+    }
+}
