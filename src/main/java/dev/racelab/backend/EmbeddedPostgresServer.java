@@ -97,11 +97,16 @@ final class EmbeddedPostgresServer implements AutoCloseable {
                 listener.progress(Service.POSTGRES, StartupListener.Stage.STARTING, settingUp
                         ? "Setting up embedded PostgreSQL (first start only, a few seconds)…"
                         : "Starting embedded PostgreSQL…");
-                binaries.unpackIfMissing(calledOff);
                 Optional<PreparedPostgres> prepared = PreparedPostgres.forThisPlatform();
-                ClusterSetUp setUp = () -> prepared.isPresent() && prepared.get().copyClusterTo(data, calledOff);
-                if (settingUp) {
-                    setUp.copy();
+                ClusterCopy.Copy setUp = () -> prepared.isPresent() && prepared.get().copyClusterTo(data, calledOff);
+                // A first start copies the cluster while it unpacks the binaries.
+                ClusterCopy copying = settingUp ? ClusterCopy.begin(setUp) : null;
+                try {
+                    binaries.unpackIfMissing(calledOff);
+                } finally {
+                    if (copying != null) {
+                        copying.await();
+                    }
                 }
                 postgres = startHealing(root, binaries, data, setUp, slot.dir().resolve("postgres.log"), listener,
                         calledOff);
@@ -141,17 +146,11 @@ final class EmbeddedPostgresServer implements AutoCloseable {
                 + "shutting down", e);
     }
 
-    /** Puts a fresh cluster in place of none: the build's prepared one, if it made one (else initdb does, in the start). */
-    @FunctionalInterface
-    private interface ClusterSetUp {
-        boolean copy() throws IOException, CalledOff;
-    }
-
     /**
      * Starts the server in {@code data}; if a kept cluster will not start, removes it and starts a
      * fresh one (once), and tries a fresh one again on another port if that fails too.
      */
-    private static EmbeddedPostgres startHealing(Path root, PostgresBinaries binaries, Path data, ClusterSetUp setUp,
+    private static EmbeddedPostgres startHealing(Path root, PostgresBinaries binaries, Path data, ClusterCopy.Copy setUp,
                                                  Path log, StartupListener listener, BooleanSupplier calledOff)
             throws IOException, StartFailed, CalledOff {
         boolean kept = Files.exists(data);

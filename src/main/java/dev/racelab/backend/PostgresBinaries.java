@@ -10,7 +10,9 @@ import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -26,8 +28,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.Set;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
+
+import static java.nio.file.StandardOpenOption.CREATE_NEW;
+import static java.nio.file.StandardOpenOption.WRITE;
 
 /**
  * RaceLab's unpacked copy of the PostgreSQL binaries, under {@code <home>/postgres/bin/PG-<md5>},
@@ -183,11 +189,13 @@ final class PostgresBinaries {
     static List<String> unpackAll(TarArchiveInputStream tar, Path into, BooleanSupplier calledOff)
             throws IOException, CalledOff {
         List<String> files = new ArrayList<>();
+        boolean posix = into.getFileSystem().supportedFileAttributeViews().contains("posix");
+        Path made = into;
         for (TarArchiveEntry entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
             if (calledOff.getAsBoolean()) {
                 throw new CalledOff();
             }
-            unpack(tar, entry, into);
+            made = unpack(tar, entry, into, made, posix);
             if (entry.isFile() && !entry.isSymbolicLink() && !entry.isLink()) {
                 files.add(entry.getSize() + "\t" + entry.getName());
             }
@@ -195,29 +203,45 @@ final class PostgresBinaries {
         return files;
     }
 
-    /** One entry of the archive under {@code into}: a directory, a file with its mode, or a link. */
-    private static void unpack(TarArchiveInputStream tar, TarArchiveEntry entry, Path into) throws IOException {
+    /**
+     * One entry of the archive under {@code into}: a directory, a file with its mode, or a link.
+     * A file is made with its mode (no second call to set it), in a folder made unless it is the
+     * one the entry before was put in ({@code made}, returned for the next): a first start
+     * unpacks a few thousand files, and each call is a system call or two.
+     */
+    private static Path unpack(TarArchiveInputStream tar, TarArchiveEntry entry, Path into, Path made, boolean posix)
+            throws IOException {
         Path target = into.resolve(entry.getName()).normalize();
         if (!target.startsWith(into)) {
             throw new IOException("the PostgreSQL archive names a file outside its folder: " + entry.getName());
         }
         if (entry.isDirectory()) {
             Files.createDirectories(target);
-            return;
+            return target;
         }
-        Files.createDirectories(target.getParent());
+        Path folder = target.getParent();
+        if (!folder.equals(made)) {
+            Files.createDirectories(folder);
+        }
         if (entry.isSymbolicLink()) {
             Files.createSymbolicLink(target, Path.of(entry.getLinkName()));
         } else if (entry.isLink()) {
             Files.createLink(target, into.resolve(entry.getLinkName()));
         } else if (entry.isFile()) {
-            Files.copy(tar, target);
-            if (target.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-                Files.setPosixFilePermissions(target, PosixFilePermissions.fromString(mode(entry.getMode() & 0755)));
-            } else if ((entry.getMode() & 0100) != 0 && !target.toFile().setExecutable(true)) {
-                throw new IOException("cannot make " + target + " executable");
+            if (posix) {
+                try (OutputStream file = Channels.newOutputStream(Files.newByteChannel(target, Set.of(CREATE_NEW, WRITE),
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
+                                mode(entry.getMode() & 0755)))))) {
+                    tar.transferTo(file);
+                }
+            } else {
+                Files.copy(tar, target);
+                if ((entry.getMode() & 0100) != 0 && !target.toFile().setExecutable(true)) {
+                    throw new IOException("cannot make " + target + " executable");
+                }
             }
         }
+        return folder;
     }
 
     /** {@code 0755} as {@code rwxr-xr-x}. */
