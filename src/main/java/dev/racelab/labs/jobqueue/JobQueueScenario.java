@@ -82,6 +82,7 @@ final class JobQueueScenario implements Scenario {
     private final Book book;
     private final Survivors survivors;
     private final AtomicLong tokens = new AtomicLong();
+    private static final String DEADLOCK_DETECTED = "40P01";
     private final LongAdder shortBatches = new LongAdder();
     private final LongAdder refused = new LongAdder();
     /** Names of the consumers that crashed. */
@@ -524,7 +525,10 @@ final class JobQueueScenario implements Scenario {
             try (PgSessions.Lease lease = session.borrow();
                  PreparedStatement ps = lease.connection().prepareStatement(SQL.get("claim-by-token"))) {
                 bindClaim(ps, token);
-                try (ResultSet rs = ps.executeQuery()) {
+                try (ResultSet rs = executeClaim(ps)) {
+                    if (rs == null) {
+                        return new Batch(token, claimed);
+                    }
                     rs.next();
                     free = rs.getLong(1);
                     Array ids = rs.getArray(2);
@@ -560,6 +564,26 @@ final class JobQueueScenario implements Scenario {
             }
             context.gate(JobQueueLab.AFTER_SELECT);
             return new Batch(token, mine);
+        }
+
+        /**
+         * Runs the token claim. Two claims can wait for each other's rows: each locks the free jobs
+         * it found as the plan reaches them, and the plan's order is not always the jobs' order.
+         * PostgreSQL then cancels one (40P01, deadlock detected), and its claim, a statement of its
+         * own, took nothing: as a plain program would have to, the consumer notes it and claims
+         * again. Answers null for such a claim.
+         */
+        private ResultSet executeClaim(PreparedStatement ps) throws SQLException {
+            try {
+                return ps.executeQuery();
+            } catch (SQLException e) {
+                if (!DEADLOCK_DETECTED.equals(e.getSQLState())) {
+                    throw e;
+                }
+                context.mark(EventKind.RETRY, "deadlock: PostgreSQL cancelled this claim, which waited for "
+                        + "another claim's jobs while that one waited for its own (40P01); it took nothing", 0);
+                return null;
+            }
         }
 
         private Batch claimSkipLocked() throws Exception {

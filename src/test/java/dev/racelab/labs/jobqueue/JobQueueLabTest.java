@@ -163,6 +163,57 @@ class JobQueueLabTest {
         assertEquals(List.of(String.valueOf(outcome.metrics().get("jobsPerSec"))), panel(run, "jobs/s"));
     }
 
+    /**
+     * Two sessions that lock the same jobs in opposite orders deadlock, and PostgreSQL cancels one:
+     * here consumer-1's claim holds jobs 1-3 and waits for job 4, which the test holds while it
+     * asks for job 1. consumer-1 waited first, so its deadlock check runs first and cancels its
+     * claim (40P01). The claim took nothing; the consumer says so and claims again, and the run
+     * sends every job once, as a plain program that retries would.
+     */
+    @Test
+    void aTokenClaimCancelledAsADeadlockIsClaimedAgainAndEveryJobIsSentOnce() throws Exception {
+        GatePlan hold = GatePlan.NONE.with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_1, GateRule.BREAKPOINT)
+                .with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_2, GateRule.BREAKPOINT);
+        Run run = start(RunSpec.defaults(lab).withStrategy("request-token").withWorkers(3).withOps(1)
+                .with(JobQueueLab.SEND_MS, 0).withGates(hold));
+        assertEquals(JobQueueLab.BEFORE_TAKE, run.gates().awaitSettled(CONSUMER_1, WAIT));
+        Poll.until("the producer added its 8 jobs", () -> count(run, EventKind.JOB_ADDED, 0) == 8);
+
+        try (Connection test = TestServers.connect()) {
+            test.setAutoCommit(false);
+            lockJob(test, run, 4);
+            run.step(CONSUMER_1);
+            assertTrue(Poll.eventually(WAIT, () -> waitsForALock(test, run, "consumer-1")),
+                    "consumer-1's claim waits for job 4");
+            lockJob(test, run, 1);
+            test.rollback();
+        }
+        Poll.until("consumer-1 noted the deadlock", () -> count(run, EventKind.RETRY, CONSUMER_1) == 1);
+        run.gates().setPlan(GatePlan.NONE);
+        Outcome outcome = run.awaitOutcome(WAIT);
+
+        assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
+        assertEquals(8L, outcome.metrics().get("emailsSent"));
+        assertEquals(0L, outcome.metrics().get("duplicateEmails"));
+        assertEquals(0L, outcome.metrics().get("lostJobs"));
+        Event retry = run.recorder().snapshot().stream()
+                .filter(e -> e.kind() == EventKind.RETRY && e.actor() == run.workerActor(CONSUMER_1))
+                .findFirst().orElseThrow();
+        assertTrue(retry.subject().startsWith("deadlock: PostgreSQL cancelled this claim"), retry.subject());
+        assertTrue(run.recorder().snapshot().stream().noneMatch(e -> e.kind() == EventKind.ERROR),
+                "no worker failed");
+    }
+
+    /** Locks job {@code id} of {@code run} in the test's open transaction (waiting for it if need be). */
+    private static void lockJob(Connection test, Run run, int id) throws Exception {
+        try (PreparedStatement lock = test.prepareStatement(
+                "SELECT id FROM racelab.email_jobs WHERE run_id = ? AND id = ? FOR UPDATE")) {
+            lock.setString(1, run.id());
+            lock.setInt(2, id);
+            lock.executeQuery().close();
+        }
+    }
+
     /** The lab's view of a run, fed its record as the window feeds it. */
     private LabView view(Run run) {
         LabView view = lab.view(run.record().header());
