@@ -75,6 +75,8 @@ public final class PrepareEmbeddedPostgres {
         try (TarArchiveInputStream in = PostgresBinaries.xzEntries(packaged);
              TarArchiveOutputStream tar = gzipTar(Files.newOutputStream(partial))) {
             for (TarArchiveEntry entry = in.getNextEntry(); entry != null; entry = in.getNextEntry()) {
+                // libarchive's own headers (creation times) make GNU tar warn once per file.
+                entry.clearExtraPaxHeaders();
                 tar.putArchiveEntry(entry);
                 if (entry.isFile() && !entry.isLink() && !entry.isSymbolicLink()) {
                     in.transferTo(tar);
