@@ -1,12 +1,7 @@
 package dev.racelab.ui;
 
-import dev.racelab.backend.BackendSettings;
 import dev.racelab.backend.Backends;
-import dev.racelab.backend.DataHome;
-import dev.racelab.backend.PgAddress;
-import dev.racelab.backend.RedisAddress;
 import dev.racelab.engine.Service;
-import dev.racelab.support.TestServers;
 import dev.racelab.ui.startup.ServerDialog;
 import dev.racelab.ui.startup.ServerStartup;
 import javafx.scene.control.Button;
@@ -21,11 +16,8 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.HashSet;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -50,15 +42,7 @@ class EarlyServerFailureWindowTest {
 
     @Start
     void start(Stage stage) throws Exception {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
-        PgAddress real = TestServers.postgres().address();
-        PgAddress noPostgres = new PgAddress("127.0.0.1", closedPort, real.database(), real.user(), null, Map.of());
-        RedisAddress noRedis = new RedisAddress("127.0.0.1", closedPort, 0, null, null, false);
-        backends = new Backends(new BackendSettings(Optional.of(noPostgres), Optional.of(noRedis)),
-                DataHome.resolve(System.getenv()), startup);
+        backends = UnreachableServers.backends(startup);
         RaceLabWindow.open(stage, backends, new Settings(dir.resolve("early.properties")), startup, opened::set);
     }
 

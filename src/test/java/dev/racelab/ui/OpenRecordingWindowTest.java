@@ -1,10 +1,6 @@
 package dev.racelab.ui;
 
-import dev.racelab.backend.BackendSettings;
 import dev.racelab.backend.Backends;
-import dev.racelab.backend.DataHome;
-import dev.racelab.backend.PgAddress;
-import dev.racelab.backend.RedisAddress;
 import dev.racelab.engine.Clock;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
@@ -41,14 +37,12 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -102,16 +96,8 @@ class OpenRecordingWindowTest {
     @Start
     void start(Stage stage) throws Exception {
         this.stage = stage;
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
-        PgAddress real = TestServers.postgres().address();
-        PgAddress noPostgres = new PgAddress("127.0.0.1", closedPort, real.database(), real.user(), null, Map.of());
-        RedisAddress noRedis = new RedisAddress("127.0.0.1", closedPort, 0, null, null, false);
         startup = new ServerStartup();
-        backends = new Backends(new BackendSettings(Optional.of(noPostgres), Optional.of(noRedis)),
-                DataHome.resolve(System.getenv()), startup);
+        backends = UnreachableServers.backends(startup);
         window = RaceLabWindow.show(stage, backends, new Settings(dir.resolve("open-" + System.nanoTime()
                 + ".properties")), startup);
     }

@@ -125,13 +125,8 @@ class JobQueueLabTest {
      */
     @Test
     void aRequestTokenClaimThatWaitsForAnotherComesBackShort() throws Exception {
-        GatePlan hold = GatePlan.NONE.with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_1, GateRule.BREAKPOINT)
-                .with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_2, GateRule.BREAKPOINT);
-        Run run = start(RunSpec.defaults(lab).withStrategy("request-token").withWorkers(3).withOps(1)
-                .with(JobQueueLab.SEND_MS, 0).withGates(hold));
-        assertEquals(JobQueueLab.BEFORE_TAKE, run.gates().awaitSettled(CONSUMER_1, WAIT));
+        Run run = tokenClaimsHeldBeforeTheirFirstTake();
         assertEquals(JobQueueLab.BEFORE_TAKE, run.gates().awaitSettled(CONSUMER_2, WAIT));
-        Poll.until("the producer added its 8 jobs", () -> count(run, EventKind.JOB_ADDED, 0) == 8);
 
         try (Connection test = TestServers.connect()) {
             test.setAutoCommit(false);
@@ -172,12 +167,7 @@ class JobQueueLabTest {
      */
     @Test
     void aTokenClaimCancelledAsADeadlockIsClaimedAgainAndEveryJobIsSentOnce() throws Exception {
-        GatePlan hold = GatePlan.NONE.with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_1, GateRule.BREAKPOINT)
-                .with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_2, GateRule.BREAKPOINT);
-        Run run = start(RunSpec.defaults(lab).withStrategy("request-token").withWorkers(3).withOps(1)
-                .with(JobQueueLab.SEND_MS, 0).withGates(hold));
-        assertEquals(JobQueueLab.BEFORE_TAKE, run.gates().awaitSettled(CONSUMER_1, WAIT));
-        Poll.until("the producer added its 8 jobs", () -> count(run, EventKind.JOB_ADDED, 0) == 8);
+        Run run = tokenClaimsHeldBeforeTheirFirstTake();
 
         try (Connection test = TestServers.connect()) {
             test.setAutoCommit(false);
@@ -202,6 +192,20 @@ class JobQueueLabTest {
         assertTrue(retry.subject().startsWith("deadlock: PostgreSQL cancelled this claim"), retry.subject());
         assertTrue(run.recorder().snapshot().stream().noneMatch(e -> e.kind() == EventKind.ERROR),
                 "no worker failed");
+    }
+
+    /**
+     * A request-token run of two consumers, each held at its first claim, once the producer has
+     * added its 8 jobs and consumer-1 stands at its gate.
+     */
+    private Run tokenClaimsHeldBeforeTheirFirstTake() throws Exception {
+        GatePlan hold = GatePlan.NONE.with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_1, GateRule.BREAKPOINT)
+                .with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_2, GateRule.BREAKPOINT);
+        Run run = start(RunSpec.defaults(lab).withStrategy("request-token").withWorkers(3).withOps(1)
+                .with(JobQueueLab.SEND_MS, 0).withGates(hold));
+        assertEquals(JobQueueLab.BEFORE_TAKE, run.gates().awaitSettled(CONSUMER_1, WAIT));
+        Poll.until("the producer added its 8 jobs", () -> count(run, EventKind.JOB_ADDED, 0) == 8);
+        return run;
     }
 
     /** Locks job {@code id} of {@code run} in the test's open transaction (waiting for it if need be). */
