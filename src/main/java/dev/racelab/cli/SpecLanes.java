@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * Specs run in lanes, one after another in each (one lane unless the user asks for more), each
+ * Specs run in lanes, one after another in each (one per core unless the user says otherwise), each
  * lane in a sandbox of its own (a scratch database, a role), and handed back in the order given.
  * isolationtester runs one spec after another in one database; a lane does the same while the
  * spec before left nothing there ({@link SpecSandbox#mayHost}), else it takes a new sandbox, whose
@@ -37,7 +37,7 @@ import java.util.function.Consumer;
  * Lanes side by side have their own databases, roles and sessions, and PostgreSQL's row and
  * table locks do not cross databases; but they share the server's limits (connections, prepared
  * transactions) and its serializable transactions (a DEFERRABLE snapshot waits for every one), so
- * more than one lane is the user's choice.
+ * the user may ask for one lane ({@code --jobs 1}).
  *
  * <p>With one lane the transcript of the spec running is printed as it comes, as before; with
  * more, each is printed whole once it and every spec before it have ended. A stop ({@link #stop})

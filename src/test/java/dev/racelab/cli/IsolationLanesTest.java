@@ -74,13 +74,17 @@ class IsolationLanesTest {
         oneByOne.addAll(specs);
         List<String> sideBySide = new ArrayList<>(List.of("isolation", "--jobs", "3"));
         sideBySide.addAll(specs);
+        List<String> byDefault = new ArrayList<>(List.of("isolation"));
+        byDefault.addAll(specs);
         Result alone = cli(oneByOne.toArray(String[]::new));
         Result together = cli(sideBySide.toArray(String[]::new));
+        Result lanesPerCore = cli(byDefault.toArray(String[]::new));
 
         assertEquals(0, alone.code(), alone.err());
         assertEquals(0, together.code(), together.err());
         assertTrue(alone.out().contains("step s2_update: <... completed>"), alone.out());
         assertEquals(alone.out(), together.out(), "the same transcripts, in the same order");
+        assertEquals(alone.out(), lanesPerCore.out(), "with a lane per core (the default) too");
 
         sideBySide.add("--json");
         JsonObject json = JsonParser.parseString(cli(sideBySide.toArray(String[]::new)).out()).getAsJsonObject();
@@ -146,7 +150,8 @@ class IsolationLanesTest {
         String alone = cli("isolation", shows.toString()).out();
         assertTrue(alone.contains("read committed"), alone);
 
-        Result result = cli("isolation", changes.toString(), shows.toString());
+        // One lane: the second spec comes after the first in the same lane.
+        Result result = cli("isolation", "--jobs", "1", changes.toString(), shows.toString());
 
         assertEquals(0, result.code(), result.err());
         assertTrue(result.out().endsWith(alone), result.out());
