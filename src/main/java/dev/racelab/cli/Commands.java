@@ -246,9 +246,10 @@ final class Commands {
 
         @Option(names = {"-j", "--jobs"}, paramLabel = "N", order = 6, converter = Values.WholeNumber.class,
                 description = "run up to N specs side by side, each lane in a scratch database of its own "
-                + "(default 1: one after another, as isolationtester runs them); the output keeps the order given. "
-                + "Specs side by side share the server's limits and serializable transactions: one that waits for "
-                + "a safe snapshot (DEFERRABLE) or prepares transactions may print otherwise than alone")
+                + "(default: one per core, at most 4; 1 runs them one after another, as isolationtester does); "
+                + "the output keeps the order given. Specs side by side share the server's limits and serializable "
+                + "transactions: one that waits for a safe snapshot (DEFERRABLE) or prepares transactions may print "
+                + "otherwise than alone (give --jobs 1 then)")
         Long jobs;
 
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")

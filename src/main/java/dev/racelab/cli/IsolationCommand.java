@@ -40,7 +40,8 @@ import java.util.Optional;
  * folder is made and each transcript's file checked ({@link Outputs}: a new regular file, or one
  * {@code --force} replaces). Then each spec runs in a sandbox of its own ({@link IsolationRun}): a
  * scratch database, its sessions logged in as a role made for it (or, with {@code --as-login}, as
- * the user's login); several side by side ({@link SpecLanes}, {@code --jobs}), reported in the
+ * the user's login); several side by side ({@link SpecLanes}, {@code --jobs}; one per core unless
+ * given: {@link #defaultLanes}), reported in the
  * order given. A step's SQL error is part of the transcript, not a failure. Exit codes: 0 the
  * specs ran; 2 a bad spec, permutation, file or option; 1 a server problem (it cannot be reached,
  * its login may not create databases and roles, its pg_hba.conf turns the spec's role away, a spec
@@ -53,6 +54,8 @@ final class IsolationCommand {
 
     private static final Gson JSON = new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().serializeNulls()
             .create();
+    /** The most lanes {@link #defaultLanes} gives, whatever the cores. */
+    static final int MOST_DEFAULT_LANES = 4;
 
     private final Map<String, String> env;
     private final Path home;
@@ -112,7 +115,7 @@ final class IsolationCommand {
                 out.print(piece);
                 out.flush();
             };
-            int laneCount = Math.max(1, Math.min(jobs, specs.size()));
+            int laneCount = Math.max(1, Math.min(jobs == 0 ? defaultLanes() : jobs, specs.size()));
             try (SpecLanes lanes = new SpecLanes(laneCount, specs, chosen, server, access, printing ? live : null,
                     kept -> err.println("racelab: warning: " + kept))) {
                 interruption.stopping(lanes::stop);
@@ -162,6 +165,16 @@ final class IsolationCommand {
             }
             return allRan ? Cli.OK : Cli.BACKEND_FAILURE;
         }
+    }
+
+    /**
+     * Lanes when the user gives no {@code --jobs}: one per core, at most {@value #MOST_DEFAULT_LANES}.
+     * Specs mostly wait for the server (locks, sleeps), so lanes side by side use the cores the
+     * server has; more lanes than that gained nothing on a 2-core machine, and each lane's login
+     * holds up to twice the most sessions a spec has, from the server's connection limit.
+     */
+    static int defaultLanes() {
+        return Math.min(MOST_DEFAULT_LANES, Runtime.getRuntime().availableProcessors());
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.racelab.isolation.run.IsolationFailure;
 import dev.racelab.isolation.run.IsolationListener;
 import dev.racelab.isolation.run.IsolationRun;
 import dev.racelab.isolation.run.PermutationReport;
+import dev.racelab.isolation.run.SandboxSupply;
 import dev.racelab.isolation.run.SpecRunner;
 import dev.racelab.isolation.run.SpecSandbox;
 import dev.racelab.isolation.run.Transcript;
@@ -28,14 +29,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * Specs run in lanes, one after another in each (one lane unless the user asks for more), each
+ * Specs run in lanes, one after another in each (one per core unless the user says otherwise), each
  * lane in a sandbox of its own (a scratch database, a role), and handed back in the order given.
  * isolationtester runs one spec after another in one database; a lane does the same while the
- * spec before left nothing there ({@link SpecSandbox#mayHost}), else it makes a new sandbox.
+ * spec before left nothing there ({@link SpecSandbox#mayHost}), else it takes a new sandbox, whose
+ * database and login a {@link SandboxSupply} made ahead, and hands the old one to it to drop behind.
  * Lanes side by side have their own databases, roles and sessions, and PostgreSQL's row and
  * table locks do not cross databases; but they share the server's limits (connections, prepared
  * transactions) and its serializable transactions (a DEFERRABLE snapshot waits for every one), so
- * more than one lane is the user's choice.
+ * the user may ask for one lane ({@code --jobs 1}).
  *
  * <p>With one lane the transcript of the spec running is printed as it comes, as before; with
  * more, each is printed whole once it and every spec before it have ended. A stop ({@link #stop})
@@ -60,6 +62,8 @@ final class SpecLanes implements AutoCloseable {
     private final int sessions;
     /** Where what stays on the server after the lanes' last sandboxes were dropped is said. */
     private final Consumer<String> warn;
+    /** Confined sandboxes made ahead and dropped behind; null when the specs run as the login. */
+    private final SandboxSupply supply;
     private volatile boolean halted;
     private volatile boolean leftBehind;
 
@@ -74,6 +78,8 @@ final class SpecLanes implements AutoCloseable {
         // last one's sessions are still closing on the server.
         this.sessions = 2 * specs.stream().mapToInt(spec -> spec.sessions().size()).max().orElse(1);
         this.warn = warn;
+        this.supply = access == SpecSandbox.Access.CONFINED
+                ? new SandboxSupply(server, sessions, laneCount, specs.size(), warn) : null;
         AtomicInteger threads = new AtomicInteger();
         this.lanes = Executors.newFixedThreadPool(laneCount, task -> {
             Thread thread = new Thread(task, "isolation-lane-" + threads.incrementAndGet());
@@ -131,6 +137,7 @@ final class SpecLanes implements AutoCloseable {
      */
     private void inLaneSandbox(IsolationRun run, Spec spec, List<Permutation> only, Postgres server,
                                List<String> kept) throws BackendException, IsolationFailure {
+        supply.specStarted();
         ServerReach reach = ServerReach.of(spec);
         Optional<String> refused = IsolationRun.refusal(spec, reach);
         if (refused.isPresent()) {
@@ -138,15 +145,22 @@ final class SpecLanes implements AutoCloseable {
         }
         SpecSandbox sandbox = laneSandbox.get();
         if (sandbox != null && !sandbox.mayHost(spec, reach)) {
-            kept.addAll(drop(sandbox));
+            laneSandbox.remove();
+            made.remove(sandbox);
+            supply.dropLater(sandbox);
             sandbox = null;
+        }
+        if (supply.leftBehind()) {
+            // Dropping a sandbox behind left something on the server (said as it happened).
+            leftBehind = true;
+            halted = true;
         }
         if (halted) {
             // Stopped, or the server failed: no new database or role now.
             throw new IsolationFailure("stopped");
         }
         if (sandbox == null) {
-            sandbox = SpecSandbox.open(server, spec, reach, SpecSandbox.Access.CONFINED, sessions);
+            sandbox = SpecSandbox.open(server, spec, reach, SpecSandbox.Access.CONFINED, sessions, supply);
             made.add(sandbox);
             laneSandbox.set(sandbox);
         }
@@ -214,25 +228,30 @@ final class SpecLanes implements AutoCloseable {
         } catch (InterruptedException e) {
             interrupted = true;
         }
-        finish();
+        try {
+            finish();
+        } catch (InterruptedException e) {
+            interrupted = true;
+        }
         if (interrupted) {
             throw new InterruptedException();
         }
     }
 
     /**
-     * Drops each lane's last sandbox, kept for a spec that did not come, saying what stays on the
-     * server; once every spec was taken with {@link #next}. Answers whether something stayed.
+     * Drops each lane's last sandbox, kept for a spec that did not come, and what the supply made
+     * ahead, side by side, saying what stays on the server; once every spec was taken with {@link
+     * #next}. Answers whether something stayed.
      */
-    boolean finish() {
-        for (SpecSandbox sandbox : List.copyOf(made)) {
-            try {
-                drop(sandbox).forEach(warn);
-            } catch (RuntimeException e) {
-                leftBehind = true;
-                warn.accept("a scratch database or role may stay on the server: " + e.getMessage());
-            }
+    boolean finish() throws InterruptedException {
+        if (supply == null) {
+            return leftBehind;
         }
-        return leftBehind;
+        for (SpecSandbox sandbox : List.copyOf(made)) {
+            made.remove(sandbox);
+            supply.dropLater(sandbox);
+        }
+        supply.close();
+        return leftBehind || supply.leftBehind();
     }
 }

@@ -74,13 +74,17 @@ class IsolationLanesTest {
         oneByOne.addAll(specs);
         List<String> sideBySide = new ArrayList<>(List.of("isolation", "--jobs", "3"));
         sideBySide.addAll(specs);
+        List<String> byDefault = new ArrayList<>(List.of("isolation"));
+        byDefault.addAll(specs);
         Result alone = cli(oneByOne.toArray(String[]::new));
         Result together = cli(sideBySide.toArray(String[]::new));
+        Result lanesPerCore = cli(byDefault.toArray(String[]::new));
 
         assertEquals(0, alone.code(), alone.err());
         assertEquals(0, together.code(), together.err());
         assertTrue(alone.out().contains("step s2_update: <... completed>"), alone.out());
         assertEquals(alone.out(), together.out(), "the same transcripts, in the same order");
+        assertEquals(alone.out(), lanesPerCore.out(), "with a lane per core (the default) too");
 
         sideBySide.add("--json");
         JsonObject json = JsonParser.parseString(cli(sideBySide.toArray(String[]::new)).out()).getAsJsonObject();
@@ -146,10 +150,59 @@ class IsolationLanesTest {
         String alone = cli("isolation", shows.toString()).out();
         assertTrue(alone.contains("read committed"), alone);
 
-        Result result = cli("isolation", changes.toString(), shows.toString());
+        // One lane: the second spec comes after the first in the same lane.
+        Result result = cli("isolation", "--jobs", "1", changes.toString(), shows.toString());
 
         assertEquals(0, result.code(), result.err());
         assertTrue(result.out().endsWith(alone), result.out());
+    }
+
+    /**
+     * Each of these specs leaves its table behind, so the next runs in a sandbox whose database and
+     * login were made ahead while the one before ran: it is confined as one made for it (its own
+     * login, no superuser, no right to create databases or roles, in a database of its own), prints
+     * what it prints alone, and once the command returns no database or login of the run stays.
+     */
+    @Test
+    @Tag("lab")
+    void specsInSandboxesMadeAheadRunConfinedAndLeaveNothingBehind() throws Exception {
+        Path leaves = dir.resolve("leaves.spec");
+        Files.writeString(leaves, """
+                setup { CREATE TABLE left_behind (id int); }
+                session s1
+                step s1_who { SELECT r.rolname = current_user AS own_login, r.rolsuper, r.rolcreatedb,
+                              r.rolcreaterole, current_database() AS db
+                              FROM pg_roles r WHERE r.rolname LIKE 'racelab\\_spec\\_%'
+                              AND substr(r.rolname, 14) = substr(current_database(), 19); }
+                """);
+        List<String> args = new ArrayList<>(List.of("isolation", "--jobs", "2"));
+        for (int i = 0; i < 5; i++) {
+            args.add(leaves.toString());
+        }
+
+        Result result = cli(args.toArray(String[]::new));
+
+        assertEquals(0, result.code(), result.err());
+        java.util.regex.Matcher rows = java.util.regex.Pattern
+                .compile("(?m)^t *\\|f *\\|f *\\|f *\\|(racelab_isolation_[0-9a-f]{16})$")
+                .matcher(result.out());
+        List<String> databases = new ArrayList<>();
+        while (rows.find()) {
+            databases.add(rows.group(1));
+        }
+        assertEquals(5, databases.size(), result.out());
+        assertEquals(5, databases.stream().distinct().count(), "each in a database of its own: " + databases);
+        try (java.sql.Connection c = TestServers.connect(); java.sql.Statement st = c.createStatement()) {
+            for (String database : databases) {
+                String run = database.substring("racelab_isolation_".length());
+                try (java.sql.ResultSet rs = st.executeQuery("SELECT (SELECT count(*) FROM pg_database WHERE datname = '"
+                        + database + "') + (SELECT count(*) FROM pg_roles WHERE rolname LIKE 'racelab_spec_" + run
+                        + "%')")) {
+                    rs.next();
+                    assertEquals(0, rs.getInt(1), database + " or its login stays on the server");
+                }
+            }
+        }
     }
 
     @Test

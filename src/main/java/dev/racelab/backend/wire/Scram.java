@@ -42,17 +42,17 @@ final class Scram {
     }
 
     /**
-     * What a server stores for {@code password} ({@code SCRAM-SHA-256$4096:salt$StoredKey:ServerKey},
+     * What a server stores for {@code password} ({@code SCRAM-SHA-256$rounds:salt$StoredKey:ServerKey},
      * as libpq's {@code PQencryptPasswordConn} makes it): given to {@code CREATE ROLE … PASSWORD},
      * the password itself never travels to the server, nor into its statement log.
      */
-    static String verifier(String password) {
+    static String verifier(String password, int rounds) {
         byte[] salt = new byte[16];
         new SecureRandom().nextBytes(salt);
-        return verifier(password, salt, 4096);
+        return verifier(password, salt, rounds);
     }
 
-    /** {@link #verifier(String)} with the salt and iteration count given. */
+    /** {@link #verifier(String, int)} with the salt given. */
     static String verifier(String password, byte[] salt, int rounds) {
         try {
             byte[] salted = hi(normalize(password).getBytes(StandardCharsets.UTF_8), salt, rounds);

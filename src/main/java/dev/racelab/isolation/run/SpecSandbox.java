@@ -67,20 +67,21 @@ public final class SpecSandbox implements AutoCloseable {
     private final long openedNanos;
     /** What the scratch database held when made ({@link #mayHost}); null when it is not to be used again. */
     private final String madeAs;
-    /** A connection into the scratch database, to see what a spec left there; null until needed. */
-    private Connection looking;
+    /** The login and database, when confined: it keeps a connection into the database to see what a spec left. */
+    private final SandboxBase base;
     /** Whether {@link #dropDatabase} was called: its failure was the caller's to report. */
     private boolean databaseTried;
     /** Set once {@link #release} ran: what stayed on the server. */
     private List<String> released;
 
-    private SpecSandbox(Postgres server, Connection admin, SpecLogin login, ScratchDatabase scratch,
+    private SpecSandbox(Postgres server, Connection admin, SandboxBase base, ScratchDatabase scratch,
                         Connection inScratch, SpecRoles roles, PgAddress sessions, SpecGrants.Rights rights,
                         int sessionLimit, boolean reusable, long openedNanos) {
         this.openedNanos = openedNanos;
         this.server = server;
         this.admin = admin;
-        this.login = login;
+        this.base = base;
+        this.login = base == null ? null : base.login;
         this.scratch = scratch;
         this.inScratch = inScratch;
         this.roles = roles;
@@ -90,12 +91,13 @@ public final class SpecSandbox implements AutoCloseable {
         String made = null;
         if (reusable) {
             try {
-                made = whatIsThere();
+                made = base.asMade(server);
             } catch (SQLException | RuntimeException e) {
                 // Not known: not used again.
-                closeQuietly(looking);
-                looking = null;
+                base.closeLooking();
             }
+        } else if (base != null) {
+            base.closeLooking();
         }
         this.madeAs = made;
     }
@@ -118,6 +120,15 @@ public final class SpecSandbox implements AutoCloseable {
      */
     public static SpecSandbox open(Postgres server, Spec spec, ServerReach reach, Access access, int sessions)
             throws BackendException, IsolationFailure {
+        return open(server, spec, reach, access, sessions, null);
+    }
+
+    /**
+     * {@link #open(Postgres, Spec, ServerReach, Access, int)}, confined in a login and database that
+     * {@code supply} made ahead when it has one (null: made now).
+     */
+    public static SpecSandbox open(Postgres server, Spec spec, ServerReach reach, Access access, int sessions,
+                                   SandboxSupply supply) throws BackendException, IsolationFailure {
         long began = System.nanoTime();
         Connection admin;
         try {
@@ -126,43 +137,49 @@ public final class SpecSandbox implements AutoCloseable {
             throw new BackendException(Service.POSTGRES, where(server) + " could not be reached to make a scratch "
                     + "database: " + firstLine(e), e);
         }
-        SpecLogin login = null;
+        SandboxBase base = null;
         ScratchDatabase scratch = null;
         Connection inScratch = null;
+        int limit = Math.max(sessions, spec.sessions().size());
         try {
             SpecGrants.Rights rights = SpecGrants.Rights.of(admin);
             SpecGrants grants = SpecGrants.none();
-            String run = ScratchDatabase.newRun();
             if (access == Access.CONFINED) {
                 checkMayConfine(server, rights);
                 grants = SpecGrants.plan(admin, spec, reach, rights);
-                login = createLogin(admin, rights, Math.max(sessions, spec.sessions().size()));
-                run = login.name().substring(SpecLogin.PREFIX.length());
+                base = supply == null ? null : supply.take(limit);
+                if (base == null) {
+                    base = SandboxBase.make(server, admin, rights, limit);
+                } else {
+                    began = base.madeNanos;
+                }
+                scratch = base.scratch;
+            } else {
+                scratch = ScratchDatabase.create(server, ScratchDatabase.newRun(), null);
+                dropLeftoverRoles(server, rights.version());
             }
-            scratch = ScratchDatabase.create(server, run, login == null ? null : login.name());
-            dropLeftoverRoles(server, rights.version());
+            SpecLogin login = base == null ? null : base.login;
             if (grants.inScratch() || !reach.createdRoles().isEmpty()) {
                 inScratch = server.control("isolation", scratch.name());
             }
             String member = login == null ? rights.user() : login.name();
             grants.give(admin, inScratch, member);
+            String run = scratch.name().substring(ScratchDatabase.PREFIX.length());
             SpecRoles roles = reach.createdRoles().isEmpty() ? null : new SpecRoles(
                     RoleNames.of(reach.createdRoles(), SpecLogin.nameFor(run) + "_"), admin, inScratch, member,
                     LEFTOVER_AFTER);
-            PgAddress address = login == null ? scratch.address() : login.address(server.address(), scratch.name());
-            if (login != null) {
-                tryLogin(server, address, login.name());
-            }
+            // The login was tried when its base was made (SandboxBase.make): the server lets it in.
+            PgAddress address = login == null ? scratch.address() : base.sessions(server);
             // Only a sandbox whose login was given nothing beyond its database is used again.
             boolean reusable = login != null && grants.isEmpty() && roles == null;
-            return new SpecSandbox(server, admin, login, scratch, inScratch, roles, address, rights,
-                    Math.max(sessions, spec.sessions().size()), reusable, began);
+            return new SpecSandbox(server, admin, base, scratch, inScratch, roles, address, rights,
+                    limit, reusable, began);
         } catch (SQLException e) {
-            undo(admin, login, scratch, inScratch);
+            undo(admin, base, scratch, inScratch);
             throw new BackendException(Service.POSTGRES, where(server) + " could not make a sandbox for spec "
                     + spec.name() + ": " + firstLine(e), e);
         } catch (BackendException | IsolationFailure | RuntimeException e) {
-            undo(admin, login, scratch, inScratch);
+            undo(admin, base, scratch, inScratch);
             throw e;
         }
     }
@@ -181,7 +198,7 @@ public final class SpecSandbox implements AutoCloseable {
                 + "rights (" + SpecGrants.AS_LOGIN_HINT + ")");
     }
 
-    private static SpecLogin createLogin(Connection admin, SpecGrants.Rights rights, int sessions)
+    static SpecLogin createLogin(Connection admin, SpecGrants.Rights rights, int sessions)
             throws SQLException {
         for (int attempt = 0; ; attempt++) {
             try {
@@ -194,7 +211,7 @@ public final class SpecSandbox implements AutoCloseable {
         }
     }
 
-    private static void dropLeftoverRoles(Postgres server, int version) {
+    static void dropLeftoverRoles(Postgres server, int version) {
         // On a connection of its own: dropping an old scratch database can outlast the control
         // connection's read bound on a busy server, which closes the connection, and the sandbox's
         // own (which makes this run's roles next) must not go with it.
@@ -209,7 +226,7 @@ public final class SpecSandbox implements AutoCloseable {
      * Logs in as the spec's login once, so that a server whose {@code pg_hba.conf} turns it away
      * is named before the spec starts, with what to do about it.
      */
-    private static void tryLogin(Postgres server, PgAddress sessions, String name) throws BackendException {
+    static void tryLogin(Postgres server, PgAddress sessions, String name) throws BackendException {
         try {
             WireConnection.open(sessions, sessions.database(), Map.of("application_name",
                     Postgres.APP_PREFIX + "isolation-login"), LOGIN_BOUND).close();
@@ -274,17 +291,7 @@ public final class SpecSandbox implements AutoCloseable {
 
     /** The digest of what the scratch database holds (see {@link #mayHost}). */
     private String whatIsThere() throws SQLException {
-        if (looking == null) {
-            looking = server.control("isolation", scratch.name());
-        }
-        try (java.sql.PreparedStatement p = looking.prepareStatement(AdminSql.get("what-a-spec-left"))) {
-            p.setString(1, login.name());
-            p.setString(2, login.name());
-            try (java.sql.ResultSet rs = p.executeQuery()) {
-                rs.next();
-                return rs.getString(1);
-            }
-        }
+        return base.whatIsThere(server);
     }
 
     /**
@@ -294,7 +301,9 @@ public final class SpecSandbox implements AutoCloseable {
      */
     public void dropDatabase() throws BackendException {
         closeQuietly(inScratch);
-        closeQuietly(looking);
+        if (base != null) {
+            base.closeLooking();
+        }
         if (login != null) {
             login.lock(admin);
         }
@@ -358,20 +367,12 @@ public final class SpecSandbox implements AutoCloseable {
     }
 
     /** After a failed {@link #open}: whatever was made goes, quietly (what stays is marked for the next run). */
-    private static void undo(Connection admin, SpecLogin login, ScratchDatabase scratch, Connection inScratch) {
+    private static void undo(Connection admin, SandboxBase base, ScratchDatabase scratch, Connection inScratch) {
         closeQuietly(inScratch);
-        if (login != null) {
-            login.lock(admin);
-        }
-        if (scratch != null) {
+        if (base != null) {
+            base.drop(admin);
+        } else if (scratch != null) {
             scratch.close();
-        }
-        if (login != null) {
-            try {
-                login.drop(admin);
-            } catch (SQLException e) {
-                // Marked: the next spec run on this server drops it.
-            }
         }
         closeQuietly(admin);
     }
