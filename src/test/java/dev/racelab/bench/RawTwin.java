@@ -87,8 +87,16 @@ record RawTwin(String sends, Map<String, String> switches, Rounds rounds) {
                 threads.add(thread);
                 thread.start();
             }
+            // A worker that fails stops the round: the others, which may wait for what it would
+            // have done (a consumer for the jobs it claimed), are interrupted, not waited for.
             for (Thread thread : threads) {
-                thread.join();
+                while (thread.isAlive()) {
+                    thread.join(50);
+                    if (failure.get() != null) {
+                        threads.forEach(Thread::interrupt);
+                        throw new IllegalStateException("the raw client failed", failure.get());
+                    }
+                }
             }
             long elapsed = System.nanoTime() - start;
             if (failure.get() != null) {
