@@ -23,19 +23,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.stream.Collectors;
 
 /**
  * One run of the job queue: the producer adds its jobs round by round at its rate; each consumer
@@ -48,7 +41,7 @@ import java.util.stream.Collectors;
  * duplicate is marked ✕ where its email went out (the mark tells the consumer how often the job
  * has been marked, under its row lock), each orphan where its consumer crashed.
  *
- * <p>What the workers know of the jobs ({@link Book}) only decides when a consumer's round is
+ * <p>What the workers know of the jobs ({@link JobBook}) only decides when a consumer's round is
  * over; the verdict comes from the server.
  */
 final class JobQueueScenario implements Scenario {
@@ -62,7 +55,7 @@ final class JobQueueScenario implements Scenario {
     static final String SENT = "sent";
     static final String OUTBOX = "emails in outbox";
 
-    private static final SqlFile SQL = SqlFile.load(JobQueueScenario.class, "jobqueue.sql");
+    static final SqlFile SQL = SqlFile.load(JobQueueScenario.class, "jobqueue.sql");
     private static final PgFixture.Tables TABLES = new PgFixture.Tables("job-queue", 1, SQL);
     /** Up to 64 consumers and the producer each have a session of their own. */
     private static final PgSessions.Mode SESSIONS = PgSessions.Mode.dedicatedUpTo(65, 32);
@@ -79,7 +72,7 @@ final class JobQueueScenario implements Scenario {
     private final long producerPeriodNanos;
     private final int leaseMs;
     private final boolean conditionalMark;
-    private final Book book;
+    private final JobBook book;
     private final Survivors survivors;
     private final AtomicLong tokens = new AtomicLong();
     private static final String DEADLOCK_DETECTED = "40P01";
@@ -87,6 +80,7 @@ final class JobQueueScenario implements Scenario {
     private final LongAdder refused = new LongAdder();
     /** Names of the consumers that crashed. */
     private final Set<String> crashed = ConcurrentHashMap.newKeySet();
+    private final JobQueueVerdict verdict;
 
     JobQueueScenario(Postgres postgres, JobQueueStrategy strategy, RunSetup setup) throws SQLException {
         this.strategy = strategy;
@@ -103,15 +97,18 @@ final class JobQueueScenario implements Scenario {
         this.producerPeriodNanos = TimeUnit.SECONDS.toNanos(1) / setup.get(JobQueueLab.PRODUCER_RATE);
         this.leaseMs = strategy.claims() ? setup.get(JobQueueLab.LEASE_MS) : 0;
         this.conditionalMark = strategy.claims() && setup.get(JobQueueLab.CONDITIONAL_MARK);
-        this.book = new Book(jobs, setup.workers());
+        this.book = new JobBook(jobs, setup.workers());
         this.survivors = new Survivors(setup.workers());
         this.pg = new PgFixture(postgres, setup, TABLES, SESSIONS);
+        this.verdict = new JobQueueVerdict(strategy, setup, jobs, leaseMs, crashed, shortBatches, refused);
     }
 
     @Override
     public LabWorker worker(WorkerContext context) throws SQLException {
         PgSessions.Session session = pg.session(context);
-        return context.index() == 0 ? new Producer(context, session) : new Consumer(context, session);
+        return context.index() == 0
+                ? new JobProducer(context, session, setup.runId(), perRound, producerPeriodNanos, book, survivors)
+                : new Consumer(context, session);
     }
 
     @Override
@@ -122,13 +119,13 @@ final class JobQueueScenario implements Scenario {
 
     @Override
     public Outcome judge(RunSummary summary) throws SQLException {
-        return outcome(summary, !summary.stoppedByUser() && !summary.timedOut());
+        return verdict.outcome(pg.admin(), summary, !summary.stoppedByUser() && !summary.timedOut());
     }
 
     /** The run made no progress for its timeout: what is left, and why nobody can finish it. */
     @Override
     public Outcome diagnose(RunSummary summary) throws SQLException {
-        Outcome found = outcome(summary, false);
+        Outcome found = verdict.outcome(pg.admin(), summary, false);
         if (found.verdict() == Verdict.RACE) {
             return found;
         }
@@ -139,205 +136,6 @@ final class JobQueueScenario implements Scenario {
                 found.explanation() + why, found.violations(), found.metrics(), List.of());
     }
 
-    /** Reads the table and the outbox; {@code complete}: the workers finished, so an unsent job is lost. */
-    private Outcome outcome(RunSummary summary, boolean complete) throws SQLException {
-        Tally tally = tally();
-        Map<String, Long> violations = new LinkedHashMap<>();
-        put(violations, DUPLICATES, tally.duplicates);
-        put(violations, ORPHANED, tally.orphaned.size());
-        long lost = complete ? tally.unsent.size() + (jobs - tally.added) : 0;
-        put(violations, LOST, lost);
-        // The rate as the picture shows it: from the same events, by the same rule.
-        JobTable recorded = new JobTable(strategy.claims(), jobs);
-        summary.recorder().drain(0, Integer.MAX_VALUE, recorded::accept);
-
-        Map<String, Number> metrics = new LinkedHashMap<>();
-        metrics.put("jobs", tally.added);
-        metrics.put("emailsSent", tally.emails);
-        metrics.put("duplicateEmails", tally.duplicates);
-        metrics.put("jobsSentTwice", tally.sentTwice.size());
-        metrics.put("orphanedJobs", tally.orphaned.size());
-        metrics.put("lostJobs", lost);
-        metrics.put("shortBatches", shortBatches.sum());
-        metrics.put("reclaimedJobs", tally.reclaimed);
-        metrics.put("sendsCalledOff", refused.sum());
-        metrics.put("jobsPerSec", recorded.jobsPerSecond());
-
-        String shares = shares(tally);
-        String also = also(tally);
-        if (tally.duplicates > 0) {
-            return new Outcome(Verdict.RACE, count(tally.duplicates, "duplicate email") + ": "
-                    + count(tally.sentTwice.size(), "job") + " sent more than once",
-                    twice(tally) + " " + how() + orphanText(tally) + also + shares, violations, metrics, List.of());
-        }
-        if (!tally.orphaned.isEmpty()) {
-            return new Outcome(Verdict.STUCK, count(tally.orphaned.size(), "job") + " orphaned: "
-                    + String.join(", ", crashed) + " crashed holding " + (tally.orphaned.size() == 1 ? "it" : "them"),
-                    orphanText(tally).strip() + " Without a lease nothing takes a claim back: set lease-ms." + also
-                            + shares, violations, metrics, List.of());
-        }
-        if (lost > 0) {
-            return new Outcome(Verdict.RACE, count(lost, "job") + " lost",
-                    (tally.unsent.size() == 1 ? "Job " : "Jobs ") + ids(tally.unsent)
-                            + " never went out, though nobody held " + (tally.unsent.size() == 1 ? "it." : "them.") + also + shares,
-                    violations, metrics, List.of());
-        }
-        if (!complete) {
-            return new Outcome(Verdict.SAFE, "no job sent twice so far",
-                    tally.emails + " emails for " + tally.added + " jobs so far." + also + shares,
-                    violations, metrics, List.of());
-        }
-        return new Outcome(Verdict.SAFE, "every job sent exactly once: " + tally.added + " jobs, "
-                + recorded.jobsPerSecond() + " jobs/s",
-                tally.emails + " emails for " + tally.added + " jobs." + also + shares, violations, metrics, List.of());
-    }
-
-    /** How jobs went out twice with this strategy, in one sentence for the explanation. */
-    private String how() {
-        return switch (strategy) {
-            case SELECT_THEN_UPDATE -> "Consumers that selected the same oldest unsent jobs before any of them "
-                    + "marked them sent each sent them.";
-            case REQUEST_TOKEN, SKIP_LOCKED -> "A claim whose lease ran out while its consumer was still sending "
-                    + "was taken over and sent by another; the slow consumer's mark did not check whose claim it "
-                    + "was, and sent the job again.";
-        };
-    }
-
-    private static String twice(Tally tally) {
-        List<String> each = new ArrayList<>();
-        for (Map.Entry<Integer, Long> job : tally.sentTwice.entrySet()) {
-            if (each.size() == 6) {
-                each.add("…");
-                break;
-            }
-            each.add("job " + job.getKey() + " ×" + job.getValue());
-        }
-        String list = String.join(", ", each);
-        return "Sent more than once: " + list + (list.endsWith("…") ? "" : ".");
-    }
-
-    private String orphanText(Tally tally) {
-        if (tally.orphaned.isEmpty()) {
-            return "";
-        }
-        boolean one = tally.orphaned.size() == 1;
-        return (one ? " Job " : " Jobs ") + ids(tally.orphaned) + (one ? " stays" : " stay") + " claimed by "
-                + String.join(", ", crashed) + ", which crashed after claiming " + (one ? "it." : "them.");
-    }
-
-    private String also(Tally tally) {
-        StringBuilder text = new StringBuilder();
-        if (strategy == JobQueueStrategy.REQUEST_TOKEN || shortBatches.sum() > 0) {
-            text.append(' ').append(count(shortBatches.sum(), "short batch")).append(shortBatches.sum() == 1
-                    ? " (a claim that got fewer jobs than it found free: others claimed them first)."
-                    : " (claims that got fewer jobs than they found free: others claimed them first).");
-        }
-        if (tally.reclaimed > 0) {
-            text.append(' ').append(count(tally.reclaimed, "job")).append(" taken over after a lease ran out.");
-        }
-        if (refused.sum() > 0) {
-            text.append(' ').append(count(refused.sum(), "send")).append(" called off: the claim was another "
-                    + "consumer's by the time of the mark.");
-        }
-        return text.toString();
-    }
-
-    private static String shares(Tally tally) {
-        long total = tally.sentBy.values().stream().mapToLong(Long::longValue).sum();
-        if (total == 0) {
-            return "";
-        }
-        return " Sent by " + tally.sentBy.entrySet().stream()
-                .map(e -> e.getKey() + " " + e.getValue() + " (" + Math.round(100.0 * e.getValue() / total) + "%)")
-                .collect(Collectors.joining(", ")) + ".";
-    }
-
-    /** What the server holds at the end. */
-    private static final class Tally {
-        int added;
-        long emails;
-        long duplicates;
-        int reclaimed;
-        /** Job → emails sent, for the jobs sent more than once. */
-        final Map<Integer, Long> sentTwice = new TreeMap<>();
-        final List<Integer> orphaned = new ArrayList<>();
-        final List<Integer> unsent = new ArrayList<>();
-        /** Consumer → emails it sent, in consumer order. */
-        final Map<String, Long> sentBy = new TreeMap<>((a, b) -> Integer.compare(number(a), number(b)));
-    }
-
-    private Tally tally() throws SQLException {
-        Tally tally = new Tally();
-        for (int consumer = 1; consumer < setup.workers(); consumer++) {
-            tally.sentBy.put(JobQueueLab.CONSUMER + "-" + consumer, 0L);
-        }
-        try (PreparedStatement ps = pg.admin().prepareStatement(SQL.get("jobs"))) {
-            ps.setString(1, setup.runId());
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    int id = rs.getInt(1);
-                    int claims = rs.getInt(2);
-                    String holder = rs.getString(3);
-                    long emails = rs.getLong(5);
-                    tally.added++;
-                    tally.emails += emails;
-                    if (emails > 1) {
-                        tally.duplicates += emails - 1;
-                        tally.sentTwice.put(id, emails);
-                    }
-                    if (claims > 1) {
-                        tally.reclaimed++;
-                    }
-                    if (emails == 0) {
-                        (holder != null && crashed.contains(holder) && leaseMs == 0 ? tally.orphaned : tally.unsent)
-                                .add(id);
-                    }
-                }
-            }
-        }
-        try (PreparedStatement ps = pg.admin().prepareStatement(SQL.get("sent-by"))) {
-            ps.setString(1, setup.runId());
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    tally.sentBy.put(rs.getString(1), rs.getLong(2));
-                }
-            }
-        }
-        return tally;
-    }
-
-    private static int number(String consumer) {
-        int dash = consumer.lastIndexOf('-');
-        try {
-            return Integer.parseInt(consumer.substring(dash + 1));
-        } catch (NumberFormatException e) {
-            return Integer.MAX_VALUE;
-        }
-    }
-
-    private static void put(Map<String, Long> map, String name, long n) {
-        if (n > 0) {
-            map.put(name, n);
-        }
-    }
-
-    static String count(long n, String noun) {
-        return n + " " + noun + (n == 1 ? "" : noun.endsWith("ch") ? "es" : "s");
-    }
-
-    /** "5, 6, 7 and 8", or the first few and how many more. */
-    static String ids(List<Integer> ids) {
-        if (ids.size() > 8) {
-            return ids.subList(0, 8).stream().map(String::valueOf).collect(Collectors.joining(", "))
-                    + " and " + (ids.size() - 8) + " more";
-        }
-        if (ids.size() == 1) {
-            return String.valueOf(ids.get(0));
-        }
-        return ids.subList(0, ids.size() - 1).stream().map(String::valueOf).collect(Collectors.joining(", "))
-                + " and " + ids.get(ids.size() - 1);
-    }
-
     @Override
     public String explain(Throwable failure) {
         return pg.explain(failure).orElseGet(() -> Scenario.super.explain(failure));
@@ -346,91 +144,6 @@ final class JobQueueScenario implements Scenario {
     @Override
     public void close() throws SQLException {
         pg.close();
-    }
-
-    /**
-     * What the workers know of the jobs, to tell when a round is over: how many were added, how
-     * often each was marked sent, which consumer (index) holds its claim, and who crashed.
-     */
-    private static final class Book {
-        private final AtomicInteger added = new AtomicInteger();
-        private final AtomicIntegerArray marks;
-        private final AtomicIntegerArray holder;
-        private final AtomicIntegerArray crashed;
-        /** Sequence number plus one of the event of each job's first send (0: not sent, or not recorded yet). */
-        private final AtomicLongArray firstSend;
-
-        Book(int jobs, int workers) {
-            firstSend = new AtomicLongArray(jobs + 1);
-            marks = new AtomicIntegerArray(jobs + 1);
-            holder = new AtomicIntegerArray(jobs + 1);
-            crashed = new AtomicIntegerArray(workers);
-        }
-
-        /**
-         * Whether the first {@code upTo} jobs are all added and each is sent, or (with no lease)
-         * held by a consumer that crashed: nobody will ever send it then.
-         */
-        boolean settled(int upTo, boolean lease) {
-            if (added.get() < upTo) {
-                return false;
-            }
-            for (int id = 1; id <= upTo; id++) {
-                if (marks.get(id) == 0 && (lease || holder.get(id) == 0 || crashed.get(holder.get(id)) == 0)) {
-                    return false;
-                }
-            }
-            return true;
-        }
-    }
-
-    /** The first worker: adds each round's jobs at the producer's rate. */
-    private final class Producer implements LabWorker {
-
-        private final WorkerContext context;
-        private final PgSessions.Session session;
-        private long startNanos;
-
-        Producer(WorkerContext context, PgSessions.Session session) {
-            this.context = context;
-            this.session = session;
-        }
-
-        @Override
-        public void operation(int n) throws Exception {
-            if (n == 0) {
-                startNanos = System.nanoTime();
-                context.state(ActorState.RUNNING, "adding jobs");
-            }
-            for (int k = 0; k < perRound; k++) {
-                int id = n * perRound + k + 1;
-                long wait = startNanos + (id - 1) * producerPeriodNanos - System.nanoTime();
-                if (wait > 0) {
-                    TimeUnit.NANOSECONDS.sleep(wait);
-                }
-                try (PgSessions.Lease lease = session.borrow();
-                     PreparedStatement ps = lease.connection().prepareStatement(SQL.get("add-job"))) {
-                    ps.setString(1, setup.runId());
-                    ps.setInt(2, id);
-                    ps.setString(3, "reader-" + id + "@example.org");
-                    ps.setString(4, "Your order #" + id + " has shipped");
-                    ps.executeUpdate();
-                }
-                context.mark(EventKind.JOB_ADDED, QUEUE, id);
-                book.added.set(id);
-            }
-        }
-
-        @Override
-        public void abort() {
-            session.abort();
-        }
-
-        @Override
-        public void close() throws SQLException {
-            survivors.done();
-            session.close();
-        }
     }
 
     /** A consumer: takes a batch, sends it, marks it sent, again and again until its round is settled. */
@@ -506,7 +219,7 @@ final class JobQueueScenario implements Scenario {
             if (ids.isEmpty()) {
                 return null;
             }
-            context.state(ActorState.RUNNING, "selected jobs " + ids(ids));
+            context.state(ActorState.RUNNING, "selected jobs " + JobQueueVerdict.ids(ids));
             for (int id : ids) {
                 context.mark(EventKind.JOB_TAKEN, "selected; nothing in the table says so", id);
             }
@@ -618,7 +331,7 @@ final class JobQueueScenario implements Scenario {
                 context.mark(EventKind.TOKEN, "request token", token);
                 return;
             }
-            context.state(ActorState.RUNNING, "claim #" + token + ": jobs " + ids(ids));
+            context.state(ActorState.RUNNING, "claim #" + token + ": jobs " + JobQueueVerdict.ids(ids));
             context.mark(EventKind.TOKEN, "request token", token);
             for (int id : ids) {
                 int before = book.holder.getAndSet(id, context.index());
@@ -644,7 +357,7 @@ final class JobQueueScenario implements Scenario {
             }
             context.state(ActorState.FAILED, !strategy.claims()
                     ? "crashed; it had claimed nothing, so its jobs are still there for others"
-                    : "crashed holding claim #" + held.token + " (jobs " + ids(held.ids) + ")"
+                    : "crashed holding claim #" + held.token + " (jobs " + JobQueueVerdict.ids(held.ids) + ")"
                             + (orphans ? ": nothing will take them back" : " until its lease runs out"));
             session.abort();
             survivors.done();
@@ -670,7 +383,7 @@ final class JobQueueScenario implements Scenario {
          */
         private void mark(Batch taken) throws Exception {
             context.gate(JobQueueLab.BEFORE_MARK);
-            context.state(ActorState.RUNNING, "marking jobs " + ids(taken.ids) + " sent");
+            context.state(ActorState.RUNNING, "marking jobs " + JobQueueVerdict.ids(taken.ids) + " sent");
             List<Integer> sent = new ArrayList<>();
             try (PgSessions.Lease lease = session.borrow();
                  PreparedStatement ps = lease.connection().prepareStatement(SQL.get("mark-sent"))) {
@@ -706,7 +419,7 @@ final class JobQueueScenario implements Scenario {
                 for (int ignored : calledOff) {
                     context.mark(EventKind.WRITE_REJECTED, "mark of claim #" + taken.token, taken.token);
                 }
-                context.mark(EventKind.NOTE, "jobs " + ids(calledOff) + " are another consumer's claim now: "
+                context.mark(EventKind.NOTE, "jobs " + JobQueueVerdict.ids(calledOff) + " are another consumer's claim now: "
                         + "not marked, not sent", calledOff.size());
             }
         }
