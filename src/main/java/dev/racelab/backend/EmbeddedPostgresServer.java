@@ -97,7 +97,7 @@ final class EmbeddedPostgresServer implements AutoCloseable {
                 listener.progress(Service.POSTGRES, StartupListener.Stage.STARTING, settingUp
                         ? "Setting up embedded PostgreSQL (first start only, a few seconds)…"
                         : "Starting embedded PostgreSQL…");
-                Optional<PreparedPostgres> prepared = PreparedPostgres.forThisPlatform();
+                Optional<PreparedPostgres> prepared = binaries.prepared();
                 ClusterCopy.Copy setUp = () -> prepared.isPresent() && prepared.get().copyClusterTo(data, calledOff);
                 // A first start copies the cluster while it unpacks the binaries.
                 ClusterCopy copying = settingUp ? ClusterCopy.begin(setUp) : null;

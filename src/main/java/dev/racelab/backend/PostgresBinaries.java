@@ -64,13 +64,16 @@ final class PostgresBinaries {
     private final Path bin;
     private final Archive archive;
     private final byte[] named;
+    private final Optional<PreparedPostgres> prepared;
     private final Path unpacked;
     private final Path list;
 
-    private PostgresBinaries(Path bin, Archive archive, byte[] named) throws IOException {
+    private PostgresBinaries(Path bin, Archive archive, byte[] named, Optional<PreparedPostgres> prepared)
+            throws IOException {
         this.bin = bin;
         this.archive = archive;
         this.named = named;
+        this.prepared = prepared;
         String digest = md5(named);
         this.unpacked = bin.resolve("PG-" + digest);
         this.list = bin.resolve("PG-" + digest + ".files");
@@ -82,10 +85,15 @@ final class PostgresBinaries {
         if (prepared.isPresent()) {
             PreparedPostgres binaries = prepared.get();
             return new PostgresBinaries(bin, () -> new TarArchiveInputStream(
-                    new GZIPInputStream(binaries.binaries(), 1 << 16)), binaries.identity());
+                    new GZIPInputStream(binaries.binaries(), 1 << 16)), binaries.identity(), prepared);
         }
         byte[] packaged = zonkyArchive(system(), architecture());
-        return new PostgresBinaries(bin, () -> xzEntries(packaged), packaged);
+        return new PostgresBinaries(bin, () -> xzEntries(packaged), packaged, prepared);
+    }
+
+    /** What the build prepared beside these binaries (their cluster), if they are the build's. */
+    Optional<PreparedPostgres> prepared() {
+        return prepared;
     }
 
     /** zonky's archive of the binaries for a platform, whole. */

@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -95,7 +96,7 @@ public final class PrepareEmbeddedPostgres {
         Path bin = work.resolve("bin");
         Path data = work.resolve("data");
         Files.createDirectories(bin);
-        try (TarArchiveInputStream tar = new TarArchiveInputStream(new java.util.zip.GZIPInputStream(
+        try (TarArchiveInputStream tar = new TarArchiveInputStream(new GZIPInputStream(
                 Files.newInputStream(binaries), 1 << 16))) {
             PostgresBinaries.unpackAll(tar, bin, () -> false);
         } catch (CalledOff impossible) {

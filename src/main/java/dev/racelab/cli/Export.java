@@ -87,15 +87,18 @@ final class Export {
     /** The CSV or the trace, written as {@code file} is read. */
     private static void streamed(RecordingReader reader, Path file, String format, java.io.OutputStream stream)
             throws IOException {
-        // The trace writes UTF-8 itself (TraceExport); the CSV, text.
-        Writer writer = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 1 << 16);
-        RecordingSink sink = format.equals("trace") ? new TraceExport(stream) : new CsvExport(writer);
+        // The trace writes its UTF-8 itself (and flushes it at the end); the CSV writes text.
+        Writer csv = format.equals("trace") ? null
+                : new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 1 << 16);
+        RecordingSink sink = csv == null ? new TraceExport(stream) : new CsvExport(csv);
         try {
             reader.read(file, sink);
         } catch (RecordingException e) {
             throw new Refused(e);
         }
-        writer.flush();
+        if (csv != null) {
+            csv.flush();
+        }
     }
 
     /** A picture of one run, read and folded before anything is written: what draws it. */
