@@ -4,6 +4,7 @@ import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Ink;
+import dev.racelab.engine.view.timeline.Growable;
 import dev.racelab.engine.view.timeline.Lane;
 import dev.racelab.ui.Palette;
 import javafx.geometry.VPos;
@@ -57,6 +58,11 @@ final class LaneWords {
             if (start > end) {
                 break;
             }
+            s = lastInColumn(lane.labelStart, s);
+            while (s > 0 && lane.labelStale.get(s) != 0 && lane.labelStart.get(s - 1) >= start) {
+                s--;
+            }
+            start = lane.labelStart.get(s);
             int from = s;
             s = lane.sameLabelUntil(s, (long) end);
             long stop = frame.model.labelStop(lane, s);
@@ -74,6 +80,19 @@ final class LaneWords {
                 lastTextEnd = x1;
             }
         }
+    }
+
+    /**
+     * The last of {@code starts} from {@code s} on that begins in the same pixel column as {@code s}:
+     * those before it end inside that column, too narrow for a word.
+     */
+    private int lastInColumn(Growable.Longs starts, int s) {
+        if (s + 1 >= starts.size() || starts.get(s + 1) - starts.get(s) >= frame.nanosPerPixel) {
+            return s;
+        }
+        double column = Math.floor((starts.get(s) - frame.viewStart) / frame.nanosPerPixel);
+        long nextColumn = (long) Math.ceil(frame.viewStart + (column + 1) * frame.nanosPerPixel);
+        return Math.max(s, starts.floor(nextColumn - 1));
     }
 
     /** The longest of {@code text} and {@code shorter} that fits whole in {@code pixels}, or null. */
@@ -99,7 +118,14 @@ final class LaneWords {
         gc.setTextBaseline(VPos.CENTER);
         gc.setTextAlign(TextAlignment.LEFT);
         int drawn = 0;
+        int lastInView = lane.segStart.floor((long) end);
+        long longEnough = (long) (minWidth * frame.nanosPerPixel);
         for (int s = first; s < n && drawn < 200; s++) {
+            // Only a segment wide enough for words is worth a look: on to the next one that is.
+            s = lane.nextLongSegment(s, lastInView, longEnough, frame.now);
+            if (s < 0) {
+                break;
+            }
             long start = lane.segStart.get(s);
             if (start > end) {
                 break;

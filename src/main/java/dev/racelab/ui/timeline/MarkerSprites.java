@@ -1,5 +1,6 @@
 package dev.racelab.ui.timeline;
 
+import dev.racelab.engine.view.timeline.Growable;
 import dev.racelab.engine.view.timeline.Lane;
 
 import dev.racelab.engine.EventKind;
@@ -7,8 +8,7 @@ import dev.racelab.engine.Glyph;
 import dev.racelab.engine.Ink;
 import dev.racelab.ui.Palette;
 
-import java.util.EnumMap;
-import java.util.Map;
+import java.util.Arrays;
 
 /**
  * Paints the timeline's marks straight into the lane pixel buffer as tiny bitmaps: a million
@@ -61,7 +61,7 @@ final class MarkerSprites {
     private static final int SPACING = 4;
 
     /** A sprite compiled from its picture: offsets from its centre, and whether each is ink or halo. */
-    private record Compiled(int[] dx, int[] dy, boolean[] ink) {
+    private record Compiled(int[] dx, int[] dy, boolean[] ink, int reach) {
         static Compiled of(String[] mask) {
             int count = 0;
             for (String line : mask) {
@@ -81,18 +81,23 @@ final class MarkerSprites {
                     }
                 }
             }
-            return new Compiled(dx, dy, ink);
+            int reach = 0;
+            for (int k = 0; k < count; k++) {
+                reach = Math.max(reach, Math.max(Math.abs(dx[k]), Math.abs(dy[k])));
+            }
+            return new Compiled(dx, dy, ink, reach);
         }
     }
 
-    private static final Map<Glyph, Compiled> SPRITES = new EnumMap<>(Glyph.class);
+    /** Per glyph ordinal, its sprite (null for glyphs not drawn as one). */
+    private static final Compiled[] SPRITES = new Compiled[Glyph.values().length];
 
     static {
-        SPRITES.put(Glyph.DOT, Compiled.of(DOT));
-        SPRITES.put(Glyph.RING, Compiled.of(RING));
-        SPRITES.put(Glyph.TICK, Compiled.of(TICK));
-        SPRITES.put(Glyph.CROSS, Compiled.of(CROSS));
-        SPRITES.put(Glyph.CIRCLE, Compiled.of(CIRCLE));
+        SPRITES[Glyph.DOT.ordinal()] = Compiled.of(DOT);
+        SPRITES[Glyph.RING.ordinal()] = Compiled.of(RING);
+        SPRITES[Glyph.TICK.ordinal()] = Compiled.of(TICK);
+        SPRITES[Glyph.CROSS.ordinal()] = Compiled.of(CROSS);
+        SPRITES[Glyph.CIRCLE.ordinal()] = Compiled.of(CIRCLE);
     }
 
     /** Per kind ordinal: how it is drawn, and in which colour (a shade darker, to stand out on any state). */
@@ -100,7 +105,18 @@ final class MarkerSprites {
     private final int[] inks = new int[EventKind.values().length];
     private final int[] pixels;
     private final int white = Palette.argb(Palette.background());
-    private final int[] lastX = new int[EventKind.values().length];
+    /** The marks chosen to be drawn on the lane being painted (their indexes), and how many. */
+    private int[] chosen = new int[256];
+    /** The same, in the order they happened. */
+    private int[] ordered = new int[256];
+    /** Per glyph ordinal, its pixels' offsets from its centre in a buffer {@link #offsetWidth} wide. */
+    private final int[][] offsets = new int[Glyph.values().length][];
+    private int offsetWidth = -1;
+    private int drawn;
+    /** Where each kind's chosen marks lie in {@link #chosen}: one run per kind. */
+    private final int[] runStart = new int[EventKind.values().length];
+    private final int[] runEnd = new int[EventKind.values().length];
+    private int runs;
 
     static {
         for (EventKind kind : EventKind.values()) {
@@ -117,49 +133,165 @@ final class MarkerSprites {
         }
     }
 
-    /** Paints {@code lane}'s marks between rows {@code top} and {@code bottom}. */
+    /**
+     * Paints {@code lane}'s marks between rows {@code top} and {@code bottom}. Marks are a few
+     * pixels wide: one every {@link #SPACING} pixels per kind shows all there is to see, crosses
+     * (violations) are never thinned beyond a shared pixel. Of each kind, the marks drawn are found
+     * by jumping from one to the first far enough after it, so the cost is what is drawn, not how
+     * many marks lie in view; they are drawn in the order they happened, later over earlier.
+     */
     void paint(Lane lane, int width, int height, int top, int bottom, double viewStart, double nanosPerPixel) {
-        int n = lane.markTime.size();
-        if (n == 0 || bottom - top < 4) {
+        if (lane.markTime.size() == 0 || bottom - top < 4) {
             return;
         }
-        java.util.Arrays.fill(lastX, Integer.MIN_VALUE / 2);
-        double end = viewStart + width * nanosPerPixel;
+        int count = choose(lane, width, viewStart, nanosPerPixel);
         int mid = top + (int) ((bottom - top) * 0.5);
-        for (int m = Math.max(0, lane.markTime.floor((long) viewStart)); m < n; m++) {
-            long t = lane.markTime.get(m);
-            if (t > end) {
-                break;
-            }
-            if (t < viewStart) {
-                continue;
-            }
-            int x = (int) ((t - viewStart) / nanosPerPixel);
+        for (int i = 0; i < count; i++) {
+            int m = ordered[i];
+            int x = (int) ((lane.markTime.get(m) - viewStart) * (1.0 / nanosPerPixel));
             int kind = lane.markKind.get(m);
-            Glyph glyph = GLYPHS[kind];
-            // Marks are a few pixels wide: one every SPACING pixels per kind shows all there is to
-            // see; crosses (violations) are never thinned beyond a shared pixel.
-            if (glyph == Glyph.NONE || x - lastX[kind] < (glyph == Glyph.CROSS ? 1 : SPACING)) {
-                continue;
-            }
-            lastX[kind] = x;
             int ink = inks[kind];
-            switch (glyph) {
+            switch (GLYPHS[kind]) {
                 case STROKE -> column(x, top + (bottom - top) * 2 / 3, bottom, ink, width, height);
                 case BAR -> {
                     for (int dx = -1; dx <= 1; dx++) {
                         column(x + dx, top + 1, bottom, ink, width, height);
                     }
                 }
-                default -> sprite(SPRITES.get(glyph), x, mid, ink, white, width, height, top, bottom);
+                default -> sprite(GLYPHS[kind].ordinal(), x, mid, ink, white, width, height, top, bottom);
             }
         }
     }
 
-    private void sprite(Compiled sprite, int cx, int cy, int ink, int halo, int width, int height, int top,
-                        int bottom) {
+    /** The marks of {@code lane} drawn in a view {@code width} pixels wide (their indexes), in the order drawn. */
+    int[] marksDrawn(Lane lane, int width, double viewStart, double nanosPerPixel) {
+        int count = choose(lane, width, viewStart, nanosPerPixel);
+        return Arrays.copyOf(ordered, count);
+    }
+
+    /** Chooses the marks to draw into {@link #ordered}, in the order they happened; returns how many. */
+    private int choose(Lane lane, int width, double viewStart, double nanosPerPixel) {
+        double end = viewStart + width * nanosPerPixel;
+        drawn = 0;
+        runs = 0;
+        for (int kind = 0; kind < GLYPHS.length; kind++) {
+            Growable.Ints ofKind = lane.marksOfKind(kind);
+            if (ofKind != null && GLYPHS[kind] != Glyph.NONE) {
+                int before = drawn;
+                choose(lane, ofKind, GLYPHS[kind] == Glyph.CROSS ? 1 : SPACING, viewStart, end, nanosPerPixel);
+                if (drawn > before) {
+                    runStart[runs] = before;
+                    runEnd[runs++] = drawn;
+                }
+            }
+        }
+        if (ordered.length < drawn) {
+            ordered = new int[chosen.length];
+        }
+        // Each kind's marks are in order: take the earliest of their heads, one at a time.
+        for (int i = 0; i < drawn; i++) {
+            int run = -1;
+            for (int r = 0; r < runs; r++) {
+                if (runStart[r] < runEnd[r] && (run < 0 || chosen[runStart[r]] < chosen[runStart[run]])) {
+                    run = r;
+                }
+            }
+            ordered[i] = chosen[runStart[run]++];
+        }
+        return drawn;
+    }
+
+    /** Adds to {@link #chosen} the marks of one kind drawn: the first in view, then each first at least {@code spacing} pixels on. */
+    private void choose(Lane lane, Growable.Ints ofKind, int spacing, double viewStart, double end, double nanosPerPixel) {
+        int n = ofKind.size();
+        int j = firstAtPixel(lane, ofKind, 0, viewStart, nanosPerPixel, 0);
+        while (j < n) {
+            int m = ofKind.get(j);
+            long t = lane.markTime.get(m);
+            if (t > end) {
+                return;
+            }
+            if (drawn == chosen.length) {
+                chosen = Arrays.copyOf(chosen, drawn * 2);
+            }
+            chosen[drawn++] = m;
+            int x = (int) ((t - viewStart) * (1.0 / nanosPerPixel));
+            j = firstAtPixel(lane, ofKind, j + 1, viewStart, nanosPerPixel, x + spacing);
+        }
+    }
+
+    /**
+     * The first of {@code ofKind} from {@code from} on that lies at or after time {@code viewStart}
+     * and pixel {@code x}: found by comparing times with the pixel's edge (one by one, then
+     * galloping), then made exact by {@link #reaches} at the edge, where rounding decides.
+     */
+    private static int firstAtPixel(Lane lane, Growable.Ints ofKind, int from, double viewStart, double nanosPerPixel,
+                                    int x) {
+        int n = ofKind.size();
+        double edge = Math.max(viewStart, viewStart + x * nanosPerPixel);
+        long[] times = lane.markTime.raw();
+        int i = from;
+        int near = Math.min(n, from + 4);
+        while (i < near && times[ofKind.get(i)] < edge) {
+            i++;
+        }
+        if (i == near && i < n && times[ofKind.get(i)] < edge) {
+            int low = i;
+            int step = 1;
+            int high;
+            while (true) {
+                high = low + step;
+                if (high >= n) {
+                    high = n;
+                    break;
+                }
+                if (times[ofKind.get(high)] >= edge) {
+                    break;
+                }
+                low = high;
+                step <<= 1;
+            }
+            while (high - low > 1) {
+                int mid = (low + high) >>> 1;
+                if (times[ofKind.get(mid)] < edge) {
+                    low = mid;
+                } else {
+                    high = mid;
+                }
+            }
+            i = high;
+        }
+        // Rounding can only decide for a time within a nanosecond of the edge.
+        while (i > from && times[ofKind.get(i - 1)] >= edge - 1
+                && reaches(times[ofKind.get(i - 1)], viewStart, nanosPerPixel, x)) {
+            i--;
+        }
+        while (i < n && times[ofKind.get(i)] <= edge + 1 && !reaches(times[ofKind.get(i)], viewStart, nanosPerPixel, x)) {
+            i++;
+        }
+        return i;
+    }
+
+    /** Whether a mark at {@code t} is in view and drawn at pixel {@code x} or later. */
+    private static boolean reaches(long t, double viewStart, double nanosPerPixel, int x) {
+        return t >= viewStart && (int) ((t - viewStart) * (1.0 / nanosPerPixel)) >= x;
+    }
+
+    private void sprite(int glyph, int cx, int cy, int ink, int halo, int width, int height, int top, int bottom) {
+        Compiled sprite = SPRITES[glyph];
         int minY = Math.max(0, top);
         int maxY = Math.min(height, bottom);
+        int reach = sprite.reach();
+        if (cx - reach >= 0 && cx + reach < width && cy - reach >= minY && cy + reach < maxY) {
+            // Whole on the lane: no pixel needs its own bounds check.
+            int[] offsets = offsets(glyph, width);
+            boolean[] isInk = sprite.ink();
+            int centre = cy * width + cx;
+            for (int i = 0; i < offsets.length; i++) {
+                pixels[centre + offsets[i]] = isInk[i] ? ink : halo;
+            }
+            return;
+        }
         int[] dx = sprite.dx();
         int[] dy = sprite.dy();
         boolean[] isInk = sprite.ink();
@@ -170,6 +302,23 @@ final class MarkerSprites {
                 pixels[y * width + x] = isInk[i] ? ink : halo;
             }
         }
+    }
+
+    /** Where each of {@code sprite}'s pixels lies from its centre in a buffer {@code width} wide; kept per glyph. */
+    private int[] offsets(int glyph, int width) {
+        if (offsetWidth != width) {
+            Arrays.fill(offsets, null);
+            offsetWidth = width;
+        }
+        Compiled sprite = SPRITES[glyph];
+        if (offsets[glyph] == null) {
+            int[] made = new int[sprite.dx().length];
+            for (int i = 0; i < made.length; i++) {
+                made[i] = sprite.dy()[i] * width + sprite.dx()[i];
+            }
+            offsets[glyph] = made;
+        }
+        return offsets[glyph];
     }
 
     private void column(int x, int from, int to, int ink, int width, int height) {

@@ -36,6 +36,9 @@ final class TimelineOverlays {
             }
             double x2 = frame.xOf(to);
             if (x2 - lastX < 6) {
+                // Too close to the last one drawn: on to the first far enough from it.
+                long far = (long) Math.ceil(frame.viewStart + (lastX + 6 - frame.gutter()) * frame.nanosPerPixel);
+                a = Math.max(a, frame.model.arrowToTime.floor(far - 1));
                 continue;
             }
             int fromPos = frame.positionOf(frame.model.arrowFromLane.get(a));
@@ -67,9 +70,14 @@ final class TimelineOverlays {
         gc.setStroke(Palette.of(Ink.RACE).deriveColor(0, 1, 1, 0.8));
         gc.setLineWidth(1.5);
         int drawn = 0;
-        for (int a = 0; a < n && drawn < MOST_OVERWRITE_ARROWS; a++) {
+        // In the order recorded, which is the order of the overwriting writes: from the first in view.
+        int first = frame.model.overwriteFromTime.floor((long) Math.ceil(frame.viewStart) - 1) + 1;
+        for (int a = first; a < n && drawn < MOST_OVERWRITE_ARROWS; a++) {
             long from = frame.model.overwriteFromTime.get(a);
             long to = frame.model.overwriteToTime.get(a);
+            if (from > end) {
+                break;
+            }
             if (from < frame.viewStart || to > end) {
                 continue;
             }

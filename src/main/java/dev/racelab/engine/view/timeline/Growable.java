@@ -114,8 +114,27 @@ public final class Growable {
             return values[i];
         }
 
+        void set(int i, int value) {
+            values[i] = value;
+        }
+
         public int size() {
             return size;
+        }
+
+        /** Index of the first value ≥ {@code key} (values ascending), or {@link #size()}. */
+        public int ceiling(int key) {
+            int low = 0;
+            int high = size;
+            while (low < high) {
+                int mid = (low + high) >>> 1;
+                if (values[mid] < key) {
+                    low = mid + 1;
+                } else {
+                    high = mid;
+                }
+            }
+            return low;
         }
     }
 

@@ -80,6 +80,19 @@ public final class Lane {
     public final Growable.Longs markSeq = new Growable.Longs();
     public final Growable.Strings markSubject = new Growable.Strings();
 
+    /** Per kind of mark (its ordinal), the indexes of its marks in order; null for a kind not seen. */
+    private final Growable.Ints[] marksByKind = new Growable.Ints[KINDS.length];
+
+    /**
+     * The window's lanes (not folded): which of a run of segments, and of stripe pieces, is the
+     * most telling, in a few steps; null when folded (a column keeps at most two anyway).
+     */
+    final MostTelling segWinners;
+    private final MostTelling stripeWinners;
+    /** The window's lanes: the longest segment per block of 16 and of 256 (the last, still open, not counted); null when folded. */
+    private final Growable.Longs longest16;
+    private final Growable.Longs longest256;
+
     /** The picture's columns this lane is folded to, or null: every segment, label and mark kept. */
     private final Columns columns;
     /** Folded: per kind of mark, the column of its last mark kept. */
@@ -100,6 +113,10 @@ public final class Lane {
         this.name = actor.name();
         this.kind = actor.kind();
         this.columns = columns;
+        this.segWinners = columns == null ? new MostTelling() : null;
+        this.stripeWinners = columns == null ? new MostTelling() : null;
+        this.longest16 = columns == null ? new Growable.Longs() : null;
+        this.longest256 = columns == null ? new Growable.Longs() : null;
         this.markColumn = columns == null ? null : new int[KINDS.length];
         if (markColumn != null) {
             Arrays.fill(markColumn, Integer.MIN_VALUE);
@@ -112,6 +129,14 @@ public final class Lane {
             segStart.add(time);
             segState.add(state.ordinal());
             segSubject.add(subject);
+            if (segWinners != null) {
+                segWinners.add(StateColumns.key(state.ordinal()));
+                int ended = segStart.size() - 2;
+                if (ended >= 0) {
+                    longest(longest16, ended >> 4, time - segStart.get(ended));
+                    longest(longest256, ended >> 8, time - segStart.get(ended));
+                }
+            }
         }
     }
 
@@ -156,6 +181,63 @@ public final class Lane {
     /** How telling segment {@code i} is: a state's priority; on the stripe, anything the server says beats nothing. */
     private int priority(Growable.Bytes states, int i) {
         return states == segState ? STATES[states.get(i)].priority() : states.get(i) == SERVER_NONE ? 0 : 1;
+    }
+
+    private static void longest(Growable.Longs blocks, int block, long length) {
+        if (block == blocks.size()) {
+            blocks.add(length);
+        } else if (length > blocks.get(block)) {
+            blocks.set(block, length);
+        }
+    }
+
+    /**
+     * The first segment from {@code from} to {@code to} lasting at least {@code min} ns (the last
+     * segment lasts until {@code now}), or -1: blocks of segments all shorter are passed over whole,
+     * so finding the few segments wide enough for words costs little however many lie between.
+     */
+    public int nextLongSegment(int from, int to, long min, long now) {
+        int n = segStart.size();
+        int last = Math.min(to, n - 1);
+        int i = Math.max(0, from);
+        while (i <= last) {
+            if (longest256 != null && (i & 255) == 0 && i + 255 < n - 1 && i + 255 <= last
+                    && longest256.get(i >> 8) < min) {
+                i += 256;
+            } else if (longest16 != null && (i & 15) == 0 && i + 15 < n - 1 && i + 15 <= last
+                    && longest16.get(i >> 4) < min) {
+                i += 16;
+            } else {
+                long stop = i + 1 < n ? segStart.get(i + 1) : now;
+                if (stop - segStart.get(i) >= min) {
+                    return i;
+                }
+                i++;
+            }
+        }
+        return -1;
+    }
+
+    /** The indexes of this lane's marks of {@code kind} (its ordinal), in order; null if it has none. */
+    public Growable.Ints marksOfKind(int kind) {
+        return marksByKind[kind];
+    }
+
+    /**
+     * Of stripe pieces {@code from} to {@code to} (both included), the last that says something
+     * (waits or holds), or -1 if none does: what their pixel column shows.
+     */
+    public int stripeShown(int from, int to) {
+        if (stripeWinners != null) {
+            int winner = stripeWinners.winner(from, to);
+            return stripeWinners.key(winner) < 0 ? -1 : winner;
+        }
+        for (int s = to; s >= from; s--) {
+            if (stripeState.get(s) != SERVER_NONE) {
+                return s;
+            }
+        }
+        return -1;
     }
 
     /** The state at the end of the lane so far, or IDLE. */
@@ -207,6 +289,9 @@ public final class Lane {
             stripeStart.add(time);
             stripeState.add(state);
             stripeText.add(text);
+            if (stripeWinners != null) {
+                stripeWinners.add(state == SERVER_NONE ? -1 : 1);
+            }
         }
     }
 
@@ -289,6 +374,12 @@ public final class Lane {
             }
             markColumn[event.kind().ordinal()] = column;
         }
+        Growable.Ints ofKind = marksByKind[event.kind().ordinal()];
+        if (ofKind == null) {
+            ofKind = new Growable.Ints();
+            marksByKind[event.kind().ordinal()] = ofKind;
+        }
+        ofKind.add(markTime.size());
         markTime.add(time);
         markKind.add(event.kind().ordinal());
         markValue.add(event.value());
