@@ -48,10 +48,14 @@ final class EmbeddedPostgresServer implements AutoCloseable {
 
     private final EmbeddedPostgres postgres;
     private final Slot slot;
+    /** Stops the server if this JVM ends without doing so; held here, as its pipe must stay open while the server runs. */
+    private final Optional<ServerGuard> guard;
 
     private EmbeddedPostgresServer(EmbeddedPostgres postgres, Slot slot) {
         this.postgres = postgres;
         this.slot = slot;
+        this.guard = postmaster().flatMap(server -> ServerGuard.watch(server, slot.dir().resolveSibling("bin"),
+                slot.dir().resolve("data"), "INT"));
     }
 
     /**
@@ -301,6 +305,7 @@ final class EmbeddedPostgresServer implements AutoCloseable {
      */
     @Override
     public void close() throws IOException {
+        guard.ifPresent(ServerGuard::close);
         try {
             // A stopped server (SIGSTOP) would hold pg_ctl for its whole wait: let it run first.
             postmaster().ifPresent(Slot::resume);

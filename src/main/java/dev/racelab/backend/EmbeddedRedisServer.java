@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -34,11 +35,14 @@ final class EmbeddedRedisServer implements AutoCloseable {
     private static final long READY_TIMEOUT_MILLIS = 10_000;
 
     private final Process process;
+    /** Stops the server if this JVM ends without doing so; held here, as its pipe must stay open while the server runs. */
+    private final Optional<ServerGuard> guard;
     private final Slot slot;
 
     private EmbeddedRedisServer(Process process, Slot slot) {
         this.process = process;
         this.slot = slot;
+        this.guard = ServerGuard.watch(process.toHandle(), slot.dir().resolveSibling("bin"), slot.dir(), "TERM");
     }
 
     /**
@@ -203,6 +207,7 @@ final class EmbeddedRedisServer implements AutoCloseable {
     }
 
     private void stopProcess() {
+        guard.ifPresent(ServerGuard::close);
         Slot.resume(process.toHandle());
         process.destroy();
         try {

@@ -23,9 +23,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A RaceLab killed outright (SIGKILL: no shutdown hooks) leaves its embedded PostgreSQL running;
- * the next RaceLab to start stops it before starting its own, in the slot it takes and in every
- * other slot no live RaceLab holds (two killed together leave servers in two slots).
+ * A RaceLab killed alone (SIGKILL: no shutdown hooks; or its display gone, which ends it the same
+ * way) has its embedded servers stopped by their watchmen, the shells it leaves waiting on a pipe
+ * only it held. Killed outright with its watchmen (its whole process group, an out-of-memory kill
+ * of its session), it leaves its servers running; the next RaceLab to start stops them before
+ * starting its own, in the slot it takes and in every other slot no live RaceLab holds (two killed
+ * together leave servers in two slots).
  */
 @Tag("it")
 @DisabledIfEnvironmentVariable(named = "RACELAB_PG_URL", matches = ".+", disabledReason = "about RaceLab's own "
@@ -49,7 +52,7 @@ class LeftoverServerIT {
                 "--delay", "before-read=20");
         assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> serverReady(pidFile)), "PostgreSQL started");
         long postgresPid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
-        first.process().destroyForcibly().waitFor();
+        killOutright(List.of(first));
         assertTrue(ProcessHandle.of(postgresPid).map(ProcessHandle::isAlive).orElse(false),
                 "killed without a chance to clean up, the RaceLab left PostgreSQL running");
 
@@ -68,13 +71,39 @@ class LeftoverServerIT {
                 "--delay", "in-critical-section=20", "--delay", "holder-crashes=0@client-2");
         assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> livePid(pidFile) > 0), "Redis started");
         long redisPid = livePid(pidFile);
-        first.process().destroyForcibly().waitFor();
+        killOutright(List.of(first));
         assertTrue(alive(redisPid), "killed without a chance to clean up, the RaceLab left Redis running");
 
         Child second = children.jar(env, "run", "redis-primitives", "--workers", "2", "--ops", "3", "--json");
         assertEquals(0, second.await(120), second.err());
         assertTrue(second.err().contains("Stopped a Redis left running by an earlier RaceLab"), second.err());
         assertTrue(Poll.eventually(Duration.ofSeconds(10), () -> !alive(redisPid)), "the leftover Redis is gone");
+    }
+
+    @Test
+    void theWatchmenStopTheServersOfARaceLabKilledAlone(@TempDir Path home) throws Exception {
+        Map<String, String> env = Map.of("RACELAB_HOME", home.toString());
+        Path postmasterPid = home.resolve("postgres/slot-0/data/postmaster.pid");
+        Child counter = children.jar(env, "run", "counter", "--workers", "1", "--ops", "100000",
+                "--delay", "before-read=20");
+        assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> serverReady(postmasterPid)), "PostgreSQL started");
+        long postgresPid = Long.parseLong(Files.readAllLines(postmasterPid).get(0).strip());
+        assertTrue(Poll.eventually(Duration.ofSeconds(60), () -> !guards(counter).isEmpty()), "PostgreSQL is watched");
+        counter.process().destroyForcibly().waitFor();
+        assertTrue(Poll.eventually(Duration.ofSeconds(20), () -> !alive(postgresPid) && !Files.exists(postmasterPid)),
+                "the killed RaceLab's PostgreSQL was shut down (its pid file gone: a clean stop)");
+
+        Path redisPidFile = home.resolve("redis/slot-0/redis.pid");
+        Child mutex = children.jar(env, "run", "redis-primitives", "--strategy", "hardened-mutex", "--workers", "2",
+                "--ops", "100000", "--delay", "before-acquire=20");
+        assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> livePid(redisPidFile) > 0), "Redis started");
+        long redisPid = livePid(redisPidFile);
+        assertTrue(Poll.eventually(Duration.ofSeconds(60), () -> !guards(mutex).isEmpty()), "Redis is watched");
+        mutex.process().destroyForcibly().waitFor();
+        assertTrue(Poll.eventually(Duration.ofSeconds(20), () -> !alive(redisPid)),
+                "the killed RaceLab's Redis was shut down");
+        assertTrue(Files.readString(home.resolve("redis/slot-0/redis.log")).contains("Received SIGTERM"),
+                "by the signal Redis shuts down on");
     }
 
     @Test
@@ -105,7 +134,7 @@ class LeftoverServerIT {
                         "PostgreSQL started in slot " + slot);
                 leftovers.add(Long.parseLong(Files.readAllLines(pidFile).get(0).strip()));
             }
-            killTogether(children);
+            killOutright(children);
             assertTrue(leftovers.stream().allMatch(LeftoverServerIT::alive), "both RaceLabs left PostgreSQL running");
 
             Child third = Child.jar(env, "run", "counter", "--workers", "2", "--ops", "5", "--json");
@@ -135,7 +164,7 @@ class LeftoverServerIT {
                         "Redis started in slot " + slot);
                 leftovers.add(livePid(pidFile));
             }
-            killTogether(children);
+            killOutright(children);
             assertTrue(leftovers.stream().allMatch(LeftoverServerIT::alive), "both RaceLabs left Redis running");
 
             Child third = Child.jar(env, "run", "redis-primitives", "--workers", "2", "--ops", "3", "--json");
@@ -148,6 +177,30 @@ class LeftoverServerIT {
         } finally {
             stopAll(children, home);
         }
+    }
+
+    /**
+     * Kills each child with its watchmen (the {@code racelab-guard} shells it started), watchmen
+     * first, as a kill of its whole process group would: what it leaves running stays running.
+     */
+    private static void killOutright(List<Child> children) throws Exception {
+        for (Child child : children) {
+            // A server is watched once RaceLab has it answering, a moment after its pid file says ready.
+            assertTrue(Poll.eventually(Duration.ofSeconds(60), () -> !guards(child).isEmpty()),
+                    "the RaceLab watches its servers");
+            List<ProcessHandle> guards = guards(child);
+            guards.forEach(ProcessHandle::destroyForcibly);
+            for (ProcessHandle guard : guards) {
+                guard.onExit().join();
+            }
+        }
+        killTogether(children);
+    }
+
+    /** The watchmen {@code child} started: its {@code racelab-guard} shells. */
+    private static List<ProcessHandle> guards(Child child) {
+        return child.process().descendants().filter(process ->
+                process.info().commandLine().map(line -> line.contains("racelab-guard")).orElse(false)).toList();
     }
 
     /** SIGKILL to every child at once, then waits for each to be gone. */
