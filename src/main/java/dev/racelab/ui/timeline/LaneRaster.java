@@ -11,11 +11,9 @@ import java.util.Arrays;
 /**
  * Paints whole lanes into the timeline's pixel buffer, one at a time: a lane's row of colours (its
  * states, {@link StateColumns}; a server lane's labels), the server's stripe under a worker, the
- * hatching, and the marks ({@link MarkerSprites}). Each lane is rows of its own, so two rasters
- * paint two lanes at once; {@link LanePixels} shares the lanes out.
+ * hatching, and the marks ({@link MarkerSprites}); each lane is rows of its own.
  *
- * <p>Owned by one painting thread at a time; reads the frame, the model and the colours, which do
- * not change while a frame is painted.
+ * <p>Owned by the FX thread, as its {@link LanePixels}.
  */
 final class LaneRaster {
 
