@@ -41,29 +41,13 @@ public interface EventLog {
         return events;
     }
 
-    /** A fixed log of {@code events}, which must be in sequence order from 0. */
+    /**
+     * A fixed log of {@code events}, which must be in sequence order from 0, held packed
+     * ({@link PackedEventLog}).
+     */
     static EventLog of(List<Event> events, long dropped) {
-        List<Event> copy = List.copyOf(events);
-        for (int i = 0; i < copy.size(); i++) {
-            if (copy.get(i).seq() != i) {
-                throw new IllegalArgumentException("event " + i + " has sequence number " + copy.get(i).seq());
-            }
-        }
-        return new EventLog() {
-            @Override
-            public Event get(long seq) {
-                return seq >= 0 && seq < copy.size() ? copy.get((int) seq) : null;
-            }
-
-            @Override
-            public long size() {
-                return copy.size();
-            }
-
-            @Override
-            public long dropped() {
-                return dropped;
-            }
-        };
+        PackedEventLog.Builder log = new PackedEventLog.Builder();
+        events.forEach(log::add);
+        return log.build(dropped);
     }
 }
