@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  * misses one, shows a message instead (a file too large for its heap) or ends is reported as such,
  * with no figure. The resident size is then read every 100 ms for five seconds: the peak ({@code
  * VmHWM}: the most the process ever held, the reading of the file included) and the settled size
- * (the last reading). The same again zoomed in (Ctrl+wheel on the timeline), and after Ctrl+0, the
+ * (the last reading), with the CPU the window spent meanwhile (at rest, what its collector does). The same again zoomed in (Ctrl+wheel on the timeline), and after Ctrl+0, the
  * whole run drawn anew. The window is then ended as a user's SIGTERM would end it, and its servers
  * must be gone within 15 seconds. The screen of each drawn recording is saved as {@code
  * target/windowmemory-EVENTS.png}, to see what was measured.
@@ -121,7 +121,7 @@ public final class WindowMemoryBenchmark {
                 return;
             }
             String main = mains.get(0);
-            ResidentMemory memory = new ResidentMemory(child.pid());
+            ProcessWatch memory = new ProcessWatch(child.pid());
             screen.awaitSettled(10);
             print(events, "nothing open", memory.sample(2_000));
 
@@ -157,7 +157,7 @@ public final class WindowMemoryBenchmark {
                 line(events, "NOT drawn: Ctrl+0 changed nothing within " + DRAWN_SECONDS + " s");
                 return;
             }
-            ResidentMemory.Sampled whole = memory.sample(SAMPLE_MILLIS);
+            ProcessWatch.Sampled whole = memory.sample(SAMPLE_MILLIS);
             print(events, "whole run (Ctrl+0)", whole);
             System.out.printf("%-10d settled %d MB with the file open (goal ≤ %d MB at a million events: %s)%n",
                     events, whole.settledMb(), GOAL_MB, whole.settledMb() <= GOAL_MB ? "yes" : "NO");
@@ -291,9 +291,10 @@ public final class WindowMemoryBenchmark {
         ImageIO.write(image, "png", Path.of("target", "windowmemory-" + what + ".png").toFile());
     }
 
-    private static void print(long events, String when, ResidentMemory.Sampled s) {
-        System.out.printf("%-10d %-24s peak %5d MB   settled %5d MB (highest of %d readings %d MB)   load %.1f%n",
-                events, when, s.peakMb(), s.settledMb(), s.samples(), s.highestMb(), MachineLoad.oneMinute());
+    private static void print(long events, String when, ProcessWatch.Sampled s) {
+        System.out.printf("%-10d %-24s peak %5d MB   settled %5d MB (highest of %d readings %d MB)   CPU %3.0f%%   "
+                + "load %.1f%n", events, when, s.peakMb(), s.settledMb(), s.samples(), s.highestMb(),
+                100 * s.cpuShare(), MachineLoad.oneMinute());
     }
 
     private static void line(long events, String text) {
