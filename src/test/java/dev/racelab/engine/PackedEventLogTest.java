@@ -44,6 +44,9 @@ class PackedEventLogTest {
         assertNull(log.get(count));
         assertNull(log.get(-1));
         assertEquals(events, log.snapshot());
+        List<Event> walked = new ArrayList<>();
+        log.upToNow().forEach(walked::add);
+        assertEquals(events, walked);
     }
 
     @Test
