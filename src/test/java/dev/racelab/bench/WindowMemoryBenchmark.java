@@ -29,8 +29,9 @@ import java.util.concurrent.TimeUnit;
  * misses one, shows a message instead (a file too large for its heap) or ends is reported as such,
  * with no figure. The resident size is then read every 100 ms for five seconds: the peak ({@code
  * VmHWM}: the most the process ever held, the reading of the file included) and the settled size
- * (the last reading), with the CPU the window spent meanwhile (at rest, what its collector does). The same again zoomed in (Ctrl+wheel on the timeline), and after Ctrl+0, the
- * whole run drawn anew. The window is then ended as a user's SIGTERM would end it, and its servers
+ * (the last reading), with the CPU the window spent meanwhile (at rest, what its collector does).
+ * The same again zoomed in (Ctrl+wheel on the timeline), and after Ctrl+0, the whole run drawn
+ * anew. The window is then ended as a user's SIGTERM would end it, and its servers
  * must be gone within 15 seconds. The screen of each drawn recording is saved as {@code
  * target/windowmemory-EVENTS.png}, to see what was measured.
  *
@@ -43,7 +44,9 @@ public final class WindowMemoryBenchmark {
     private static final long CHOOSER_SECONDS = 20;
     private static final long DRAWN_SECONDS = 60;
     private static final long SAMPLE_MILLIS = 5_000;
+    /** Issue 26's goal: at most 250 MB resident with a million events open. */
     private static final long GOAL_MB = 250;
+    private static final long GOAL_EVENTS = 1_000_000;
     /** Opening a recording changes much of the window: the recording's bar, its lanes, the banner, the panels. */
     private static final double OPENED_CHANGE = 0.10;
     /** A zoom changes the timeline's lanes and its time axis, a small part of the screen. */
@@ -159,8 +162,9 @@ public final class WindowMemoryBenchmark {
             }
             ProcessWatch.Sampled whole = memory.sample(SAMPLE_MILLIS);
             print(events, "whole run (Ctrl+0)", whole);
-            System.out.printf("%-10d settled %d MB with the file open (goal ≤ %d MB at a million events: %s)%n",
-                    events, whole.settledMb(), GOAL_MB, whole.settledMb() <= GOAL_MB ? "yes" : "NO");
+            String goal = events != GOAL_EVENTS ? ""
+                    : " (goal ≤ " + GOAL_MB + " MB: " + (whole.settledMb() <= GOAL_MB ? "yes)" : "NO)");
+            System.out.printf("%-10d settled %d MB with the file open%s%n", events, whole.settledMb(), goal);
         } finally {
             stop(child);
         }
