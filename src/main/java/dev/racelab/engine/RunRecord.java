@@ -28,7 +28,12 @@ public final class RunRecord {
     /** A finished run read back from a recording. */
     public static RunRecord loaded(RunHeader header, List<Event> events, long dropped, Outcome outcome,
                                    Map<String, String> backend) {
-        RunRecord record = new RunRecord(header, EventLog.of(events, dropped));
+        return loaded(header, EventLog.of(events, dropped), outcome, backend);
+    }
+
+    /** A finished run read back from a recording, its events already in a fixed log. */
+    public static RunRecord loaded(RunHeader header, EventLog events, Outcome outcome, Map<String, String> backend) {
+        RunRecord record = new RunRecord(header, events);
         record.outcome = outcome;
         record.backend = Map.copyOf(backend);
         return record;

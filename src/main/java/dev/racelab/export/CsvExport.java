@@ -53,7 +53,7 @@ public final class CsvExport implements RecordingSink {
         for (int i = 0; i < runs.size(); i++) {
             RunRecord record = runs.get(i);
             csv.run(i + 1, record.header(), record.backend());
-            for (Event e : record.events().snapshot()) {
+            for (Event e : record.events().upToNow()) {
                 csv.event(e);
             }
             csv.outcome(record.outcome(), record.events().dropped());

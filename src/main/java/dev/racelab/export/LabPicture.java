@@ -26,7 +26,7 @@ public final class LabPicture {
 
     /** Feeds every event of {@code record} to {@code view}, as the window does by the end of a run. */
     public static LabView fed(LabView view, RunRecord record) {
-        for (Event event : record.events().snapshot()) {
+        for (Event event : record.events().upToNow()) {
             view.accept(event);
         }
         if (record.ended()) {

@@ -64,7 +64,7 @@ public final class TraceExport implements RecordingSink {
         for (int i = 0; i < runs.size(); i++) {
             RunRecord record = runs.get(i);
             trace.run(i + 1, record.header(), record.backend());
-            for (Event e : record.events().snapshot()) {
+            for (Event e : record.events().upToNow()) {
                 trace.event(e);
             }
             trace.outcome(record.outcome(), record.events().dropped());

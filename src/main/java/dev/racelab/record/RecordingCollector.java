@@ -2,12 +2,12 @@ package dev.racelab.record;
 
 import dev.racelab.engine.Event;
 import dev.racelab.engine.Outcome;
+import dev.racelab.engine.PackedEventLog;
 import dev.racelab.engine.Printable;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunRecord;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,19 +18,15 @@ import java.util.Map;
  * escapes ({@link Printable#field}; line breaks kept, which a run's own messages and an isolation
  * step's SQL have, and the separators an isolation step's table is written with), so a crafted file
  * cannot turn a label's words around (U+202E) or hide them.
- * Subjects repeat by the hundred thousand ("before-read", "counter row"): each distinct one is
- * kept once, up to {@link #SHARED} of them, which halves what a large recording costs in memory.
+ * A run's events are kept packed ({@link PackedEventLog}: 23 bytes an event, each distinct subject
+ * once), not as an object each.
  */
 final class RecordingCollector implements RecordingSink {
 
-    /** How many distinct subjects are shared; those after are kept as read. */
-    private static final int SHARED = 1 << 14;
-
     private final List<RunRecord> runs = new ArrayList<>();
-    private final Map<String, String> subjects = new HashMap<>();
     private RunHeader header;
     private Map<String, String> backend;
-    private List<Event> events;
+    private PackedEventLog.Builder events;
     private Recording recording;
 
     @Override
@@ -38,20 +34,12 @@ final class RecordingCollector implements RecordingSink {
         header = runHeader;
         backend = new LinkedHashMap<>();
         servedBy.forEach((service, what) -> backend.put(Printable.line(service), Printable.line(what)));
-        events = new ArrayList<>();
+        events = new PackedEventLog.Builder();
     }
 
     @Override
     public void event(Event event) {
         String subject = shown(event.subject());
-        if (subject != null) {
-            String shared = subjects.get(subject);
-            if (shared != null) {
-                subject = shared;
-            } else if (subjects.size() < SHARED) {
-                subjects.put(subject, subject);
-            }
-        }
         events.add(subject == event.subject() ? event
                 : new Event(event.seq(), event.nanos(), event.actor(), event.kind(), subject, event.value()));
     }
@@ -87,7 +75,7 @@ final class RecordingCollector implements RecordingSink {
         outcome.violations().forEach((name, count) -> violations.put(Printable.line(name), count));
         Map<String, Number> metrics = new LinkedHashMap<>();
         outcome.metrics().forEach((name, value) -> metrics.put(Printable.line(name), value));
-        runs.add(RunRecord.loaded(header, events, droppedEvents, new Outcome(outcome.verdict(),
+        runs.add(RunRecord.loaded(header, events.build(droppedEvents), new Outcome(outcome.verdict(),
                 Printable.field(outcome.headline()), Printable.field(outcome.explanation()), violations, metrics,
                 outcome.places()), backend));
         events = null;

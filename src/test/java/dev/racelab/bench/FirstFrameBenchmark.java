@@ -96,7 +96,7 @@ public final class FirstFrameBenchmark {
     }
 
     /** The share of the sampled points where {@code a} and {@code b} differ. */
-    private static double changed(BufferedImage a, BufferedImage b) {
+    static double changed(BufferedImage a, BufferedImage b) {
         int points = 0;
         int differ = 0;
         for (int y = 5; y < a.getHeight(); y += 20) {
