@@ -59,6 +59,8 @@ final class MarkerSprites {
         ".###."};
 
     private static final int SPACING = 4;
+    /** Up to this many marks a pixel in view, each is looked at in turn; past it, each kind's are found by jumping. */
+    private static final int MARKS_ONE_BY_ONE = 8;
 
     /** A sprite compiled from its picture: offsets from its centre, and whether each is ink or halo. */
     private record Compiled(int[] dx, int[] dy, boolean[] ink, int reach) {
@@ -107,6 +109,8 @@ final class MarkerSprites {
     private final int white = Palette.argb(Palette.background());
     /** The marks chosen to be drawn on the lane being painted (their indexes), and how many. */
     private int[] chosen = new int[256];
+    /** Looking at each mark in turn: per kind, the pixel of the last one drawn. */
+    private final int[] lastX = new int[EventKind.values().length];
     /** The same, in the order they happened. */
     private int[] ordered = new int[256];
     /** Per glyph ordinal, its pixels' offsets from its centre in a buffer {@link #offsetWidth} wide. */
@@ -172,6 +176,10 @@ final class MarkerSprites {
     /** Chooses the marks to draw into {@link #ordered}, in the order they happened; returns how many. */
     private int choose(Lane lane, int width, double viewStart, double nanosPerPixel) {
         double end = viewStart + width * nanosPerPixel;
+        int first = Math.max(0, lane.markTime.floor((long) viewStart));
+        if (lane.markTime.floor((long) Math.ceil(end)) - first <= MARKS_ONE_BY_ONE * width) {
+            return chooseOneByOne(lane, first, viewStart, end, nanosPerPixel);
+        }
         drawn = 0;
         runs = 0;
         for (int kind = 0; kind < GLYPHS.length; kind++) {
@@ -199,6 +207,35 @@ final class MarkerSprites {
             ordered[i] = chosen[runStart[run]++];
         }
         return drawn;
+    }
+
+    /** Looks at every mark in view in turn: each drawn if far enough from the last of its kind drawn. */
+    private int chooseOneByOne(Lane lane, int first, double viewStart, double end, double nanosPerPixel) {
+        Arrays.fill(lastX, Integer.MIN_VALUE / 2);
+        long[] times = lane.markTime.raw();
+        int n = lane.markTime.size();
+        int count = 0;
+        for (int m = first; m < n; m++) {
+            long t = times[m];
+            if (t > end) {
+                break;
+            }
+            if (t < viewStart) {
+                continue;
+            }
+            int kind = lane.markKind.get(m);
+            Glyph glyph = GLYPHS[kind];
+            int x = (int) ((t - viewStart) * (1.0 / nanosPerPixel));
+            if (glyph == Glyph.NONE || x - lastX[kind] < (glyph == Glyph.CROSS ? 1 : SPACING)) {
+                continue;
+            }
+            lastX[kind] = x;
+            if (count == ordered.length) {
+                ordered = Arrays.copyOf(ordered, count * 2);
+            }
+            ordered[count++] = m;
+        }
+        return count;
     }
 
     /** Adds to {@link #chosen} the marks of one kind drawn: the first in view, then each first at least {@code spacing} pixels on. */

@@ -95,6 +95,8 @@ public final class Lane {
 
     /** The picture's columns this lane is folded to, or null: every segment, label and mark kept. */
     private final Columns columns;
+    /** The timeline's words, each kept once (the stripe's and the labels' texts). */
+    private final Words words;
     /** Folded: per kind of mark, the column of its last mark kept. */
     private final int[] markColumn;
 
@@ -108,7 +110,8 @@ public final class Lane {
         return samplePeriod;
     }
 
-    Lane(Actor actor, Columns columns) {
+    Lane(Actor actor, Columns columns, Words words) {
+        this.words = words;
         this.actor = actor.id();
         this.name = actor.name();
         this.kind = actor.kind();
@@ -283,7 +286,8 @@ public final class Lane {
         }
     }
 
-    private void stripeSegment(long at, int state, String text) {
+    private void stripeSegment(long at, int state, String said) {
+        String text = words.of(said);
         long time = inOrder(stripeStart, at);
         if (!folded(stripeStart, stripeState, stripeText, time, state, text, state == SERVER_NONE ? 0 : 1)) {
             stripeStart.add(time);
@@ -299,7 +303,9 @@ public final class Lane {
         label(time, text, shorter, ink, false);
     }
 
-    void label(long at, String text, String shorter, Ink ink, boolean stale) {
+    void label(long at, String said, String saidShorter, Ink ink, boolean stale) {
+        String text = words.of(said);
+        String shorter = words.of(saidShorter);
         long time = inOrder(labelStart, at);
         int n = labelStart.size();
         if (columns != null && n > 1 && columns.of(labelStart.get(n - 2)) == columns.of(time)) {

@@ -26,7 +26,11 @@ public final class StateColumns {
 
     private final ColumnSpans spans = new ColumnSpans();
     private static final byte NOTHING = -1;
+    /** Up to this many segments a column in view, each is painted in turn; past it, columns are found by range. */
+    private static final int SEGMENTS_ONE_BY_ONE = 4;
     private byte[] state = new byte[0];
+    /** Painting one by one: the priority of the state each column has so far. */
+    private int[] priority = new int[0];
     private int width;
 
     /** How telling a state is, as a lane's {@link MostTelling} keeps it: its priority, or -1 if it is drawn as nothing. */
@@ -44,9 +48,17 @@ public final class StateColumns {
     public void paint(Lane lane, int columns, double start, double nanosPerColumn, long now) {
         if (state.length < columns) {
             state = new byte[columns];
+            priority = new int[columns];
         }
         width = columns;
         java.util.Arrays.fill(state, 0, columns, NOTHING);
+        int first = Math.max(0, lane.segStart.floor((long) start));
+        int last = lane.segStart.floor((long) Math.ceil(start + columns * nanosPerColumn));
+        if (last - first <= SEGMENTS_ONE_BY_ONE * columns) {
+            // Few segments a column: painting each is quicker than finding each column's range.
+            paintOneByOne(lane, columns, start, nanosPerColumn, now, first);
+            return;
+        }
         spans.measure(lane.segStart, now, columns, start, nanosPerColumn);
         byte[] states = lane.segState.raw();
         MostTelling index = lane.segWinners;
@@ -59,6 +71,52 @@ public final class StateColumns {
             byte alone = DRAWN[states[to]] ? states[to] : NOTHING;
             for (int x = at + 1, until = spans.until(k); x <= until; x++) {
                 state[x] = alone;
+            }
+        }
+    }
+
+    /**
+     * Paints every segment in view in turn: a column it covers takes its state if it is as telling
+     * as the column's so far (segments in order, so the later of two as telling wins).
+     */
+    private void paintOneByOne(Lane lane, int columns, double start, double nanosPerColumn, long now, int first) {
+        java.util.Arrays.fill(priority, 0, columns, -1);
+        int n = lane.segStart.size();
+        long[] starts = lane.segStart.raw();
+        byte[] states = lane.segState.raw();
+        double inverse = 1.0 / nanosPerColumn;
+        double end = start + columns * nanosPerColumn;
+        int last = columns - 1;
+        for (int s = first; s < n; s++) {
+            long from = starts[s];
+            if (from > end) {
+                break;
+            }
+            int segment = states[s];
+            if (!DRAWN[segment]) {
+                continue;
+            }
+            long stop = s + 1 < n ? starts[s + 1] : now;
+            double x0d = (from - start) * inverse;
+            double x1d = (stop - start) * inverse;
+            if (x1d < 0) {
+                continue;
+            }
+            int x0 = x0d <= 0 ? 0 : x0d >= last ? last : (int) x0d;
+            int x1 = x1d >= last ? last : (int) x1d;
+            int p = PRIORITY[segment];
+            if (p >= priority[x0]) {
+                priority[x0] = p;
+                state[x0] = (byte) segment;
+            }
+            // Columns inside the segment are its own; at its edges the more telling state wins.
+            for (int x = x0 + 1; x < x1; x++) {
+                priority[x] = p;
+                state[x] = (byte) segment;
+            }
+            if (x1 > x0 && p >= priority[x1]) {
+                priority[x1] = p;
+                state[x1] = (byte) segment;
             }
         }
     }

@@ -54,6 +54,7 @@ public final class TimelineModel {
     private RecentEvents recent;
     private Set<ArrowKey> arrowsKept;
     public final List<Lane> lanes = new ArrayList<>();
+    private final Words words = new Words();
     public final Growable.Longs arrowFromTime = new Growable.Longs();
     public final Growable.Ints arrowFromLane = new Growable.Ints();
     public final Growable.Longs arrowToTime = new Growable.Longs();
@@ -357,14 +358,14 @@ public final class TimelineModel {
 
     private void addLane(Actor actor) {
         lane(actor.id());
-        lanes.set(actor.id(), new Lane(actor, columns));
+        lanes.set(actor.id(), new Lane(actor, columns, words));
     }
 
     /** The lane of {@code actor}; one the record has not announced is drawn as a nameless server lane. */
     public Lane lane(int actor) {
         while (actor >= lanes.size()) {
             int next = lanes.size();
-            lanes.add(new Lane(new Actor(next, "#" + next, Actor.Kind.SERVER), columns));
+            lanes.add(new Lane(new Actor(next, "#" + next, Actor.Kind.SERVER), columns, words));
         }
         return lanes.get(actor);
     }
