@@ -22,10 +22,14 @@ import java.util.concurrent.TimeUnit;
  */
 final class ServerGuard implements AutoCloseable {
 
-    /** Waits for the end of its input; then, if the process is still the slot's server, signals it. */
+    /**
+     * Waits for a line or the end of its input. A line (RaceLab disarming it) ends it quietly; the
+     * end, if the process is still the slot's server, makes it signal the server, and let it run
+     * if it was stopped (a frozen server would keep the signal pending for ever).
+     */
     private static final String SCRIPT = "read -r line || { exe=$(readlink \"/proc/$1/exe\"); "
             + "cwd=$(readlink \"/proc/$1/cwd\"); case \"$exe\" in \"$2\"/*) [ \"$cwd\" = \"$3\" ] "
-            + "&& kill \"-$4\" \"$1\";; esac; }";
+            + "&& kill \"-$4\" \"$1\" && kill -CONT \"$1\";; esac; }";
 
     private final Process shell;
 
@@ -56,10 +60,19 @@ final class ServerGuard implements AutoCloseable {
         }
     }
 
-    /** Disarms the watchman: the shell ends without signalling anyone. */
+    /**
+     * Disarms the watchman: it is told a line, which ends it without signalling anyone, and is
+     * waited for. (Not by a signal first: {@code destroy} also closes its input, which is what arms
+     * it, and a shell started with SIGTERM ignored would then signal the server being stopped.)
+     */
     @Override
     public void close() {
-        shell.destroy();
+        try {
+            shell.getOutputStream().write('\n');
+            shell.getOutputStream().close();
+        } catch (IOException gone) {
+            // The shell has ended already: nothing is left to disarm.
+        }
         try {
             if (!shell.waitFor(2, TimeUnit.SECONDS)) {
                 shell.destroyForcibly();
@@ -68,10 +81,15 @@ final class ServerGuard implements AutoCloseable {
             shell.destroyForcibly();
             Thread.currentThread().interrupt();
         }
-        try {
-            shell.getOutputStream().close();
-        } catch (IOException ignored) {
-            // The shell is gone; so is its end of the pipe.
-        }
+    }
+
+    /** For tests: ends this JVM's side of the pipe as its death would, leaving the shell to act. */
+    void abandon() throws IOException {
+        shell.getOutputStream().close();
+    }
+
+    /** For tests: the shell's process. */
+    ProcessHandle shell() {
+        return shell.toHandle();
     }
 }

@@ -4,6 +4,7 @@ import dev.racelab.support.Child;
 import dev.racelab.support.Children;
 import dev.racelab.support.Poll;
 import dev.racelab.support.ProcFs;
+import dev.racelab.support.Watchmen;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.condition.DisabledIfEnvironmentVariable;
@@ -88,7 +89,7 @@ class LeftoverServerIT {
                 "--delay", "before-read=20");
         assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> serverReady(postmasterPid)), "PostgreSQL started");
         long postgresPid = Long.parseLong(Files.readAllLines(postmasterPid).get(0).strip());
-        assertTrue(Poll.eventually(Duration.ofSeconds(60), () -> !guards(counter).isEmpty()), "PostgreSQL is watched");
+        assertTrue(Poll.eventually(Duration.ofSeconds(60), () -> !Watchmen.of(counter).isEmpty()), "PostgreSQL is watched");
         counter.process().destroyForcibly().waitFor();
         assertTrue(Poll.eventually(Duration.ofSeconds(20), () -> !alive(postgresPid) && !Files.exists(postmasterPid)),
                 "the killed RaceLab's PostgreSQL was shut down (its pid file gone: a clean stop)");
@@ -98,7 +99,7 @@ class LeftoverServerIT {
                 "--ops", "100000", "--delay", "before-acquire=20");
         assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> livePid(redisPidFile) > 0), "Redis started");
         long redisPid = livePid(redisPidFile);
-        assertTrue(Poll.eventually(Duration.ofSeconds(60), () -> !guards(mutex).isEmpty()), "Redis is watched");
+        assertTrue(Poll.eventually(Duration.ofSeconds(60), () -> !Watchmen.of(mutex).isEmpty()), "Redis is watched");
         mutex.process().destroyForcibly().waitFor();
         assertTrue(Poll.eventually(Duration.ofSeconds(20), () -> !alive(redisPid)),
                 "the killed RaceLab's Redis was shut down");
@@ -113,6 +114,8 @@ class LeftoverServerIT {
         Child run = children.jar(env, "run", "counter", "--workers", "1", "--ops", "100000", "--delay", "before-read=20");
         assertTrue(Poll.eventually(Duration.ofSeconds(90), () -> serverReady(pidFile)), "PostgreSQL started");
         long postgresPid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
+        // Its watchman would stop the server too: without it, only RaceLab's own stop can.
+        assertTrue(Watchmen.killOf(run, 1), "the RaceLab watches its server");
         run.process().destroy();
         run.await(60);
         assertTrue(Poll.eventually(Duration.ofSeconds(10), () -> !alive(postgresPid)),
@@ -185,22 +188,9 @@ class LeftoverServerIT {
      */
     private static void killOutright(List<Child> children) throws Exception {
         for (Child child : children) {
-            // A server is watched once RaceLab has it answering, a moment after its pid file says ready.
-            assertTrue(Poll.eventually(Duration.ofSeconds(60), () -> !guards(child).isEmpty()),
-                    "the RaceLab watches its servers");
-            List<ProcessHandle> guards = guards(child);
-            guards.forEach(ProcessHandle::destroyForcibly);
-            for (ProcessHandle guard : guards) {
-                guard.onExit().join();
-            }
+            assertTrue(Watchmen.killOf(child, 1), "the RaceLab watches its server");
         }
         killTogether(children);
-    }
-
-    /** The watchmen {@code child} started: its {@code racelab-guard} shells. */
-    private static List<ProcessHandle> guards(Child child) {
-        return child.process().descendants().filter(process ->
-                process.info().commandLine().map(line -> line.contains("racelab-guard")).orElse(false)).toList();
     }
 
     /** SIGKILL to every child at once, then waits for each to be gone. */

@@ -9,6 +9,7 @@ import dev.racelab.record.RecordingReader;
 import dev.racelab.support.Child;
 import dev.racelab.support.PgProbe;
 import dev.racelab.support.Poll;
+import dev.racelab.support.Watchmen;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,6 +47,8 @@ class SignalIT {
             assertTrue(Poll.eventually(Duration.ofSeconds(120), () -> PgProbe.workersOnEmbedded(pidFile) >= 2),
                     "the first run is under way");
             long postgresPid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
+            // Its watchman would stop the server too: without it, only RaceLab's own stop can.
+            assertTrue(Watchmen.killOf(child, 1), "the RaceLab watches its server");
             child.process().destroy();
             child.await(60);
 

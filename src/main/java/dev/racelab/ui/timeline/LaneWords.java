@@ -58,8 +58,11 @@ final class LaneWords {
             if (start > end) {
                 break;
             }
+            // Never back past where this turn began: a crafted file can give labels one start, and
+            // each turn must end ahead of the last.
+            int begun = s;
             s = lastInColumn(lane.labelStart, s);
-            while (s > 0 && lane.labelStale.get(s) != 0 && lane.labelStart.get(s - 1) >= start) {
+            while (s > begun && lane.labelStale.get(s) != 0 && lane.labelStart.get(s - 1) >= start) {
                 s--;
             }
             start = lane.labelStart.get(s);

@@ -5,6 +5,9 @@ import dev.racelab.engine.view.timeline.TimelineModel;
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.EventKind;
+import dev.racelab.engine.view.timeline.Lane;
+import dev.racelab.engine.EventLog;
+import dev.racelab.engine.Event;
 import dev.racelab.engine.ManualClock;
 import dev.racelab.engine.Recorder;
 import dev.racelab.ui.Palette;
@@ -21,6 +24,7 @@ import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
@@ -92,6 +96,37 @@ class TimelineViewTest {
                 view.pan(1);
                 assertDoesNotThrow(() -> view.render(4 * SECOND, false));
             }
+        });
+    }
+
+    @Test
+    void aRecordWhoseReadsHaveNoPeriodIsDrawnAndTheFrameEnds() {
+        // A crafted file: reads of the server every 0 µs (and less), a value between them. Such reads
+        // once gave a late read's gap the start of the label before it, and drawing the lane's words
+        // went back and forth between the two for ever.
+        List<Event> events = new ArrayList<>();
+        events.add(new Event(0, 0, 0, EventKind.ACTOR, "run", Actor.Kind.RUN.ordinal()));
+        events.add(new Event(1, 0, 1, EventKind.ACTOR, "counter row", Actor.Kind.SERVER.ordinal()));
+        events.add(new Event(2, 0, 0, EventKind.RUN_STARTED, "s", 0));
+        long[] periods = {0, -5, 0, Long.MIN_VALUE, 0};
+        for (int i = 0; i < periods.length; i++) {
+            events.add(new Event(events.size(), 100 + i * 900L, 1, EventKind.SERVER_SAMPLE, null, periods[i]));
+            events.add(new Event(events.size(), 100 + i * 900L, 1, EventKind.SERVER_VALUE, "counter", 5));
+        }
+        TimelineModel model = new TimelineModel(EventLog.of(events, 0));
+        while (model.behind()) {
+            model.drain();
+        }
+        Lane lane = model.lanes.get(1);
+        for (int s = 1; s < lane.labelStart.size(); s++) {
+            assertTrue(lane.labelStart.get(s) >= lane.labelStart.get(s - 1), "labels in time order");
+        }
+        WaitForAsyncUtils.waitForAsyncFx(10_000, () -> {
+            view.setModel(model);
+            view.setView(1, 0);
+            assertTrue(view.render(5_000, false), "a frame of the first 1,000 ns");
+            view.fit();
+            assertTrue(view.render(5_000, false), "a frame of the whole run");
         });
     }
 

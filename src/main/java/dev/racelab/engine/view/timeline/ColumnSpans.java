@@ -16,6 +16,10 @@ package dev.racelab.engine.view.timeline;
  * pieces begin in one column the next column's first is found by galloping, so a column covering a
  * thousand pieces costs a few dozen steps and a frame costs its columns, not the pieces in view.
  *
+ * <p>The starts must ascend. In the window's lanes they may not quite: events recorded by different
+ * threads can come a few microseconds out of order (a folded lane makes them ascend). There a
+ * column can show the state of a piece next to it, never one out of view or far away.
+ *
  * <p>Owned by the thread that draws.
  */
 public final class ColumnSpans {

@@ -246,9 +246,10 @@ public final class TimelineModel {
      * read, until it says otherwise.
      */
     private void serverSample(Lane serverLane, Event e, long t) {
-        serverLane.samplePeriod = e.value() * 1_000;
+        // A period from a file: none below zero, none so long that its grace overflows.
+        serverLane.samplePeriod = Math.max(0, Math.min(e.value(), Long.MAX_VALUE / 4_000)) * 1_000;
         ServerReport state = serverStates.get(serverLane.actor);
-        if (state != null && state.text != null && serverLane.sampleTime.size() > 0) {
+        if (state != null && state.text != null && serverLane.sampleTime.size() > 0 && serverLane.samplePeriod > 0) {
             long previous = serverLane.sampleTime.last();
             long unread = previous + grace(serverLane);
             if (t > unread) {
