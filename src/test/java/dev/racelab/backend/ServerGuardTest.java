@@ -44,6 +44,17 @@ class ServerGuardTest {
         return bin;
     }
 
+    /** A server run from the slot's binaries in the slot's folder, and its watchman. */
+    private record Watched(Process server, ServerGuard guard) {
+    }
+
+    private Watched watched() throws Exception {
+        Path bin = binaries();
+        Path slot = Files.createDirectories(dir.resolve("slot-0"));
+        Process server = server(bin.resolve("server"), slot);
+        return new Watched(server, ServerGuard.watch(server.toHandle(), bin, slot, "TERM").orElseThrow());
+    }
+
     private Process server(Path executable, Path workingDirectory) throws Exception {
         Process process = new ProcessBuilder(executable.toString(), "300").directory(workingDirectory.toFile()).start();
         started.add(process);
@@ -52,10 +63,9 @@ class ServerGuardTest {
 
     @Test
     void whenRaceLabsEndClosesThePipeTheServerIsSignalled() throws Exception {
-        Path bin = binaries();
-        Path slot = Files.createDirectories(dir.resolve("slot-0"));
-        Process server = server(bin.resolve("server"), slot);
-        ServerGuard guard = ServerGuard.watch(server.toHandle(), bin, slot, "TERM").orElseThrow();
+        Watched watched = watched();
+        Process server = watched.server();
+        ServerGuard guard = watched.guard();
         guard.abandon();
         assertTrue(server.waitFor(10, TimeUnit.SECONDS), "the server was signalled");
         assertTrue(Poll.eventually(Duration.ofSeconds(10), () -> !guard.shell().isAlive()), "and the shell ended");
@@ -63,11 +73,10 @@ class ServerGuardTest {
 
     @Test
     void aStoppedServerIsLetRunSoThatTheSignalTakes() throws Exception {
-        Path bin = binaries();
-        Path slot = Files.createDirectories(dir.resolve("slot-0"));
-        Process server = server(bin.resolve("server"), slot);
+        Watched watched = watched();
+        Process server = watched.server();
+        ServerGuard guard = watched.guard();
         Slot.signal("-STOP", List.of(server.toHandle()));
-        ServerGuard guard = ServerGuard.watch(server.toHandle(), bin, slot, "TERM").orElseThrow();
         guard.abandon();
         assertTrue(server.waitFor(10, TimeUnit.SECONDS), "the frozen server was signalled and let run");
     }
@@ -92,10 +101,9 @@ class ServerGuardTest {
 
     @Test
     void aNormalStopDisarmsItAndLeavesNoShell() throws Exception {
-        Path bin = binaries();
-        Path slot = Files.createDirectories(dir.resolve("slot-0"));
-        Process server = server(bin.resolve("server"), slot);
-        ServerGuard guard = ServerGuard.watch(server.toHandle(), bin, slot, "TERM").orElseThrow();
+        Watched watched = watched();
+        Process server = watched.server();
+        ServerGuard guard = watched.guard();
         guard.close();
         assertFalse(guard.shell().isAlive(), "the shell is gone once close returns");
         assertFalse(server.waitFor(1, TimeUnit.SECONDS), "and it signalled nobody");

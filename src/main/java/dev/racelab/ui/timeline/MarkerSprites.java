@@ -183,10 +183,9 @@ final class MarkerSprites {
         drawn = 0;
         runs = 0;
         for (int kind = 0; kind < GLYPHS.length; kind++) {
-            Growable.Ints ofKind = lane.marksOfKind(kind);
-            if (ofKind != null && GLYPHS[kind] != Glyph.NONE) {
+            if (lane.marksOfKind(kind) != null && GLYPHS[kind] != Glyph.NONE) {
                 int before = drawn;
-                choose(lane, ofKind, GLYPHS[kind] == Glyph.CROSS ? 1 : SPACING, viewStart, end, nanosPerPixel);
+                choose(lane, kind, GLYPHS[kind] == Glyph.CROSS ? 1 : SPACING, viewStart, end, nanosPerPixel);
                 if (drawn > before) {
                     runStart[runs] = before;
                     runEnd[runs++] = drawn;
@@ -239,71 +238,36 @@ final class MarkerSprites {
     }
 
     /** Adds to {@link #chosen} the marks of one kind drawn: the first in view, then each first at least {@code spacing} pixels on. */
-    private void choose(Lane lane, Growable.Ints ofKind, int spacing, double viewStart, double end, double nanosPerPixel) {
-        int n = ofKind.size();
-        int j = firstAtPixel(lane, ofKind, 0, viewStart, nanosPerPixel, 0);
-        while (j < n) {
-            int m = ofKind.get(j);
-            long t = lane.markTime.get(m);
+    private void choose(Lane lane, int kind, int spacing, double viewStart, double end, double nanosPerPixel) {
+        Growable.Ints ofKind = lane.marksOfKind(kind);
+        Growable.Longs times = lane.markTimesOfKind(kind);
+        int j = firstAtPixel(times, 0, viewStart, nanosPerPixel, 0);
+        while (j < times.size()) {
+            long t = times.get(j);
             if (t > end) {
                 return;
             }
             if (drawn == chosen.length) {
                 chosen = Arrays.copyOf(chosen, drawn * 2);
             }
-            chosen[drawn++] = m;
+            chosen[drawn++] = ofKind.get(j);
             int x = (int) ((t - viewStart) * (1.0 / nanosPerPixel));
-            j = firstAtPixel(lane, ofKind, j + 1, viewStart, nanosPerPixel, x + spacing);
+            j = firstAtPixel(times, j + 1, viewStart, nanosPerPixel, x + spacing);
         }
     }
 
     /**
-     * The first of {@code ofKind} from {@code from} on that lies at or after time {@code viewStart}
-     * and pixel {@code x}: found by comparing times with the pixel's edge (one by one, then
-     * galloping), then made exact by {@link #reaches} at the edge, where rounding decides.
+     * The first of {@code times} from {@code from} on that lies at or after time {@code viewStart}
+     * and pixel {@code x}: found by comparing times with the pixel's edge, then made exact by
+     * {@link #reaches} where rounding decides, within a nanosecond of it.
      */
-    private static int firstAtPixel(Lane lane, Growable.Ints ofKind, int from, double viewStart, double nanosPerPixel,
-                                    int x) {
-        int n = ofKind.size();
+    private static int firstAtPixel(Growable.Longs times, int from, double viewStart, double nanosPerPixel, int x) {
         double edge = Math.max(viewStart, viewStart + x * nanosPerPixel);
-        long[] times = lane.markTime.raw();
-        int i = from;
-        int near = Math.min(n, from + 4);
-        while (i < near && times[ofKind.get(i)] < edge) {
-            i++;
-        }
-        if (i == near && i < n && times[ofKind.get(i)] < edge) {
-            int low = i;
-            int step = 1;
-            int high;
-            while (true) {
-                high = low + step;
-                if (high >= n) {
-                    high = n;
-                    break;
-                }
-                if (times[ofKind.get(high)] >= edge) {
-                    break;
-                }
-                low = high;
-                step <<= 1;
-            }
-            while (high - low > 1) {
-                int mid = (low + high) >>> 1;
-                if (times[ofKind.get(mid)] < edge) {
-                    low = mid;
-                } else {
-                    high = mid;
-                }
-            }
-            i = high;
-        }
-        // Rounding can only decide for a time within a nanosecond of the edge.
-        while (i > from && times[ofKind.get(i - 1)] >= edge - 1
-                && reaches(times[ofKind.get(i - 1)], viewStart, nanosPerPixel, x)) {
+        int i = times.firstReaching(from, edge, false);
+        while (i > from && times.get(i - 1) >= edge - 1 && reaches(times.get(i - 1), viewStart, nanosPerPixel, x)) {
             i--;
         }
-        while (i < n && times[ofKind.get(i)] <= edge + 1 && !reaches(times[ofKind.get(i)], viewStart, nanosPerPixel, x)) {
+        while (i < times.size() && times.get(i) <= edge + 1 && !reaches(times.get(i), viewStart, nanosPerPixel, x)) {
             i++;
         }
         return i;

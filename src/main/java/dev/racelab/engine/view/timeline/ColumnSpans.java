@@ -56,7 +56,7 @@ public final class ColumnSpans {
         long[] times = starts.raw();
         int lastColumn = columns - 1;
         // The first piece beginning in view; the one before it, if any, is going on when the view begins.
-        int s = firstFrom(times, n, 0, 0);
+        int s = firstFrom(starts, 0, 0);
         int column = s < n ? column(times[s]) : columns;
         int through = Math.min(lastColumn, s < n ? column - 1 : column(openEnd));
         if (s > 0 && through >= 0) {
@@ -68,7 +68,7 @@ public final class ColumnSpans {
             int next = s + 1;
             int nextColumn = next < n ? column(times[next]) : columns;
             if (nextColumn <= column) {
-                next = firstFrom(times, n, next, column + 1);
+                next = firstFrom(starts, next, column + 1);
                 nextColumn = next < n ? column(times[next]) : columns;
             }
             run(column, Math.max(0, s - 1), next - 1, Math.min(lastColumn, next < n ? nextColumn - 1 : column(openEnd)));
@@ -110,12 +110,7 @@ public final class ColumnSpans {
         return until[k];
     }
 
-    /** How many columns were measured. */
-    public int width() {
-        return width;
-    }
-
-    /** The column of time {@code t}: -1 before the view, {@link #width()} after its end. */
+    /** The column of time {@code t}: -1 before the view, the number of columns after its end. */
     public int column(double t) {
         if (t > end) {
             return width;
@@ -129,55 +124,19 @@ public final class ColumnSpans {
     }
 
     /**
-     * The first of {@code times[from..n)} whose column is {@code column} or later, or {@code n}.
-     * Found by comparing times with the column's edge (a few pieces a column: one by one; many:
-     * galloping), then made exact by {@link #column(double)} at the edge, where rounding decides.
+     * The first of {@code starts} from {@code from} on whose column is {@code column} or later, or
+     * their number: found by comparing times with the column's edge, then made exact by {@link
+     * #column(double)} where rounding decides, within a nanosecond of it.
      */
-    private int firstFrom(long[] times, int n, int from, int column) {
+    private int firstFrom(Growable.Longs starts, int from, int column) {
         double edge = column >= width ? end : start + column * nanosPerColumn;
-        int i = from;
-        int near = Math.min(n, from + 8);
-        while (i < near && before(times[i], edge, column)) {
-            i++;
-        }
-        if (i == near && i < n && before(times[i], edge, column)) {
-            int low = i;
-            int step = 1;
-            int high;
-            while (true) {
-                high = low + step;
-                if (high >= n) {
-                    high = n;
-                    break;
-                }
-                if (!before(times[high], edge, column)) {
-                    break;
-                }
-                low = high;
-                step <<= 1;
-            }
-            while (high - low > 1) {
-                int mid = (low + high) >>> 1;
-                if (before(times[mid], edge, column)) {
-                    low = mid;
-                } else {
-                    high = mid;
-                }
-            }
-            i = high;
-        }
-        // Rounding can only decide for a time within a nanosecond of the edge.
-        while (i > from && times[i - 1] >= edge - 1 && column(times[i - 1]) >= column) {
+        int i = starts.firstReaching(from, edge, column >= width);
+        while (i > from && starts.get(i - 1) >= edge - 1 && column(starts.get(i - 1)) >= column) {
             i--;
         }
-        while (i < n && times[i] <= edge + 1 && column(times[i]) < column) {
+        while (i < starts.size() && starts.get(i) <= edge + 1 && column(starts.get(i)) < column) {
             i++;
         }
         return i;
-    }
-
-    /** Whether {@code t} lies before the edge of {@code column}, as near as comparing with {@code edge} says. */
-    private boolean before(long t, double edge, int column) {
-        return column >= width ? t <= edge : t < edge;
     }
 }

@@ -48,6 +48,53 @@ public final class Growable {
             return values;
         }
 
+        /**
+         * Index of the first value from {@code from} on at or past {@code edge} (past it, if {@code
+         * past}), or {@link #size()}; values ascending. A few values are looked at one by one, then
+         * the search gallops: finding the next column's first of many costs a few steps. A time
+         * compared with a double this way may be off by rounding within a nanosecond of the edge;
+         * callers that reckon columns to the bit settle those few themselves.
+         */
+        public int firstReaching(int from, double edge, boolean past) {
+            int i = from;
+            int near = Math.min(size, from + 8);
+            while (i < near && before(values[i], edge, past)) {
+                i++;
+            }
+            if (i < near || i >= size || !before(values[i], edge, past)) {
+                return i;
+            }
+            int low = i;
+            int step = 1;
+            int high;
+            while (true) {
+                high = low + step;
+                if (high >= size) {
+                    high = size;
+                    break;
+                }
+                if (!before(values[high], edge, past)) {
+                    break;
+                }
+                low = high;
+                step <<= 1;
+            }
+            // values[low] is before the edge; values[high] (or the end) is not.
+            while (high - low > 1) {
+                int mid = (low + high) >>> 1;
+                if (before(values[mid], edge, past)) {
+                    low = mid;
+                } else {
+                    high = mid;
+                }
+            }
+            return high;
+        }
+
+        private static boolean before(long value, double edge, boolean past) {
+            return past ? value <= edge : value < edge;
+        }
+
         /** Index of the last value ≤ {@code key} (values ascending), or -1. */
         public int floor(long key) {
             int low = 0;
@@ -120,21 +167,6 @@ public final class Growable {
 
         public int size() {
             return size;
-        }
-
-        /** Index of the first value ≥ {@code key} (values ascending), or {@link #size()}. */
-        public int ceiling(int key) {
-            int low = 0;
-            int high = size;
-            while (low < high) {
-                int mid = (low + high) >>> 1;
-                if (values[mid] < key) {
-                    low = mid + 1;
-                } else {
-                    high = mid;
-                }
-            }
-            return low;
         }
     }
 

@@ -80,8 +80,9 @@ public final class Lane {
     public final Growable.Longs markSeq = new Growable.Longs();
     public final Growable.Strings markSubject = new Growable.Strings();
 
-    /** Per kind of mark (its ordinal), the indexes of its marks in order; null for a kind not seen. */
+    /** Per kind of mark (its ordinal), the indexes of its marks in order, and their times; null for a kind not seen. */
     private final Growable.Ints[] marksByKind = new Growable.Ints[KINDS.length];
+    private final Growable.Longs[] markTimesByKind = new Growable.Longs[KINDS.length];
 
     /**
      * The window's lanes (not folded): which of a run of segments, and of stripe pieces, is the
@@ -224,6 +225,11 @@ public final class Lane {
     /** The indexes of this lane's marks of {@code kind} (its ordinal), in order; null if it has none. */
     public Growable.Ints marksOfKind(int kind) {
         return marksByKind[kind];
+    }
+
+    /** The times of this lane's marks of {@code kind}, as {@link #marksOfKind} lists them; null if it has none. */
+    public Growable.Longs markTimesOfKind(int kind) {
+        return markTimesByKind[kind];
     }
 
     /**
@@ -380,12 +386,13 @@ public final class Lane {
             }
             markColumn[event.kind().ordinal()] = column;
         }
-        Growable.Ints ofKind = marksByKind[event.kind().ordinal()];
-        if (ofKind == null) {
-            ofKind = new Growable.Ints();
-            marksByKind[event.kind().ordinal()] = ofKind;
+        int kind = event.kind().ordinal();
+        if (marksByKind[kind] == null) {
+            marksByKind[kind] = new Growable.Ints();
+            markTimesByKind[kind] = new Growable.Longs();
         }
-        ofKind.add(markTime.size());
+        marksByKind[kind].add(markTime.size());
+        markTimesByKind[kind].add(time);
         markTime.add(time);
         markKind.add(event.kind().ordinal());
         markValue.add(event.value());

@@ -40,10 +40,6 @@ final class MostTelling {
         }
     }
 
-    int size() {
-        return keys.size();
-    }
-
     int key(int i) {
         return keys.get(i);
     }
