@@ -62,7 +62,9 @@ public final class TimelineBenchmark extends Application {
                 quiet = false;
                 System.out.println("(after one untimed warm-up pass of the 100-lane scenario)");
                 String events = String.format("%,d events", EVENTS);
-                scenario("100 lanes, " + events, 100, false);
+                if (!"compact".equals(System.getProperty("bench.lanes"))) {
+                    scenario("100 lanes, " + events, 100, false);
+                }
                 if (System.getProperty("bench.quick") == null) {
                     scenario("1000 lanes, " + events, 1000, false);
                     scenario("1000 lanes, " + events + ", compact lanes", 1000, true);
@@ -100,7 +102,8 @@ public final class TimelineBenchmark extends Application {
         model[0] = new TimelineModel(recorder);
         onFx(() -> view[0].setModel(model[0]));
         long perFrame = EVENTS / 600;
-        long[] live = frames(600, frame -> {
+        boolean wholeOnly = "whole".equals(System.getProperty("bench.only"));
+        long[] live = frames(wholeOnly ? 1 : 600, frame -> {
             long upTo = Math.min(EVENTS, (frame + 1) * perFrame);
             model[0].drain((int) perFrame + 1, null);
             view[0].render(times[(int) Math.max(0, upTo - 1)], true);
@@ -115,14 +118,14 @@ public final class TimelineBenchmark extends Application {
             view[0].followLiveProperty().set(false);
             view[0].setView(10e9 / 1400, 0);
         });
-        long[] pan = frames(600, frame -> {
+        long[] pan = frames(wholeOnly ? 1 : 600, frame -> {
             view[0].pan(12);
             view[0].render(RUN_NANOS, false);
         });
         report("panning, 10 s in view", pan);
 
         onFx(() -> view[0].fit());
-        long[] whole = frames(120, frame -> {
+        long[] whole = frames(wholeOnly ? 1200 : 120, frame -> {
             view[0].invalidate();
             view[0].render(RUN_NANOS, false);
         });

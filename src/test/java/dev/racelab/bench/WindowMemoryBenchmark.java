@@ -60,6 +60,8 @@ public final class WindowMemoryBenchmark {
     private final Path dir;
     private final Path home;
     private final String launcher;
+    /** The memory options the last RaceLab window was started with, for its peer. */
+    private List<String> options = List.of();
 
     private WindowMemoryBenchmark(Path dir, Path home, String launcher) throws java.awt.AWTException {
         this.screen = new WindowReady();
@@ -94,6 +96,7 @@ public final class WindowMemoryBenchmark {
                 bench.measure(events, recording);
                 Files.delete(recording);
             }
+            bench.peer();
         } finally {
             try (var files = Files.list(dir)) {
                 for (Path file : files.toList()) {
@@ -117,7 +120,9 @@ public final class WindowMemoryBenchmark {
                 line(events, "NOT ready within " + READY_SECONDS + " s (" + times + ")");
                 return;
             }
-            System.out.printf("%-10d window: %s%n", events, javaOptions(child.pid()));
+            options = javaOptions(child.pid());
+            System.out.printf("%-10d window: %s%n", events,
+                    options.isEmpty() ? "no memory options (the JVM's defaults)" : String.join(" ", options));
             List<String> mains = x.shown("^RaceLab$");
             if (mains.size() != 1) {
                 line(events, "NOT measured: " + mains.size() + " windows titled RaceLab, one expected");
@@ -255,8 +260,36 @@ public final class WindowMemoryBenchmark {
         }
     }
 
+    /**
+     * The peer: the smallest JavaFX window ({@link OneLabelWindow}) with the memory options the last
+     * RaceLab window had, measured as RaceLab's window with nothing open is, on the same display.
+     * What it holds is the runtime's own share of any JavaFX window's size here.
+     */
+    private void peer() throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(options);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), OneLabelWindow.Main.class.getName()));
+        Process child = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("peer.log").toFile()).start();
+        try {
+            if (awaitWindow("^" + OneLabelWindow.TITLE + "$", READY_SECONDS) == null || !screen.awaitSettled(10)) {
+                System.out.printf("%-10s NOT shown within %d s (load %.1f)%n", "peer", READY_SECONDS, MachineLoad.oneMinute());
+                return;
+            }
+            ProcessWatch.Sampled s = new ProcessWatch(child.pid()).sample(SAMPLE_MILLIS);
+            System.out.printf("%-10s %-24s peak %5d MB   settled %5d MB (a JavaFX window with one label, as large, "
+                    + "the same memory options and display, no class data archive)   load %.1f%n", "peer", "one label",
+                    s.peakMb(), s.settledMb(), MachineLoad.oneMinute());
+        } finally {
+            child.destroy();
+            if (!child.waitFor(10, TimeUnit.SECONDS)) {
+                child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
     /** The JVM's memory options as the launcher gave them, from the process's command line. */
-    private static String javaOptions(long pid) {
+    private static List<String> javaOptions(long pid) {
         try {
             String[] args = new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")),
                     StandardCharsets.UTF_8).split("\0");
@@ -267,9 +300,9 @@ public final class WindowMemoryBenchmark {
                     memory.add(arg);
                 }
             }
-            return memory.isEmpty() ? "no memory options (the JVM's defaults)" : String.join(" ", memory);
+            return memory;
         } catch (IOException gone) {
-            return "(its command line could not be read)";
+            return List.of();
         }
     }
 
