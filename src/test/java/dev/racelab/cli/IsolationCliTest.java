@@ -221,6 +221,7 @@ class IsolationCliTest {
     }
 
     @Test
+    @Tag("engine")
     void aServerThatCannotBeReachedStillGivesTheOneJsonObjectNamingWhy() throws Exception {
         Result result = cli(Map.of(), "isolation", "p4-lost-update", "--json", "--pg-url",
                 "postgresql://nobody@127.0.0.1:1/x");

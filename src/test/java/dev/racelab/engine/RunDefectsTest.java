@@ -1,5 +1,6 @@
 package dev.racelab.engine;
 
+import dev.racelab.support.Poll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -107,11 +108,9 @@ class RunDefectsTest {
         Run run = new Run(lab, spec(MemoryCounterLab.Strategies.STUBBORN, 6), new ManualClock());
         try {
             run.start();
-            long deadline = System.nanoTime() + WAIT.toNanos();
-            while (run.recorder().snapshot().stream().filter(e -> e.kind() == EventKind.STATE
-                    && e.state() == ActorState.WAITING).count() < 6 && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
+            Poll.until("all six stubborn workers wait",
+                    () -> run.recorder().snapshot().stream().filter(e -> e.kind() == EventKind.STATE
+                            && e.state() == ActorState.WAITING).count() == 6);
             long stopped = System.nanoTime();
             run.stop();
             // Six workers at five seconds each were half a minute; the whole run now gets five.

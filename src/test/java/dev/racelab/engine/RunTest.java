@@ -1,5 +1,6 @@
 package dev.racelab.engine;
 
+import dev.racelab.support.Poll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -87,11 +88,9 @@ class RunTest {
         assertEquals(MemoryCounterLab.BEFORE, run.gates().awaitSettled(0, WAIT));
         assertTrue(run.step(0), "a halted worker is released");
         // Released, it goes on to wait for something that is not a gate.
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (run.recorder().snapshot().stream().noneMatch(e -> e.kind() == EventKind.STATE
-                && e.state() == ActorState.WAITING) && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-        }
+        Poll.until("the released worker waits for something that is not a gate",
+                () -> run.recorder().snapshot().stream().anyMatch(e -> e.kind() == EventKind.STATE
+                        && e.state() == ActorState.WAITING));
         assertNull(run.gates().haltedAt(0));
         assertTrue(!run.step(0), "a worker that is not halted at a gate cannot be stepped");
         assertTrue(run.recorder().snapshot().stream().filter(e -> e.kind() == EventKind.STEP).count() == 1,

@@ -1,5 +1,6 @@
 package dev.racelab.isolation;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A spec's roles under the run's names: what the server is sent instead of the spec's text, and
  * how a block is cut into the SQL a session sends and the role statements RaceLab carries out.
  */
+@Tag("engine")
 class RoleNamesTest {
 
     private static final String RUN = "racelab_spec_0123456789abcdef_";

@@ -1,5 +1,6 @@
 package dev.racelab.isolation;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -12,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * What RaceLab reads from a spec's SQL before running it: the roles it creates, named as the
  * server names them, and the statements it refuses because they reach beyond the scratch database.
  */
+@Tag("engine")
 class ServerReachTest {
 
     private static ServerReach reach(String text) throws Exception {

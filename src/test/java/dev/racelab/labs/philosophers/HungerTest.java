@@ -3,6 +3,7 @@ package dev.racelab.labs.philosophers;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * still going, found nobody starving: "no progress, but no cycle of waiting either" (a build
  * under verify-under-load).
  */
+@Tag("engine")
 class HungerTest {
 
     private static final long MS = 1_000_000L;
