@@ -1,6 +1,9 @@
 package dev.racelab;
 
+import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.properties.HasOwner;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Tag;
@@ -86,6 +89,26 @@ class ArchitectureTest {
     void theCommandLineNeverTouchesTheWindow() {
         noClasses().that().resideInAPackage("dev.racelab.cli..")
                 .should().dependOnClassesThat().resideInAPackage("dev.racelab.ui..")
+                .check(classes);
+    }
+
+    @Test
+    void theWindowAndTheServersWorkInTheBackgroundThroughOneHelper() {
+        // Background's threads report any failure, an Error included; a raw thread's may be lost
+        // and leave the window at "running…". A JVM shutdown hook is a thread by nature.
+        noClasses().that().resideInAnyPackage("dev.racelab.ui..", "dev.racelab.backend..")
+                .and().doNotHaveFullyQualifiedName("dev.racelab.ui.RaceLabApp")
+                .should().callConstructorWhere(JavaCall.Predicates.target(
+                        HasOwner.Predicates.With.owner(JavaClass.Predicates.assignableTo(Thread.class))))
+                .orShould().callMethodWhere(JavaCall.Predicates.target(
+                        HasOwner.Predicates.With.owner(JavaClass.Predicates.type(java.util.concurrent.Executors.class))))
+                .check(classes);
+    }
+
+    @Test
+    void theBackgroundHelperKnowsOnlyTheJdk() {
+        noClasses().that().resideInAPackage("dev.racelab.tasks..")
+                .should().dependOnClassesThat().resideOutsideOfPackages("dev.racelab.tasks..", "java..")
                 .check(classes);
     }
 }

@@ -1,9 +1,13 @@
 package dev.racelab.backend;
 
+import dev.racelab.tasks.Background;
+
 import java.io.IOException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 
 /**
- * A first start's copy of the prepared cluster, on a thread of its own while the starting thread
+ * A first start's copy of the prepared cluster, on a background thread while the starting thread
  * unpacks the binaries: the two are independent, and each spends much of its time inflating or
  * waiting on the disk. {@link #await} waits for the copy to end, whatever interrupts the waiting
  * thread (a start that is called off must not remove the data folder while the copy still writes
@@ -17,42 +21,35 @@ final class ClusterCopy {
         boolean copy() throws IOException, CalledOff;
     }
 
-    private final Thread thread;
-    private volatile Throwable failure;
+    private final Future<Boolean> copying;
 
-    private ClusterCopy(Copy copy) {
-        thread = new Thread(() -> {
-            try {
-                copy.copy();
-            } catch (IOException | CalledOff | RuntimeException | Error e) {
-                failure = e;
-            }
-        }, "racelab-copy-cluster");
-        thread.setDaemon(true);
+    private ClusterCopy(Future<Boolean> copying) {
+        this.copying = copying;
     }
 
-    /** Begins {@code copy} on its own thread. */
+    /** Begins {@code copy} on a background thread. */
     static ClusterCopy begin(Copy copy) {
-        ClusterCopy started = new ClusterCopy(copy);
-        started.thread.start();
-        return started;
+        return new ClusterCopy(Background.call("racelab-copy-cluster", copy::copy));
     }
 
     /** Waits for the copy to end and throws what it threw; keeps an interrupt for the caller. */
     void await() throws IOException, CalledOff {
         boolean interrupted = false;
+        Throwable thrown = null;
         while (true) {
             try {
-                thread.join();
+                copying.get();
                 break;
             } catch (InterruptedException e) {
                 interrupted = true;
+            } catch (ExecutionException e) {
+                thrown = e.getCause();
+                break;
             }
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        Throwable thrown = failure;
         if (thrown instanceof IOException e) {
             throw e;
         } else if (thrown instanceof CalledOff e) {
@@ -61,6 +58,8 @@ final class ClusterCopy {
             throw e;
         } else if (thrown instanceof Error e) {
             throw e;
+        } else if (thrown != null) {
+            throw new IllegalStateException("the cluster's copy failed", thrown);
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.racelab.backend;
 
+import dev.racelab.tasks.Background;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -7,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -37,7 +41,7 @@ final class StartWatch {
     private final Thread starter;
     private volatile boolean ended;
     private volatile boolean gaveUp;
-    private Thread watch;
+    private Future<?> watch;
 
     StartWatch(Path data) {
         this.data = data;
@@ -47,9 +51,10 @@ final class StartWatch {
 
     /** Starts watching; called on the starting thread right before pg_ctl starts. */
     void begin() {
-        watch = new Thread(this::watch, "postgres-start-watch");
-        watch.setDaemon(true);
-        watch.start();
+        watch = Background.call("postgres-start-watch", () -> {
+            watch();
+            return null;
+        });
     }
 
     /** Stops watching, and clears the interrupt the watch may have sent. */
@@ -57,11 +62,15 @@ final class StartWatch {
         ended = true;
         if (watch != null) {
             boolean interrupted = false;
-            while (watch.isAlive()) {
+            while (!watch.isDone()) {
                 try {
-                    watch.join();
+                    watch.get();
                 } catch (InterruptedException e) {
                     interrupted = true;
+                } catch (ExecutionException e) {
+                    // The watch only looks at processes and files; what it threw ends it, and the start goes on.
+                    System.err.println("racelab: the watch over PostgreSQL's start failed: " + e.getCause());
+                    break;
                 }
             }
             if (interrupted && !gaveUp) {

@@ -14,6 +14,7 @@ import dev.racelab.files.OutputFile;
 import dev.racelab.ui.OutputQuestion;
 import dev.racelab.ui.Session;
 import dev.racelab.ui.shell.NumberSpinner;
+import dev.racelab.tasks.Background;
 import javafx.animation.AnimationTimer;
 import javafx.application.Platform;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -240,22 +241,22 @@ public final class BatchWindow {
         progress.setProgress(0);
         status.setText("0 of " + next.total() + " runs");
         follow.start();
-        Thread thread = new Thread(() -> {
+        Background.run("batch", () -> {
             Batch.Result ended;
             try {
                 ended = next.run((done, total, record) -> { });
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
                 ended = next.snapshot();
-            } catch (RuntimeException e) {
-                Batch.Result partial = next.snapshot();
-                ended = new Batch.Result(partial.points(), partial.runs(), true, "the batch failed: " + e.getMessage());
             }
             Batch.Result last = ended;
             Platform.runLater(() -> finished(next, last));
-        }, "batch");
-        thread.setDaemon(true);
-        thread.start();
+        }, e -> {
+            // A fault of RaceLab's own, an Error included: what ran stays, and the window says so.
+            Batch.Result partial = next.snapshot();
+            Batch.Result failed = new Batch.Result(partial.points(), partial.runs(), true,
+                    "the batch failed: " + Background.said(e));
+            Platform.runLater(() -> finished(next, failed));
+        });
     }
 
     /** Cancels the batch running now: the run in progress stops, and what ran stays on the chart. */

@@ -12,6 +12,7 @@ import dev.racelab.files.OutputFile;
 import dev.racelab.labs.Labs;
 import dev.racelab.ui.OutputQuestion;
 import dev.racelab.ui.Settings;
+import dev.racelab.tasks.Background;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -203,9 +204,7 @@ public final class ExportFiles {
                 alert.show();
             }
         };
-        Thread thread = new Thread(task, "exporter");
-        thread.setDaemon(true);
-        thread.start();
+        Background.start("exporter", task);
     }
 
     /** A fresh view of the lab's picture, fed the whole record (the window's own view is the FX thread's, live). */

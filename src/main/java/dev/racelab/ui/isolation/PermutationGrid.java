@@ -11,6 +11,7 @@ import dev.racelab.isolation.run.SpecSandbox;
 import dev.racelab.isolation.run.TeachingOutcome;
 import dev.racelab.isolation.TeachingSpec;
 import dev.racelab.labs.isolation.SpecSource;
+import dev.racelab.tasks.Background;
 import javafx.application.Platform;
 import javafx.css.PseudoClass;
 import javafx.scene.control.Label;
@@ -133,9 +134,7 @@ public final class PermutationGrid extends FlowPane {
         int sweep = generation;
         int total = spec.permutations().size();
         status.setText("running " + total + " permutation" + (total == 1 ? "" : "s") + "…");
-        Thread thread = new Thread(() -> sweep(spec, sweep, access), "isolation-grid");
-        thread.setDaemon(true);
-        thread.start();
+        Background.run("isolation-grid", () -> sweep(spec, sweep, access), e -> ended(sweep, "failed: " + Background.said(e)));
     }
 
     private void sweep(SpecSource spec, int sweep, SpecSandbox.Access access) {
@@ -162,16 +161,17 @@ public final class PermutationGrid extends FlowPane {
             end = "stopped: " + e.getMessage();
         } catch (BackendException e) {
             end = e.getMessage();
-        } catch (RuntimeException e) {
-            // A fault of RaceLab's own: said, so the grid does not sit at "running…" for ever.
-            end = "failed: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
         } finally {
             running = null;
         }
         if (run != null && !run.kept().isEmpty()) {
             end = end + " — " + String.join("; ", run.kept());
         }
-        String said = end;
+        ended(sweep, end);
+    }
+
+    /** Says how sweep {@code sweep} ended, if it is still the grid's; a fault of RaceLab's own too, so the grid never sits at "running…". */
+    private void ended(int sweep, String said) {
         Platform.runLater(() -> {
             if (sweep == generation) {
                 status.setText(said);

@@ -13,6 +13,7 @@ import dev.racelab.record.RecordingWriter;
 import dev.racelab.ui.OutputQuestion;
 import dev.racelab.ui.Session;
 import dev.racelab.ui.Settings;
+import dev.racelab.tasks.Background;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -186,9 +187,7 @@ public final class RecordingFiles {
     }
 
     private static void start(Task<?> task, String name) {
-        Thread thread = new Thread(task, name);
-        thread.setDaemon(true);
-        thread.start();
+        Background.start(name, task);
     }
 
     private FileChooser chooser(String title) {

@@ -8,6 +8,7 @@ import dev.racelab.backend.Postgres;
 import dev.racelab.backend.Redis;
 import dev.racelab.backend.RedisAddress;
 import dev.racelab.engine.Service;
+import dev.racelab.tasks.Background;
 import dev.racelab.ui.Settings;
 import javafx.application.Platform;
 import javafx.event.ActionEvent;
@@ -119,7 +120,7 @@ public final class ServerDialog extends Dialog<ButtonType> {
         result.setText("Connecting…");
         result.getStyleClass().removeAll("dialog-problem", "dialog-ok");
         getDialogPane().lookupButton(CONNECT).setDisable(true);
-        Thread thread = new Thread(() -> {
+        Background.run("check-" + service.name().toLowerCase(), () -> {
             try {
                 if (address instanceof PgAddress pg) {
                     try (Postgres ignored = Postgres.connect(pg)) {
@@ -132,12 +133,8 @@ public final class ServerDialog extends Dialog<ButtonType> {
                 }
             } catch (BackendException e) {
                 Platform.runLater(() -> fail(e.getMessage()));
-            } catch (Exception e) {
-                Platform.runLater(() -> fail(service.displayName() + " could not be used: " + e.getMessage()));
             }
-        }, "check-" + service.name().toLowerCase());
-        thread.setDaemon(true);
-        thread.start();
+        }, e -> Platform.runLater(() -> fail(service.displayName() + " could not be used: " + Background.said(e))));
     }
 
     private PgAddress withPassword(PgAddress address) {

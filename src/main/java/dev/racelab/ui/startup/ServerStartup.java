@@ -4,6 +4,7 @@ import dev.racelab.backend.BackendException;
 import dev.racelab.backend.Backends;
 import dev.racelab.backend.StartupListener;
 import dev.racelab.engine.Service;
+import dev.racelab.tasks.Background;
 import javafx.application.Platform;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -71,7 +72,7 @@ public final class ServerStartup implements StartupListener {
         }
         busy.get(service).set(true);
         ready.get(service).set(false);
-        Thread thread = new Thread(() -> {
+        Background.run("start-" + service.name().toLowerCase(), () -> {
             try {
                 backends.ensure(service);
                 String served = backends.describe(service);
@@ -80,21 +81,18 @@ public final class ServerStartup implements StartupListener {
                     ready.get(service).set(true);
                 });
             } catch (BackendException e) {
-                Platform.runLater(() -> {
-                    status.get(service).set(service.displayName() + ": not available");
-                    onFailure.accept(service, e.getMessage());
-                });
-            } catch (RuntimeException e) {
-                Platform.runLater(() -> {
-                    status.get(service).set(service.displayName() + ": not available");
-                    onFailure.accept(service, service.displayName() + " could not start: " + e.getMessage());
-                });
+                notAvailable(service, e.getMessage());
             } finally {
                 Platform.runLater(() -> busy.get(service).set(false));
             }
-        }, "start-" + service.name().toLowerCase());
-        thread.setDaemon(true);
-        thread.start();
+        }, e -> notAvailable(service, service.displayName() + " could not start: " + Background.said(e)));
+    }
+
+    private void notAvailable(Service service, String message) {
+        Platform.runLater(() -> {
+            status.get(service).set(service.displayName() + ": not available");
+            onFailure.accept(service, message);
+        });
     }
 
     @Override
