@@ -37,7 +37,9 @@ import java.util.TreeMap;
  * for that strategy (the lab's own statements, the same parameters, the same transaction handling)
  * from as many threads, on rows of its own, on the same server, in the same process. A third side
  * runs the lab again observing the servers, as the window's runs and recorded runs do: the two
- * ratios side by side say what the client costs and what observing adds.
+ * ratios side by side say what the client costs and what observing adds. A fourth side runs the
+ * raw twin a second time: the raw client against itself (A/A) shows how far a round swings with
+ * nothing to tell the two sides apart, the floor under what a worst round can say.
  *
  * <p>Rounds rotate which side goes first; the first round warms all up and sizes the later ones
  * (operations per worker so that a raw round takes about the target time) and is not counted.
@@ -108,10 +110,11 @@ public final class OverheadBenchmark {
         System.out.println("statements/op: what pgjdbc sends per operation with the lab's fewest workers, RaceLab | raw; "
                 + "JVM µs/op: this process's CPU per operation, set-up included, RaceLab | observing | raw (median); "
                 + "ratio: RaceLab ops/s ÷ raw ops/s, the median of the rounds, with its 95% interval (bootstrap) "
-                + "and the worst round; observed: the same for the run observing the servers");
-        System.out.printf("%-32s %10s %13s %19s %11s %11s %6s %13s %6s %8s %6s %5s  %s%n", "lab/strategy",
+                + "and the worst round; observed: the same for the run observing the servers; raw/raw: the raw client "
+                + "run again in each round over its first run (A/A), median and worst: how far a round swings alone");
+        System.out.printf("%-32s %10s %13s %19s %11s %11s %6s %13s %6s %8s %6s %7s %6s %5s  %s%n", "lab/strategy",
                 "ops/worker", "statements/op", "JVM µs/op", "RaceLab/s", "raw/s", "ratio", "95% interval", "min",
-                "observed", "min", "load", "≥ " + GOAL + ", ≥ " + WORST_ROUND_GOAL);
+                "observed", "min", "raw/raw", "min", "load", "≥ " + GOAL + ", ≥ " + WORST_ROUND_GOAL);
         Map<String, String> legend = new LinkedHashMap<>();
         for (Lab lab : new Labs(TestServers.backends()).all()) {
             if (!lab.services().contains(Service.POSTGRES)) {
@@ -152,6 +155,7 @@ public final class OverheadBenchmark {
         int n = ops;
         List<Side> sides = List.of(() -> racelab(lab, strategy, switches, workers, n, false),
                 () -> racelab(lab, strategy, switches, workers, n, true),
+                () -> RawTwin.time(postgres, twin, workers, n),
                 () -> RawTwin.time(postgres, twin, workers, n));
         double[][] rates = new double[sides.size()][rounds];
         double[][] cpu = new double[sides.size()][rounds];
@@ -166,17 +170,21 @@ public final class OverheadBenchmark {
         }
         double[] ratios = new double[rounds];
         double[] observed = new double[rounds];
+        double[] itself = new double[rounds];
         for (int round = 0; round < rounds; round++) {
             ratios[round] = rates[0][round] / rates[2][round];
             observed[round] = rates[1][round] / rates[2][round];
+            itself[round] = rates[3][round] / rates[2][round];
         }
         double ratio = median(ratios);
         double worst = Arrays.stream(ratios).min().orElseThrow();
         double[] interval = medianInterval(ratios);
-        System.out.printf("%-32s %10d %13s %19s %,11.0f %,11.0f %6.3f %13s %6.3f %8.3f %6.3f %5.1f  %s%n", name, ops,
+        System.out.printf("%-32s %10d %13s %19s %,11.0f %,11.0f %6.3f %13s %6.3f %8.3f %6.3f %6.3f %6.3f %5.1f  %s%n",
+                name, ops,
                 statements, String.format("%.0f | %.0f | %.0f", median(cpu[0]), median(cpu[1]), median(cpu[2])),
                 median(rates[0]), median(rates[2]), ratio, String.format("%.3f–%.3f", interval[0], interval[1]), worst,
-                median(observed), Arrays.stream(observed).min().orElseThrow(), JVM.getSystemLoadAverage(),
+                median(observed), Arrays.stream(observed).min().orElseThrow(), median(itself),
+                Arrays.stream(itself).min().orElseThrow(), JVM.getSystemLoadAverage(),
                 ratio >= GOAL && worst >= WORST_ROUND_GOAL ? "yes" : ratio >= GOAL ? "median only" : "NO");
     }
 

@@ -427,7 +427,14 @@ final class AdvisoryScenario implements Scenario {
     }
 
     /** One worker: per operation, lock, work, unlock, the strategy's way. */
+    /** A worker's lane's words on one pooled session: its name, and the states said there. */
+    private record Words(String on, String asking, String locked, String working, String unlocking) {
+    }
+
     private final class Worker implements LabWorker {
+
+        /** Per pooled session (its pid): what this worker's lane says on it. */
+        private final Map<Integer, Words> words = new java.util.HashMap<>();
 
         private final WorkerContext context;
         private final PgSessions.Session session;
@@ -689,7 +696,8 @@ final class AdvisoryScenario implements Scenario {
          * until it is granted.
          */
         private boolean lock(PgSessions.Lease lease, boolean transactionLevel, boolean last) throws SQLException {
-            String on = sessionName(lease.pid());
+            Words words = words(lease.pid());
+            String on = words.on();
             boolean blocking = acquire == AdvisoryLockLab.Acquire.BLOCKING;
             String call = (transactionLevel ? "xact-lock" : "lock");
             if (blocking) {
@@ -699,7 +707,7 @@ final class AdvisoryScenario implements Scenario {
             // Asking, the lane waits: the server may grant the lock before the answer reaches the
             // worker, and its lane says so the moment it does, before anyone is told it holds it.
             if (believed == 0 && !retrying) {
-                context.state(ActorState.WAITING, (blocking ? "lock on " : "trying the lock on ") + resource + " (" + on + ")");
+                context.state(ActorState.WAITING, words.asking());
             }
             session.asks(key);
             boolean granted;
@@ -707,8 +715,8 @@ final class AdvisoryScenario implements Scenario {
                 granted = lockCall(lease.connection(), blocking ? call : "try-" + call, key);
                 if (granted) {
                     int times = believed + 1;
-                    context.state(ActorState.CRITICAL, resource + " · locked" + (times > 1 ? " " + times + "×" : "")
-                            + " on " + on);
+                    context.state(ActorState.CRITICAL, times > 1 ? resource + " · locked " + times + "× on " + on
+                            : words.locked());
                     acquisitions.increment();
                     context.mark(EventKind.LOCK_ACQUIRED, resource, lease.pid());
                     if (believed == 0) {
@@ -735,10 +743,40 @@ final class AdvisoryScenario implements Scenario {
             return false;
         }
 
+        /** What this worker's lane says on a pooled session, made once: it says it on every request. */
+        private Words words(int pid) {
+            return words.computeIfAbsent(pid, p -> {
+                String on = sessionName(p);
+                boolean blocking = acquire == AdvisoryLockLab.Acquire.BLOCKING;
+                return new Words(on, (blocking ? "lock on " : "trying the lock on ") + resource + " (" + on + ")",
+                        resource + " · locked on " + on, resource + " · the work on " + on,
+                        resource + " · unlocking on " + on);
+            });
+        }
+
         /** The workers that believe they hold this worker's key now (any invoice), by name. */
         private String holders() {
-            return holding.entrySet().stream().filter(e -> keyOf.get(e.getValue().resource).equals(key))
-                    .map(Map.Entry::getKey).sorted().collect(Collectors.joining(", "));
+            // On every refusal, while others wait on the lock: a loop, and a sort only when several hold it.
+            String one = null;
+            List<String> several = null;
+            for (Map.Entry<String, Hold> e : holding.entrySet()) {
+                if (!keyOf.get(e.getValue().resource).equals(key)) {
+                    continue;
+                }
+                if (one == null) {
+                    one = e.getKey();
+                } else {
+                    if (several == null) {
+                        several = new ArrayList<>(List.of(one));
+                    }
+                    several.add(e.getKey());
+                }
+            }
+            if (several == null) {
+                return one == null ? "" : one;
+            }
+            several.sort(null);
+            return String.join(", ", several);
         }
 
         /** Another invoice's lock in this worker's way: its key is the same. Counted and said, once a request. */
@@ -819,7 +857,7 @@ final class AdvisoryScenario implements Scenario {
         }
 
         private void work(PgSessions.Lease lease) throws SQLException {
-            context.state(ActorState.CRITICAL, resource + " · the work on " + sessionName(lease.pid()));
+            context.state(ActorState.CRITICAL, words(lease.pid()).working());
             try (PreparedStatement ps = lease.connection().prepareStatement(SQL.get("work"))) {
                 ps.setInt(1, workMillis);
                 ps.setString(2, context.name());
@@ -835,10 +873,11 @@ final class AdvisoryScenario implements Scenario {
          */
         private void unlock(PgSessions.Lease lease) throws SQLException {
             leave();
-            String on = sessionName(lease.pid());
+            Words said = words(lease.pid());
+            String on = said.on();
             boolean believedIt = believed > 0;
             if (believedIt) {
-                context.state(ActorState.HOLDING, resource + " · unlocking on " + on);
+                context.state(ActorState.HOLDING, said.unlocking());
             }
             boolean answer = lockCall(lease.connection(), "unlock", key);
             int from = grantedOn;
