@@ -7,9 +7,9 @@ import dev.racelab.backend.BackendSettings;
 import dev.racelab.backend.Backends;
 import dev.racelab.backend.StartupListener;
 import dev.racelab.isolation.run.SpecSandbox;
+import dev.racelab.engine.Batch;
 import dev.racelab.engine.Clock;
 import dev.racelab.engine.Lab;
-import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Printable;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.Service;
@@ -29,11 +29,9 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -55,7 +53,6 @@ public final class Cli {
 
     private static final Gson JSON = new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create();
     /** A run that stops making progress ends by its own timeout; this only bounds a supervisor gone wrong. */
-    private static final Duration RUN_BOUND = Duration.ofHours(6);
 
     private final Map<String, String> env;
     private final Path home;
@@ -302,62 +299,31 @@ public final class Cli {
                         Interruption interruption) throws InterruptedException, RecordingException {
         Summary summary = new Summary(lab);
         summary.planned(options.spec());
-        // A recording is made to be looked at: its runs observe their servers, as the window's do
-        // (server lanes, the lab's server values), which costs a little; a plain run does not.
-        RunSpec observed = recording == null ? options.spec() : options.spec().withObserve(true);
-        boolean allExpected = true;
-        String serverDown = null;
-        // The first run that ended ERROR not by a server's doing: what failed, in words.
-        String failed = null;
-        long start = System.nanoTime();
-        // Without a sweep, one batch of the spec; with one, a batch at each of its delays.
-        List<Long> delays = options.sweep() == null ? java.util.Collections.singletonList(null) : options.sweep().delays();
         int planned = planned(options);
-        batches:
-        for (Long delay : delays) {
-            RunSpec spec = delay == null ? observed : options.sweep().at(observed, delay);
-            Summary.Point point = delay == null ? null : summary.point(delay);
-            for (int i = 0; i < options.runs(); i++) {
-                if (interruption.signalled()) {
-                    break batches;
-                }
-                Run run = new Run(lab, spec.withSeed(spec.seed() + i), Clock.system());
-                run.record().backend(backends.describe(lab.services()));
-                run.start();
-                interruption.running(run);
-                watcher.accept(run);
-                Outcome outcome = awaitEnd(run);
-                if (recording != null) {
-                    recording.write(lab, run.record());
-                }
-                summary.add(run.record());
-                if (point != null) {
-                    point.add(outcome.verdict());
-                }
-                allExpected &= options.expect() == null || outcome.verdict() == options.expect();
-                if (point == null && options.runs() > 1 && !options.json()) {
-                    out.printf("run %d/%d: %s%n", i + 1, options.runs(), outcome.banner());
-                }
-                if (outcome.verdict() == Verdict.ERROR) {
-                    // An ERROR may be the lab's, or a server that failed the run (on its record: it
-                    // stopped answering, or ended the run's sessions) or is dead now: the latter end
-                    // the batch at once and the command as a backend failure, after the summary of
-                    // what was run, which counts the runs that ran of those asked for.
-                    String failedServer = run.record().serverFailure();
-                    serverDown = failedServer != null ? failedServer : deadServer(lab, backends);
-                    if (serverDown != null) {
-                        break batches;
-                    }
-                    if (failed == null) {
-                        failed = (planned > 1 ? "run " + summary.runs() + " of " + planned + ": " : "")
-                                + outcome.headline() + ": " + outcome.explanation();
-                    }
-                }
-            }
-            if (point != null && !options.json()) {
-                out.println(point.line(options.sweep()));
-            }
+        // Without a sweep, one batch of the spec; with one, a batch at each of its delays: the
+        // window's loop, engine.Batch. A signal finishes it (the run in progress is stopped and
+        // still recorded and summed up); a server that failed a run ends it at once, and the
+        // command as a backend failure, after the summary of what was run. An ERROR may be the
+        // lab's, or a server that failed the run (on its record: it stopped answering, or ended
+        // the run's sessions) or is dead now: the servers are asked after such a run.
+        BatchTally tally = new BatchTally(lab, options, summary, recording, out, planned);
+        Batch batch = new Batch(lab, options.spec(), List.of(options.spec().strategy()), options.runs(),
+                options.sweep(), Clock.system(), run -> {
+                    run.record().backend(backends.describe(lab.services()));
+                    watcher.accept(run);
+                })
+                // A recording is made to be looked at: its runs observe their servers, as the window's
+                // do (server lanes, the lab's server values), which costs a little; a plain run does not.
+                .observing(recording != null)
+                .endedBy(record -> record.serverFailure() != null ? record.serverFailure()
+                        : record.outcome().verdict() == Verdict.ERROR ? deadServer(lab, backends) : null);
+        interruption.stopping(batch::finish);
+        long start = System.nanoTime();
+        String serverDown = batch.run(tally.of(batch)).serverFailure();
+        if (tally.unwritten() != null) {
+            throw tally.unwritten();
         }
+        tally.ended(serverDown != null || interruption.signalled());
         long elapsedMs = (System.nanoTime() - start) / 1_000_000;
         summary.times(elapsedMs, startupMs, interruption.signalled());
         summary.batch(planned, serverDown);
@@ -388,37 +354,19 @@ public final class Cli {
         if (serverDown != null) {
             return BACKEND_FAILURE;
         }
-        if (failed != null && options.expect() != Verdict.ERROR) {
+        if (tally.failed() != null && options.expect() != Verdict.ERROR) {
             // An ERROR is a failure of the command, whatever failed: it exits 1 and says what.
-            err.println("racelab: " + failed);
+            err.println("racelab: " + tally.failed());
             return BACKEND_FAILURE;
         }
         if (unrecorded != null) {
             return USAGE;
         }
-        if (!allExpected) {
+        if (!tally.allExpected()) {
             err.println("racelab: expected " + options.expect() + " in every run, got " + summary.verdictCounts());
             return UNEXPECTED_VERDICT;
         }
         return OK;
-    }
-
-    /**
-     * The run's outcome. A run always ends by itself (its timeout judges a run without progress);
-     * the bound only catches a run gone wrong, which is stopped and given a last minute.
-     */
-    private static Outcome awaitEnd(Run run) throws InterruptedException {
-        try {
-            return run.awaitOutcome(RUN_BOUND);
-        } catch (TimeoutException e) {
-            run.stop();
-            try {
-                return run.awaitOutcome(Duration.ofMinutes(1));
-            } catch (TimeoutException again) {
-                throw new IllegalStateException("the run did not end within " + RUN_BOUND.toHours()
-                        + " hours, nor a minute after it was stopped");
-            }
-        }
     }
 
     /** The first of the lab's servers that no longer answers, in words, or null. */

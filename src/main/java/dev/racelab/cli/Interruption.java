@@ -1,7 +1,6 @@
 package dev.racelab.cli;
 
 import dev.racelab.backend.Backends;
-import dev.racelab.engine.Run;
 import dev.racelab.files.PartialFile;
 
 import java.util.concurrent.CountDownLatch;
@@ -41,12 +40,7 @@ final class Interruption implements AutoCloseable {
         return signalled;
     }
 
-    /** The run in progress now; a signal stops it (also one that came just before). */
-    void running(Run run) {
-        stopping(run::stop);
-    }
-
-    /** What stops the work in progress now (an isolation spec's run); a signal calls it. */
+    /** What stops the work in progress now (a batch of runs, an isolation spec's run); a signal calls it (also one that came just before). */
     void stopping(Runnable stop) {
         current = stop;
         if (signalled) {

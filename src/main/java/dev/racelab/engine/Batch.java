@@ -9,23 +9,27 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * One configuration run many times, each run on fresh state, one after another: for every
  * strategy asked, {@code runs} runs — at each delay of a {@link Sweep} when there is one — whose
  * verdicts and key figures sum up how likely the race is and how bad it gets.
  *
- * <p>{@link #run} works on the calling thread (a shell's background thread) and returns the
- * result; {@link #cancel} from any thread stops the run in progress and ends the batch with what
- * ran. A run that a server failed ({@link RunRecord#serverFailure}) ends the batch too: the
- * result names the server.
+ * <p>{@link #run} works on the calling thread (a shell's background thread, the command line's
+ * own) and returns the result; from any thread, {@link #cancel} stops the run in progress and ends
+ * the batch with what ran before it (the window's Cancel), {@link #finish} stops it and ends the
+ * batch with it counted (the command line's signal: the run stopped is recorded and summed up). A
+ * run that a server failed ({@link RunRecord#serverFailure}, or what {@link #endedBy} finds) ends
+ * the batch too: the result names the server. The window's and the command line's batches and
+ * sweeps are this one loop.
  */
 public final class Batch {
 
-    /** A run ended: how many of the batch's runs have, out of how many, and its record. */
+    /** A run ended: how many of the batch's runs have, out of how many, the swept delay it ran with (or null), and its record. */
     @FunctionalInterface
     public interface Progress {
-        void ran(int done, int total, RunRecord record);
+        void ran(int done, int total, Long delay, RunRecord record);
     }
 
     /** The runs of one strategy at one delay (null: no sweep). */
@@ -103,6 +107,9 @@ public final class Batch {
     private final Clock clock;
     private final Consumer<Run> starting;
     private volatile boolean cancelled;
+    private volatile boolean finishing;
+    private boolean observe;
+    private Function<RunRecord, String> serverDown = RunRecord::serverFailure;
     private volatile Run current;
     /** What ran so far; the batch's thread adds to it, {@link #snapshot} copies it, both under this object's lock. */
     private final Map<String, List<Point>> points = new LinkedHashMap<>();
@@ -129,6 +136,21 @@ public final class Batch {
         this.starting = starting;
     }
 
+    /** Its runs observe their servers (a recorded batch's do, to be looked at); they do not unless asked. */
+    public Batch observing(boolean on) {
+        this.observe = on;
+        return this;
+    }
+
+    /**
+     * What says a server failed a run, in words, or null: the run's own record by default; a shell
+     * may also ask the servers whether they still answer after a run that ended ERROR.
+     */
+    public Batch endedBy(Function<RunRecord, String> serverDown) {
+        this.serverDown = serverDown;
+        return this;
+    }
+
     /** How many runs the whole batch makes. */
     public int total() {
         return strategies.size() * runs * (sweep == null ? 1 : sweep.delays().size());
@@ -149,14 +171,14 @@ public final class Batch {
                 RunSpec base = spec.withStrategy(strategy);
                 RunSpec at = delay == null ? base : sweep.at(base, delay);
                 for (int i = 0; i < runs; i++) {
-                    if (cancelled) {
+                    if (cancelled || finishing) {
                         break batch;
                     }
-                    Run run = new Run(lab, at.withSeed(at.seed() + i), clock);
+                    Run run = new Run(lab, at.withSeed(at.seed() + i).withObserve(observe), clock);
                     current = run;
                     starting.accept(run);
                     run.start();
-                    if (cancelled) {
+                    if (cancelled || finishing) {
                         run.stop();
                     }
                     Outcome outcome = await(run);
@@ -170,9 +192,9 @@ public final class Batch {
                         point.add(outcome, figure);
                         ran = ++done;
                     }
-                    progress.ran(ran, total(), run.record());
-                    if (run.record().serverFailure() != null) {
-                        serverFailure = run.record().serverFailure();
+                    progress.ran(ran, total(), delay, run.record());
+                    serverFailure = serverDown.apply(run.record());
+                    if (serverFailure != null || finishing) {
                         break batch;
                     }
                 }
@@ -198,9 +220,18 @@ public final class Batch {
         return new Result(copy, done, cancelled, serverFailure);
     }
 
-    /** Stops the run in progress and ends the batch with what ran; any thread. */
+    /** Stops the run in progress and ends the batch with what ran before it; any thread. */
     public void cancel() {
         cancelled = true;
+        Run run = current;
+        if (run != null) {
+            run.stop();
+        }
+    }
+
+    /** Stops the run in progress and ends the batch once that run is counted; starts none after it; any thread. */
+    public void finish() {
+        finishing = true;
         Run run = current;
         if (run != null) {
             run.stop();

@@ -37,7 +37,7 @@ class BatchChartTest {
     void aBarOfFiveRunsStandsAtFiveOnAnAxisOfWholeCounts() throws Exception {
         Lab counter = new Labs(TestServers.backends()).find("counter").orElseThrow();
         Batch.Result result = new Batch(counter, RunSpec.defaults(counter), List.of("atomic-update"), 5, null,
-                Clock.system(), run -> { }).run((done, total, record) -> { });
+                Clock.system(), run -> { }).run((done, total, delay, record) -> { });
         assertEquals(List.of(0.0, 0.0, 0.0, 0.0, 0.0), result.points().get("atomic-update").get(0).figures(),
                 "the fix loses no increment");
 

@@ -67,7 +67,7 @@ public final class WalkthroughBatches {
                     long start = System.nanoTime();
                     String[] firstError = {null};
                     Batch.Result result = new Batch(lab, spec, List.of(strategy), order.runs(), sweep, Clock.system(),
-                            run -> { }).run((done, total, record) -> {
+                            run -> { }).run((done, total, delay, record) -> {
                                 if (firstError[0] == null && record.outcome().verdict() == Verdict.ERROR) {
                                     firstError[0] = record.outcome().explanation();
                                 }

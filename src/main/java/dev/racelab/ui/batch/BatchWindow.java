@@ -244,7 +244,7 @@ public final class BatchWindow {
         Background.run("batch", () -> {
             Batch.Result ended;
             try {
-                ended = next.run((done, total, record) -> { });
+                ended = next.run((done, total, delay, record) -> { });
             } catch (InterruptedException e) {
                 ended = next.snapshot();
             }
