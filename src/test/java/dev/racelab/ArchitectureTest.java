@@ -1,9 +1,9 @@
 package dev.racelab;
 
-import com.tngtech.archunit.core.domain.JavaCall;
-import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.domain.properties.HasOwner;
+import com.tngtech.archunit.core.domain.JavaConstructor;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Tag;
@@ -96,12 +96,16 @@ class ArchitectureTest {
     void theWindowAndTheServersWorkInTheBackgroundThroughOneHelper() {
         // Background's threads report any failure, an Error included; a raw thread's may be lost
         // and leave the window at "running…". A JVM shutdown hook is a thread by nature.
+        // A constructor called or referred to (Thread::new as a thread factory) alike.
+        DescribedPredicate<JavaAccess<?>> makesAThread = DescribedPredicate.describe("make a thread",
+                access -> access.getTarget().getName().equals(JavaConstructor.CONSTRUCTOR_NAME)
+                        && access.getTargetOwner().isAssignableTo(Thread.class));
         noClasses().that().resideInAnyPackage("dev.racelab.ui..", "dev.racelab.backend..")
                 .and().doNotHaveFullyQualifiedName("dev.racelab.ui.RaceLabApp")
-                .should().callConstructorWhere(JavaCall.Predicates.target(
-                        HasOwner.Predicates.With.owner(JavaClass.Predicates.assignableTo(Thread.class))))
-                .orShould().callMethodWhere(JavaCall.Predicates.target(
-                        HasOwner.Predicates.With.owner(JavaClass.Predicates.type(java.util.concurrent.Executors.class))))
+                .should().accessTargetWhere(makesAThread)
+                .orShould().dependOnClassesThat().belongToAnyOf(java.util.concurrent.Executors.class,
+                        java.util.concurrent.ThreadPoolExecutor.class, java.util.concurrent.ScheduledThreadPoolExecutor.class,
+                        java.util.concurrent.ForkJoinPool.class, java.util.Timer.class, javafx.concurrent.Service.class)
                 .check(classes);
     }
 

@@ -62,14 +62,16 @@ final class StartWatch {
         ended = true;
         if (watch != null) {
             boolean interrupted = false;
-            while (!watch.isDone()) {
+            while (true) {
                 try {
                     watch.get();
+                    break;
                 } catch (InterruptedException e) {
                     interrupted = true;
                 } catch (ExecutionException e) {
                     // The watch only looks at processes and files; what it threw ends it, and the start goes on.
-                    System.err.println("racelab: the watch over PostgreSQL's start failed: " + e.getCause());
+                    System.err.println("racelab: the watch over PostgreSQL's start failed:");
+                    e.getCause().printStackTrace();
                     break;
                 }
             }

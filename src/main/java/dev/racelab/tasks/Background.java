@@ -34,14 +34,20 @@ public final class Background {
 
     /**
      * Runs {@code job} on a background thread named {@code name}; what it throws, an {@code Error}
-     * included, is handed to {@code failed} on that thread (and what {@code failed} throws is printed).
+     * included, is handed to {@code failed} on that thread; what {@code failed} throws is printed with the name.
      */
     public static void run(String name, Job job, Consumer<Throwable> failed) {
         POOL.execute(() -> named(name, () -> {
             try {
                 job.run();
             } catch (Throwable e) {
-                failed.accept(e);
+                try {
+                    failed.accept(e);
+                } catch (Throwable handling) {
+                    // The handler failed too: both are said, under the job's name.
+                    handling.addSuppressed(e);
+                    report(name, handling, System.err);
+                }
             }
         }));
     }

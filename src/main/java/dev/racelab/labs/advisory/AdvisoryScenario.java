@@ -426,11 +426,11 @@ final class AdvisoryScenario implements Scenario {
     private record Hold(String resource, int pid, int times) {
     }
 
-    /** One worker: per operation, lock, work, unlock, the strategy's way. */
     /** A worker's lane's words on one pooled session: its name, and the states said there. */
     private record Words(String on, String asking, String locked, String working, String unlocking) {
     }
 
+    /** One worker: per operation, lock, work, unlock, the strategy's way. */
     private final class Worker implements LabWorker {
 
         /** Per pooled session (its pid): what this worker's lane says on it. */

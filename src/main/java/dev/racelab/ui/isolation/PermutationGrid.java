@@ -161,6 +161,10 @@ public final class PermutationGrid extends FlowPane {
             end = "stopped: " + e.getMessage();
         } catch (BackendException e) {
             end = e.getMessage();
+        } catch (RuntimeException e) {
+            // A fault of RaceLab's own: said, with what the sweep left on the server (an Error
+            // reaches the Background's handler, which says it too).
+            end = "failed: " + Background.said(e);
         } finally {
             running = null;
         }
