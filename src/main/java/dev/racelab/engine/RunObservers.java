@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class RunObservers implements ServerObserver.LaneSink, AutoCloseable {
 
-    /** 10 ms: a row lock held across a gate's few milliseconds is seen; see docs/architecture.md for the cost. */
+    /** 10 ms: a row lock held across a gate's few milliseconds is seen; see docs/server-lanes.md for the cost. */
     static final long PERIOD_MICROS = 10_000;
     /** How long the supervisor waits for the first read before starting the workers anyway. */
     private static final long FIRST_READ_MILLIS = 2_000;

@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The command-line contract (docs/architecture.md, "The command line"), run in-process against the test servers. */
+/** The command-line contract (docs/shells.md, "The command line"), run in-process against the test servers. */
 @Tag("lab")
 class CliTest {
 
