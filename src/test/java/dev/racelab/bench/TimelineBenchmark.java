@@ -5,6 +5,7 @@ import dev.racelab.engine.ActorState;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.ManualClock;
 import dev.racelab.engine.Recorder;
+import dev.racelab.engine.view.Feed;
 import dev.racelab.engine.view.timeline.TimelineModel;
 import dev.racelab.ui.timeline.TimelineView;
 import javafx.animation.AnimationTimer;
@@ -100,21 +101,20 @@ public final class TimelineBenchmark extends Application {
 
         // Following live: the recording arrives over 600 frames, as if the run produced it.
         model[0] = new TimelineModel(recorder);
+        Feed feed = new Feed(recorder, model[0]::accept);
         onFx(() -> view[0].setModel(model[0]));
         long perFrame = EVENTS / 600;
         boolean wholeOnly = "whole".equals(System.getProperty("bench.only"));
         long[] live = frames(wholeOnly ? 1 : 600, frame -> {
             long upTo = Math.min(EVENTS, (frame + 1) * perFrame);
-            model[0].drain((int) perFrame + 1, null);
+            feed.frame((int) perFrame + 1);
             view[0].render(times[(int) Math.max(0, upTo - 1)], true);
         });
         report("following live (" + perFrame + " new events a frame)", live);
 
         // Panning across the whole recording at a 10-second window, 12 px a frame.
         onFx(() -> {
-            while (model[0].behind()) {
-                model[0].drain();
-            }
+            feed.catchUp();
             view[0].followLiveProperty().set(false);
             view[0].setView(10e9 / 1400, 0);
         });

@@ -10,6 +10,7 @@ import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunRecord;
+import dev.racelab.engine.view.Feed;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.Panel;
 import dev.racelab.labs.Labs;
@@ -123,7 +124,10 @@ class RecordingRoundTripTest {
 
             LabView view = lab.view(opened.header());
             TimelineModel timeline = new TimelineModel(opened.events());
-            timeline.drain(Integer.MAX_VALUE, view::accept);
+            Feed feed = new Feed(opened.events(), timeline::accept, view::accept);
+            while (feed.frame() > 0) {
+                // A frame's batch at a time, as the window takes them.
+            }
             assertEquals(followed.panels, view.panels(), "the lab's panels");
             assertEquals(followed.lanes, lanes(timeline), "the timeline's lanes");
             assertEquals(followed.violations, timeline.violations());
@@ -152,7 +156,9 @@ class RecordingRoundTripTest {
         final RunRecord record;
         final LabView view;
         final TimelineModel timeline;
+        final Feed feed;
         final Thread thread;
+        volatile boolean ended;
         List<Panel> panels;
         List<String> lanes;
         int violations;
@@ -161,6 +167,8 @@ class RecordingRoundTripTest {
             this.record = run.record();
             this.view = run.lab().view(record.header());
             this.timeline = new TimelineModel(record.events());
+            this.feed = new Feed(record.events(), timeline::accept, view::accept,
+                    event -> ended |= event.kind() == EventKind.RUN_ENDED);
             this.thread = new Thread(this::follow, "test-follower");
         }
 
@@ -171,19 +179,15 @@ class RecordingRoundTripTest {
         }
 
         private void follow() {
-            boolean[] ended = {false};
-            while (!ended[0]) {
-                timeline.drain(500, event -> {
-                    view.accept(event);
-                    ended[0] |= event.kind() == EventKind.RUN_ENDED;
-                });
+            while (!ended) {
+                feed.frame();
                 try {
                     Thread.sleep(5);
                 } catch (InterruptedException e) {
                     return;
                 }
             }
-            assertFalse(timeline.behind(), "nothing comes after the end");
+            assertFalse(feed.behind(), "nothing comes after the end");
             panels = view.panels();
             lanes = lanes(timeline);
             violations = timeline.violations();

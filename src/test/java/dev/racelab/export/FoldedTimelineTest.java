@@ -9,6 +9,7 @@ import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.EventLog;
 import dev.racelab.engine.RunRecord;
+import dev.racelab.engine.view.Feed;
 import dev.racelab.engine.view.timeline.Columns;
 import dev.racelab.engine.view.timeline.Growable;
 import dev.racelab.engine.view.timeline.Lane;
@@ -62,9 +63,7 @@ class FoldedTimelineTest {
 
     private static TimelineModel whole(EventLog events) {
         TimelineModel model = new TimelineModel(events);
-        while (model.drain() > 0) {
-            // Every event.
-        }
+        new Feed(events, model::accept).catchUp();
         return model;
     }
 

@@ -1,11 +1,11 @@
 package dev.racelab.ui.shell;
 
 import dev.racelab.backend.Backends;
-import dev.racelab.engine.Event;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunPhase;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.Service;
+import dev.racelab.engine.view.Feed;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.RunTracker;
 import dev.racelab.engine.view.timeline.TimelineModel;
@@ -20,8 +20,9 @@ import java.util.List;
 
 /**
  * The record shown (live or opened) and everything that follows it: once per frame it asks the
- * session what the run did, drains the run's new events into the timeline, the lab's view, the
- * tracker (banner, gates table) and the legend, and redraws. FX thread only: worker threads never
+ * session what the run did, its {@link Feed} hands the run's new events (a bounded batch, at the
+ * run's end too) to the timeline, the lab's view and the tracker (banner, gates table), and it
+ * redraws. FX thread only: worker threads never
  * touch any of this.
  */
 final class ShownRun {
@@ -34,6 +35,9 @@ final class ShownRun {
     private final GatesTable gates;
     private final VerdictBanner banner;
     private RunRecord shown;
+    private Feed feed;
+    /** The run ended: fit the timeline and refresh the state column once the feed has caught up. */
+    private boolean endShown;
     private TimelineModel model;
     private LabView view;
     private RunTracker tracker;
@@ -62,7 +66,9 @@ final class ShownRun {
 
     void showRecord(RunRecord record) {
         shown = record;
+        endShown = false;
         if (record == null) {
+            feed = null;
             model = null;
             view = null;
             tracker = null;
@@ -75,7 +81,8 @@ final class ShownRun {
         tracker = new RunTracker(record.header());
         legend.showDefaults();
         view = session.view();
-        model.drain(TimelineModel.MAX_PER_FRAME, this::feed);
+        feed = new Feed(record.events(), model::accept, view::accept, tracker::accept);
+        feed.frame();
         timeline.setModel(model);
         stateColumn.setView(view);
         if (session.replayingProperty().get()) {
@@ -86,21 +93,24 @@ final class ShownRun {
                 : "Press Run (F5). Set delays in the gates table below to provoke the race.");
     }
 
-    /** Hands one event of the shown record to everything that follows it besides the timeline. */
-    private void feed(Event event) {
-        view.accept(event);
-        tracker.accept(event);
-    }
-
     void showOutcome(Outcome outcome) {
         if (outcome != null) {
-            model.drain(Integer.MAX_VALUE, this::feed);
-            gates.update(tracker);
-            stateColumn.refreshNow();
-            if (timeline.followLiveProperty().get() || session.replayingProperty().get()) {
-                timeline.fit();
-            }
             banner.showOutcome(outcome);
+            endShown = true;
+            caughtUp();
+        }
+    }
+
+    /** Once the feed has handed on the whole ended record: the gates table, the state column, the whole run in view. */
+    private void caughtUp() {
+        if (!endShown || feed.behind()) {
+            return;
+        }
+        endShown = false;
+        gates.update(tracker);
+        stateColumn.refreshNow();
+        if (timeline.followLiveProperty().get() || session.replayingProperty().get()) {
+            timeline.fit();
         }
     }
 
@@ -109,11 +119,12 @@ final class ShownRun {
         if (shown == null) {
             return;
         }
-        model.drain(TimelineModel.MAX_PER_FRAME, this::feed);
+        feed.frame();
+        caughtUp();
         RunPhase phase = tracker.phase();
         boolean live = phase.live() && !shown.ended();
         long since = model.origin() == Long.MIN_VALUE ? 0 : session.clock().nanos() - model.origin();
-        timeline.render(live ? since : model.latest(), live || model.behind());
+        timeline.render(live ? since : model.latest(), live || feed.behind());
         if (live) {
             view.live(session.clock().nanos());
         }

@@ -1,5 +1,6 @@
 package dev.racelab.ui.timeline;
 
+import dev.racelab.engine.view.Feed;
 import dev.racelab.engine.view.timeline.TimelineModel;
 import dev.racelab.engine.view.timeline.Lane;
 
@@ -116,9 +117,7 @@ class ServerLaneTruthTest {
 
         Lanes(List<Event> events) {
             model = new TimelineModel(EventLog.of(events, 0));
-            while (model.behind()) {
-                model.drain();
-            }
+            new Feed(EventLog.of(events, 0), model::accept).catchUp();
             long period = 0;
             for (Lane lane : model.lanes) {
                 period = Math.max(period, lane.samplePeriod());

@@ -1,5 +1,6 @@
 package dev.racelab.ui.timeline;
 
+import dev.racelab.engine.view.Feed;
 import dev.racelab.engine.view.timeline.TimelineModel;
 import dev.racelab.engine.view.timeline.Lane;
 
@@ -36,9 +37,7 @@ class ServerReadsTest {
 
     private TimelineModel model() {
         TimelineModel model = new TimelineModel(EventLog.of(events, 0));
-        while (model.behind()) {
-            model.drain();
-        }
+        new Feed(EventLog.of(events, 0), model::accept).catchUp();
         return model;
     }
 

@@ -6,6 +6,7 @@ import dev.racelab.engine.Glyph;
 import dev.racelab.engine.ManualClock;
 import dev.racelab.engine.Recorder;
 import dev.racelab.engine.view.timeline.Lane;
+import dev.racelab.engine.view.Feed;
 import dev.racelab.engine.view.timeline.TimelineModel;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -93,9 +94,7 @@ class ThinnedMarksTest {
         }
         recorder.state(1, dev.racelab.engine.ActorState.RUNNING, "row");
         TimelineModel model = new TimelineModel(recorder);
-        while (model.behind()) {
-            model.drain();
-        }
+        new Feed(recorder, model::accept).catchUp();
         return model.lanes.get(1);
     }
 

@@ -1,5 +1,6 @@
 package dev.racelab.ui.timeline;
 
+import dev.racelab.engine.view.Feed;
 import dev.racelab.engine.view.timeline.TimelineModel;
 
 import dev.racelab.engine.Actor;
@@ -64,7 +65,7 @@ class TimelineViewTest {
             recorder.state(1, state, "row lock");
         }
         TimelineModel model = new TimelineModel(recorder);
-        model.drain();
+        new Feed(recorder, model::accept).catchUp();
         return model;
     }
 
@@ -114,9 +115,7 @@ class TimelineViewTest {
             events.add(new Event(events.size(), 100 + i * 900L, 1, EventKind.SERVER_VALUE, "counter", 5));
         }
         TimelineModel model = new TimelineModel(EventLog.of(events, 0));
-        while (model.behind()) {
-            model.drain();
-        }
+        new Feed(EventLog.of(events, 0), model::accept).catchUp();
         Lane lane = model.lanes.get(1);
         for (int s = 1; s < lane.labelStart.size(); s++) {
             assertTrue(lane.labelStart.get(s) >= lane.labelStart.get(s - 1), "labels in time order");

@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 
 /**
  * The timeline's data: one {@link Lane} per actor, arrows from releases to the wake-ups they
@@ -34,7 +33,7 @@ import java.util.function.Consumer;
  */
 public final class TimelineModel {
 
-    /** The most events taken in one frame; the rest wait for the next. */
+    /** The most events the window hands a timeline in one frame ({@link dev.racelab.engine.view.Feed}); the rest wait for the next. */
     public static final int MAX_PER_FRAME = 250_000;
 
     /**
@@ -47,7 +46,7 @@ public final class TimelineModel {
     /** Folded: the most arrows kept; past it a picture is solid with them anyway. */
     private static final int MOST_ARROWS = 1 << 17;
 
-    /** The window's: the run's log, which it drains and finds arrows' causes in; null when folded. */
+    /** The window's: the run's log, which it finds arrows' causes in (its feed hands it the events); null when folded. */
     private final EventLog events;
     /** Folded: the columns every lane is folded to, where the latest events happened, the arrows kept. */
     private final Columns columns;
@@ -75,7 +74,6 @@ public final class TimelineModel {
     private final Map<Integer, ServerReport> serverStates = new TreeMap<>();
     private final Set<ActorState> statesSeen = EnumSet.noneOf(ActorState.class);
     private final Set<EventKind> marksSeen = EnumSet.noneOf(EventKind.class);
-    private long cursor;
     private long origin = Long.MIN_VALUE;
     private long latest;
     /** When the run ended (its {@code RUN_ENDED}), or -1 while it goes on. */
@@ -105,31 +103,6 @@ public final class TimelineModel {
         return new TimelineModel(columns);
     }
 
-    /** Takes up to {@link #MAX_PER_FRAME} new events; returns how many. */
-    public int drain() {
-        return drain(MAX_PER_FRAME, null);
-    }
-
-    /** Takes up to {@code max} new events, handing each also to {@code also} (may be null). */
-    public int drain(int max, Consumer<Event> also) {
-        if (events == null) {
-            throw new IllegalStateException("a folded timeline is fed its events one by one");
-        }
-        long before = cursor;
-        cursor = events.drain(cursor, max, event -> {
-            accept(event);
-            if (also != null) {
-                also.accept(event);
-            }
-        });
-        return (int) (cursor - before);
-    }
-
-    /** Whether the recorder holds events not yet taken. */
-    public boolean behind() {
-        return events.get(cursor) != null;
-    }
-
     /**
      * No more events come to this folded model: it lets go of what only taking them needed (where
      * the latest events happened, which arrows it kept: up to 12 MB and 10 MB), before it is drawn.
@@ -139,7 +112,7 @@ public final class TimelineModel {
         arrowsKept = null;
     }
 
-    /** Takes the run's next event, in sequence order; the window's model takes them itself ({@link #drain}). */
+    /** Takes the run's next event, in sequence order (from the window's {@link dev.racelab.engine.view.Feed}, a recording read, or {@link #drain}). */
     public void accept(Event e) {
         take(columns != null && e.subject() != null && e.subject().length() > LONGEST_TEXT
                 ? new Event(e.seq(), e.nanos(), e.actor(), e.kind(), Printable.excerpt(e.subject(), LONGEST_TEXT),

@@ -1,5 +1,6 @@
 package dev.racelab.engine.view.timeline;
 
+import dev.racelab.engine.view.Feed;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.ManualClock;
@@ -87,9 +88,7 @@ class ColumnsByRangeTest {
             recorder.state(1, STATES[random.nextInt(STATES.length)], "row");
         }
         TimelineModel model = new TimelineModel(recorder);
-        while (model.behind()) {
-            model.drain();
-        }
+        new Feed(recorder, model::accept).catchUp();
         return model;
     }
 
