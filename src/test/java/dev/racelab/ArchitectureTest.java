@@ -2,10 +2,12 @@ package dev.racelab;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaAccess;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaConstructor;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -113,6 +115,15 @@ class ArchitectureTest {
     void theBackgroundHelperKnowsOnlyTheJdk() {
         noClasses().that().resideInAPackage("dev.racelab.tasks..")
                 .should().dependOnClassesThat().resideOutsideOfPackages("dev.racelab.tasks..", "java..")
+                .check(classes);
+    }
+
+    @Test
+    void labsDoNotDependOnEachOther() {
+        // What labs share lives in labs.support (fixtures) and labs.redis (the Redis constructs).
+        SlicesRuleDefinition.slices().matching("dev.racelab.labs.(*)..").should().notDependOnEachOther()
+                .ignoreDependency(DescribedPredicate.alwaysTrue(),
+                        JavaClass.Predicates.resideInAnyPackage("dev.racelab.labs.support..", "dev.racelab.labs.redis.."))
                 .check(classes);
     }
 }
