@@ -49,7 +49,7 @@ public final class Recorder implements EventLog {
     /** The subject of the placeholder readers get for a lost event. */
     static final String LOST_SUBJECT = "event lost";
     /** Fills a slot whose writer failed after claiming it; readers get a placeholder instead. */
-    private static final Event LOST = new Event(-1, 0, Run.RUN_ACTOR, EventKind.NOTE, LOST_SUBJECT, 0);
+    private static final Event LOST = new Event(-1, 0, Actor.RUN_ID, EventKind.NOTE, LOST_SUBJECT, 0);
     /** Stands for a segment that could not be allocated: every claimed slot in it is lost. */
     private static final Event[] LOST_SEGMENT = new Event[0];
 
@@ -140,7 +140,7 @@ public final class Recorder implements EventLog {
      * The event at {@code seq}, or null if it is not (yet) in the log.
      *
      * <p>Where an event was lost (see {@link #record}) this returns a placeholder: a
-     * {@link EventKind#NOTE} on the run's lane ({@link Run#RUN_ACTOR}) with subject
+     * {@link EventKind#NOTE} on the run's lane ({@link Actor#RUN_ID}) with subject
      * {@code "event lost"}, value 0, and the time of the nearest earlier event, or of the
      * recorder's creation if there is none. Its time is not known while a slot between it and that
      * event is still empty, so until then it reads as null, like an event not yet stored.
@@ -247,6 +247,6 @@ public final class Recorder implements EventLog {
             }
             before--;
         }
-        return new Event(seq, nanos, Run.RUN_ACTOR, EventKind.NOTE, LOST_SUBJECT, 0);
+        return new Event(seq, nanos, Actor.RUN_ID, EventKind.NOTE, LOST_SUBJECT, 0);
     }
 }

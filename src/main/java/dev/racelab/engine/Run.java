@@ -105,7 +105,7 @@ public final class Run {
         for (int i = 0; i < spec.workers(); i++) {
             String name = lab.workerName(i);
             int actor = addActor(name, Actor.Kind.WORKER);
-            workers.add(new WorkerHandle(i, name, actor, spec.seed(), recorder, gates, this));
+            workers.add(new WorkerHandle(i, name, actor, spec.seed(), recorder, gates, this::stopping));
         }
         this.threads = new WorkerThreads(workers, recorder);
     }

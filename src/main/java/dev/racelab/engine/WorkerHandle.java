@@ -3,6 +3,7 @@ package dev.racelab.engine;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.SplittableRandom;
+import java.util.function.BooleanSupplier;
 
 /**
  * The engine's side of one worker: its context, its lab script and what it has done.
@@ -21,7 +22,8 @@ final class WorkerHandle implements WorkerContext {
     private final SplittableRandom random;
     private final Recorder recorder;
     private final GateKeeper gates;
-    private final Run run;
+    /** Whether the run is stopping: all a worker asks of its run. */
+    private final BooleanSupplier runStopping;
     private ActorState state = ActorState.IDLE;
     private String subject;
     private volatile long opsDone;
@@ -39,14 +41,15 @@ final class WorkerHandle implements WorkerContext {
         }
     }
 
-    WorkerHandle(int index, String name, int actor, long seed, Recorder recorder, GateKeeper gates, Run run) {
+    WorkerHandle(int index, String name, int actor, long seed, Recorder recorder, GateKeeper gates,
+                 BooleanSupplier runStopping) {
         this.index = index;
         this.name = name;
         this.actor = actor;
         this.random = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + index);
         this.recorder = recorder;
         this.gates = gates;
-        this.run = run;
+        this.runStopping = runStopping;
     }
 
     @Override
@@ -124,7 +127,7 @@ final class WorkerHandle implements WorkerContext {
 
     @Override
     public boolean stopping() {
-        return run.stopping();
+        return runStopping.getAsBoolean();
     }
 
     long opsDone() {
