@@ -1,6 +1,7 @@
 package dev.racelab.engine;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One run's worth of a lab: its fresh server state, its workers and its oracle.
@@ -47,8 +48,22 @@ public interface Scenario extends AutoCloseable {
         return Long.MAX_VALUE;
     }
 
-    /** A sentence for a failure that ended the run. */
+    /**
+     * The fixtures the scenario holds, in the order it made them: they explain a failure in that
+     * order ({@link #explain}) and are closed in the reverse ({@link #close}).
+     */
+    default List<Fixture> fixtures() {
+        return List.of();
+    }
+
+    /** A sentence for a failure that ended the run: the first fixture's that knows it, else its message. */
     default String explain(Throwable failure) {
+        for (Fixture fixture : fixtures()) {
+            Optional<String> said = fixture.explain(failure);
+            if (said.isPresent()) {
+                return said.get();
+            }
+        }
         return failure.getMessage() == null ? failure.toString() : failure.getMessage();
     }
 
@@ -57,6 +72,27 @@ public interface Scenario extends AutoCloseable {
         return List.of();
     }
 
+    /**
+     * Removes what the run created: each fixture closed, the last made first, every one of them
+     * even when one fails (what the first failure threw is thrown, the others added to it).
+     */
     @Override
-    void close() throws Exception;
+    default void close() throws Exception {
+        List<Fixture> all = fixtures();
+        Exception first = null;
+        for (int i = all.size() - 1; i >= 0; i--) {
+            try {
+                all.get(i).close();
+            } catch (Exception e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
 }

@@ -8,6 +8,7 @@ import dev.racelab.backend.SqlFile;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Fixture;
 import dev.racelab.engine.LabWorker;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunSetup;
@@ -407,13 +408,8 @@ final class AdvisoryScenario implements Scenario {
     }
 
     @Override
-    public String explain(Throwable failure) {
-        return pg.explain(failure).orElseGet(() -> Scenario.super.explain(failure));
-    }
-
-    @Override
-    public void close() throws SQLException {
-        pg.close();
+    public List<Fixture> fixtures() {
+        return List.of(pg);
     }
 
     /** One try for the lock, on a connection of its choosing; {@code last} if the worker gives up when refused. */

@@ -6,6 +6,7 @@ import dev.racelab.backend.SqlFile;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Fixture;
 import dev.racelab.engine.LabWorker;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunSetup;
@@ -201,13 +202,8 @@ final class CounterScenario implements Scenario {
     }
 
     @Override
-    public String explain(Throwable failure) {
-        return pg.explain(failure).orElseGet(() -> Scenario.super.explain(failure));
-    }
-
-    @Override
-    public void close() throws SQLException {
-        pg.close();
+    public List<Fixture> fixtures() {
+        return List.of(pg);
     }
 
     /** A worker's increment loop; the strategy decides how one increment is done. */

@@ -4,6 +4,7 @@ import dev.racelab.backend.PgSessions;
 import dev.racelab.backend.Postgres;
 import dev.racelab.backend.SqlFile;
 import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Fixture;
 import dev.racelab.engine.LabWorker;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunSetup;
@@ -152,13 +153,8 @@ final class FencingScenario implements Scenario {
     }
 
     @Override
-    public String explain(Throwable failure) {
-        return pg.explain(failure).orElseGet(() -> Scenario.super.explain(failure));
-    }
-
-    @Override
-    public void close() throws SQLException {
-        pg.close();
+    public List<Fixture> fixtures() {
+        return List.of(pg);
     }
 
     private String holder(long token) {

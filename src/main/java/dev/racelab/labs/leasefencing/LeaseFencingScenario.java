@@ -7,6 +7,7 @@ import dev.racelab.backend.SqlFile;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Fixture;
 import dev.racelab.engine.Gate;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunSetup;
@@ -186,15 +187,8 @@ final class LeaseFencingScenario implements Scenario {
     }
 
     @Override
-    public String explain(Throwable failure) {
-        return pg.explain(failure).or(() -> redis.explain(failure)).orElseGet(() -> Scenario.super.explain(failure));
-    }
-
-    @Override
-    public void close() throws Exception {
-        try (pg) {
-            redis.close();
-        }
+    public List<Fixture> fixtures() {
+        return List.of(pg, redis);
     }
 
     private String name(long token) {

@@ -4,6 +4,7 @@ import dev.racelab.backend.Redis;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Fixture;
 import dev.racelab.engine.LabWorker;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Recorder;
@@ -129,13 +130,8 @@ final class PhilosophersScenario implements Scenario {
     }
 
     @Override
-    public String explain(Throwable failure) {
-        return redis.explain(failure).orElseGet(() -> Scenario.super.explain(failure));
-    }
-
-    @Override
-    public void close() {
-        redis.close();
+    public List<Fixture> fixtures() {
+        return List.of(redis);
     }
 
     /**

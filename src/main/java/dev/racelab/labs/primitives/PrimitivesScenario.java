@@ -3,6 +3,7 @@ package dev.racelab.labs.primitives;
 import dev.racelab.backend.Redis;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Fixture;
 import dev.racelab.engine.LabWorker;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunSetup;
@@ -101,13 +102,8 @@ final class PrimitivesScenario implements Scenario {
     }
 
     @Override
-    public String explain(Throwable failure) {
-        return redis.explain(failure).orElseGet(() -> Scenario.super.explain(failure));
-    }
-
-    @Override
-    public void close() {
-        redis.close();
+    public List<Fixture> fixtures() {
+        return List.of(redis);
     }
 
     /** The incidents that matter to the oracle, on top of the lane events every Redis lab records. */

@@ -3,6 +3,7 @@ package dev.racelab.labs.readerswriters;
 import dev.racelab.backend.Redis;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.EventKind;
+import dev.racelab.engine.Fixture;
 import dev.racelab.engine.LabWorker;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunSetup;
@@ -125,13 +126,8 @@ final class ReadersWritersScenario implements Scenario {
     }
 
     @Override
-    public String explain(Throwable failure) {
-        return redis.explain(failure).orElseGet(() -> Scenario.super.explain(failure));
-    }
-
-    @Override
-    public void close() {
-        redis.close();
+    public List<Fixture> fixtures() {
+        return List.of(redis);
     }
 
     @Override

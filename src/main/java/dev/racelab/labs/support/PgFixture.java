@@ -7,6 +7,7 @@ import dev.racelab.backend.PgSessions;
 import dev.racelab.backend.PgValueObserver;
 import dev.racelab.backend.Postgres;
 import dev.racelab.backend.SqlFile;
+import dev.racelab.engine.Fixture;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.RunThreads;
 import dev.racelab.engine.ServerWatch;
@@ -43,7 +44,7 @@ import java.util.Optional;
  * (one parameter: the run id) and {@code forget} (one parameter: the run id; also clears rows
  * older than a day that a killed RaceLab left behind).
  */
-public final class PgFixture implements AutoCloseable, ServerWatch.Check {
+public final class PgFixture implements Fixture, ServerWatch.Check {
 
     /**
      * A lab's tables.
@@ -211,6 +212,7 @@ public final class PgFixture implements AutoCloseable, ServerWatch.Check {
      * A sentence for {@code failure} if PostgreSQL caused it; empty otherwise (another fixture's,
      * or the lab's own), so a scenario asks each of its fixtures in turn.
      */
+    @Override
     public Optional<String> explain(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof SQLException e) {

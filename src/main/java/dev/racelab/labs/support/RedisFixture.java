@@ -3,6 +3,7 @@ package dev.racelab.labs.support;
 import dev.racelab.backend.BackendException;
 import dev.racelab.backend.Postgres;
 import dev.racelab.backend.Redis;
+import dev.racelab.engine.Fixture;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.ServerWatch;
 import dev.racelab.engine.Service;
@@ -45,7 +46,7 @@ import java.util.function.Consumer;
  * worker. Every thread the constructs start (a client's subscriber, the keeper's renewal) comes
  * from the run's {@link RunSetup#threads()}, so a failure in one is recorded in the run.
  */
-public final class RedisFixture implements AutoCloseable {
+public final class RedisFixture implements Fixture {
 
     /** Each worker costs two connections and a subscriber thread: more than this is not a lab any more. */
     public static final int MOST_WORKERS = 64;
@@ -172,6 +173,7 @@ public final class RedisFixture implements AutoCloseable {
      * wake-up that can no longer come); empty for any other, which the scenario explains itself
      * or hands to another fixture.
      */
+    @Override
     public Optional<String> explain(Throwable failure) {
         if (failure instanceof JedisException e) {
             return Optional.of(redis.explain(e));
