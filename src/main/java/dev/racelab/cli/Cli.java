@@ -306,7 +306,9 @@ public final class Cli {
         // command as a backend failure, after the summary of what was run. An ERROR may be the
         // lab's, or a server that failed the run (on its record: it stopped answering, or ended
         // the run's sessions) or is dead now: the servers are asked after such a run.
-        BatchTally tally = new BatchTally(lab, options, summary, recording, out, planned);
+        BatchTally tally = new BatchTally(lab, options, summary, recording, out, planned,
+                record -> record.serverFailure() != null ? record.serverFailure()
+                        : record.outcome().verdict() == Verdict.ERROR ? deadServer(lab, backends) : null);
         Batch batch = new Batch(lab, options.spec(), List.of(options.spec().strategy()), options.runs(),
                 options.sweep(), Clock.system(), run -> {
                     run.record().backend(backends.describe(lab.services()));
@@ -315,15 +317,13 @@ public final class Cli {
                 // A recording is made to be looked at: its runs observe their servers, as the window's
                 // do (server lanes, the lab's server values), which costs a little; a plain run does not.
                 .observing(recording != null)
-                .endedBy(record -> record.serverFailure() != null ? record.serverFailure()
-                        : record.outcome().verdict() == Verdict.ERROR ? deadServer(lab, backends) : null);
+                .endedBy(record -> tally.serverDown());
         interruption.stopping(batch::finish);
         long start = System.nanoTime();
         String serverDown = batch.run(tally.of(batch)).serverFailure();
         if (tally.unwritten() != null) {
             throw tally.unwritten();
         }
-        tally.ended(serverDown != null || interruption.signalled());
         long elapsedMs = (System.nanoTime() - start) / 1_000_000;
         summary.times(elapsedMs, startupMs, interruption.signalled());
         summary.batch(planned, serverDown);

@@ -79,6 +79,11 @@ final class Summary {
             runs++;
         }
 
+        /** How many runs were made with this delay so far. */
+        int runs() {
+            return runs;
+        }
+
         int failed() {
             return verdicts.entrySet().stream().filter(e -> e.getKey() != Verdict.SAFE && e.getKey() != Verdict.ERROR)
                     .mapToInt(Map.Entry::getValue).sum();

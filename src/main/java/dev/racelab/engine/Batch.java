@@ -175,9 +175,11 @@ public final class Batch {
                         break batch;
                     }
                     Run run = new Run(lab, at.withSeed(at.seed() + i).withObserve(observe), clock);
-                    current = run;
                     starting.accept(run);
                     run.start();
+                    // Known to cancel and finish once started (a run stopped before it starts cannot
+                    // start); one that came meanwhile is caught here.
+                    current = run;
                     if (cancelled || finishing) {
                         run.stop();
                     }

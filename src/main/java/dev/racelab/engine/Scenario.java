@@ -79,11 +79,12 @@ public interface Scenario extends AutoCloseable {
     @Override
     default void close() throws Exception {
         List<Fixture> all = fixtures();
-        Exception first = null;
+        Throwable first = null;
         for (int i = all.size() - 1; i >= 0; i--) {
             try {
                 all.get(i).close();
-            } catch (Exception e) {
+            } catch (Throwable e) {
+                // An Error too: the fixtures made before it are still closed.
                 if (first == null) {
                     first = e;
                 } else {
@@ -91,8 +92,12 @@ public interface Scenario extends AutoCloseable {
                 }
             }
         }
-        if (first != null) {
-            throw first;
+        if (first instanceof Exception e) {
+            throw e;
+        } else if (first instanceof Error e) {
+            throw e;
+        } else if (first != null) {
+            throw new IllegalStateException(first);
         }
     }
 }

@@ -72,4 +72,23 @@ class ScenarioFixturesTest {
         assertSame(redisFailed, thrown, "the first failure is thrown");
         assertSame(postgresFailed, thrown.getSuppressed()[0], "the next is kept with it");
     }
+
+    @Test
+    void anErrorClosingOneFixtureStillClosesTheOthers() {
+        StackOverflowError broke = new StackOverflowError();
+        Scenario scenario = scenario(fixture("postgres", "", null), new Fixture() {
+            @Override
+            public Optional<String> explain(Throwable failure) {
+                return Optional.empty();
+            }
+
+            @Override
+            public void close() {
+                said.add("closed redis");
+                throw broke;
+            }
+        });
+        assertSame(broke, assertThrows(StackOverflowError.class, scenario::close));
+        assertEquals(List.of("closed redis", "closed postgres"), said);
+    }
 }

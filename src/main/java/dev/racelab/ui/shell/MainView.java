@@ -208,10 +208,8 @@ public final class MainView extends BorderPane {
                         .ifPresent(l -> labList.getSelectionModel().select(l));
             }
         });
-        session.outcomeProperty().addListener((o, a, outcome) -> {
-            shownRun.showOutcome(outcome);
-            walkthroughs.showFirstMark();
-        });
+        session.outcomeProperty().addListener((o, a, outcome) -> shownRun.showOutcome(outcome));
+        shownRun.whenEnded(walkthroughs::showFirstMark);
         session.stateProperty().addListener((o, a, phase) -> walkthroughs.runStateChanged(phase));
         session.stateProperty().addListener((o, a, phase) -> shownRun.noteServers(phase));
         // Running, the run's server lanes are on the timeline: it may need more of the height.

@@ -36,8 +36,10 @@ final class ShownRun {
     private final VerdictBanner banner;
     private RunRecord shown;
     private Feed feed;
-    /** The run ended: fit the timeline and refresh the state column once the feed has caught up. */
-    private boolean endShown;
+    /** The run's outcome, shown once the feed has handed on the whole record (null: none waiting). */
+    private Outcome ended;
+    /** What else follows the run's end, once it is shown (the walkthrough's step to the first ✕). */
+    private Runnable whenEnded = () -> { };
     private TimelineModel model;
     private LabView view;
     private RunTracker tracker;
@@ -66,7 +68,7 @@ final class ShownRun {
 
     void showRecord(RunRecord record) {
         shown = record;
-        endShown = false;
+        ended = null;
         if (record == null) {
             feed = null;
             model = null;
@@ -93,25 +95,36 @@ final class ShownRun {
                 : "Press Run (F5). Set delays in the gates table below to provoke the race.");
     }
 
+    /** Runs {@code action} each time a run's end has been shown (after its banner, with every mark counted). */
+    void whenEnded(Runnable action) {
+        whenEnded = action;
+    }
+
     void showOutcome(Outcome outcome) {
         if (outcome != null) {
-            banner.showOutcome(outcome);
-            endShown = true;
+            ended = outcome;
             caughtUp();
         }
     }
 
-    /** Once the feed has handed on the whole ended record: the gates table, the state column, the whole run in view. */
+    /**
+     * Once the feed has handed on the whole ended record: the gates table, the state column, the
+     * whole run in view, then the verdict's banner (which counts the ✕ marks on the timeline) and
+     * what follows it.
+     */
     private void caughtUp() {
-        if (!endShown || feed.behind()) {
+        if (ended == null || feed == null || feed.behind()) {
             return;
         }
-        endShown = false;
+        Outcome outcome = ended;
+        ended = null;
         gates.update(tracker);
         stateColumn.refreshNow();
         if (timeline.followLiveProperty().get() || session.replayingProperty().get()) {
             timeline.fit();
         }
+        banner.showOutcome(outcome);
+        whenEnded.run();
     }
 
     void frame(long now) {

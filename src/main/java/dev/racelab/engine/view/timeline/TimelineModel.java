@@ -24,7 +24,7 @@ import java.util.TreeMap;
  * caused, and the places of violations, built from a run's record alone (its lanes come from the
  * record's {@link EventKind#ACTOR} events), so a live run and an opened recording look the same.
  *
- * <p>The window's is fed once per frame ({@link #drain}) with whatever the recorder got since the
+ * <p>The window's is fed once per frame (by its {@link dev.racelab.engine.view.Feed}) with whatever the recorder got since the
  * last frame, at most a bounded batch so a burst never stalls a frame, and keeps every segment,
  * label and mark. A picture's is {@linkplain #folded folded} to its pixel columns and fed the
  * events as a recording is read ({@link #accept}): it keeps what each column shows, so its memory
@@ -112,7 +112,7 @@ public final class TimelineModel {
         arrowsKept = null;
     }
 
-    /** Takes the run's next event, in sequence order (from the window's {@link dev.racelab.engine.view.Feed}, a recording read, or {@link #drain}). */
+    /** Takes the run's next event, in sequence order (from the window's {@link dev.racelab.engine.view.Feed}, or a recording read). */
     public void accept(Event e) {
         take(columns != null && e.subject() != null && e.subject().length() > LONGEST_TEXT
                 ? new Event(e.seq(), e.nanos(), e.actor(), e.kind(), Printable.excerpt(e.subject(), LONGEST_TEXT),
