@@ -19,7 +19,7 @@ import java.util.function.Consumer;
 public final class Feed {
 
     /** The most events a frame hands on; the rest wait for the next. */
-    public static final int PER_FRAME = dev.racelab.engine.view.timeline.TimelineModel.MAX_PER_FRAME;
+    public static final int PER_FRAME = 250_000;
 
     private final EventLog log;
     private final List<Consumer<Event>> followers;

@@ -33,9 +33,6 @@ import java.util.TreeMap;
  */
 public final class TimelineModel {
 
-    /** The most events the window hands a timeline in one frame ({@link dev.racelab.engine.view.Feed}); the rest wait for the next. */
-    public static final int MAX_PER_FRAME = 250_000;
-
     /**
      * Folded: the most characters kept of an event's text (a lane's name, a state's or a mark's
      * subject), a label's worth: a line of a recording may be 8 MiB, and what a column keeps would
