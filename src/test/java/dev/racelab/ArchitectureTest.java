@@ -119,6 +119,16 @@ class ArchitectureTest {
     }
 
     @Test
+    void theWindowsModelNeedsNoToolkit() {
+        // Session and Commands are the window's model: observable values, no nodes, no FX thread.
+        noClasses().that().haveFullyQualifiedName("dev.racelab.ui.Session")
+                .or().haveFullyQualifiedName("dev.racelab.ui.Commands")
+                .should().dependOnClassesThat().resideInAnyPackage("javafx.application..", "javafx.scene..",
+                        "javafx.stage..", "javafx.animation..", "javafx.concurrent..", "org.controlsfx..")
+                .check(classes);
+    }
+
+    @Test
     void labsDoNotDependOnEachOther() {
         // What labs share lives in labs.support (fixtures) and labs.redis (the Redis constructs).
         SlicesRuleDefinition.slices().matching("dev.racelab.labs.(*)..").should().notDependOnEachOther()

@@ -37,9 +37,12 @@ import java.util.function.Function;
  * shown — a live run's, or one opened from a file — with the commands a user gives (run, pause,
  * step, stop, reset, open, run again).
  *
- * <p>Settings are plain properties the controls bind to. The record, the phase and the outcome
- * are read-only: they change only through the commands and {@link #tick}, which the window calls
- * once per frame to pick up what the run's threads did. Everything that shows a run reads its
+ * <p>Settings are plain properties the controls bind to. A setting changed while nothing runs only
+ * marks the settings changed; {@link #apply} turns the changes into one fresh run, however many
+ * there were (each command applies first, and so does {@link #tick}). The record, the phase and
+ * the outcome are read-only: they change only through the commands and {@link #tick}, which the
+ * window calls once per frame to pick up what the run's threads did. What can be done now (run,
+ * pause, step, …) is derived in {@link Commands}. Everything that shows a run reads its
  * {@link RunRecord}; only the commands touch the live {@link Run}. Owned by the FX thread. Nothing
  * here blocks: starting a run hands the servers to the run's own supervisor thread.
  */
@@ -66,7 +69,9 @@ public final class Session {
     private final ObservableList<RunRecord> lastRunsOfLab = FXCollections.observableArrayList();
     private final ObservableList<RunRecord> lastRunsShown = FXCollections.unmodifiableObservableList(lastRunsOfLab);
     private LabView view;
-    private boolean rebuilding;
+    /** A setting changed while nothing ran, not applied yet: {@link #apply} prepares a fresh run with it. */
+    private boolean settingsChanged;
+    private final Commands commands;
 
     /**
      * @param labs the lab with an id, or null: to open recordings of any lab
@@ -75,19 +80,17 @@ public final class Session {
         this.clock = clock;
         this.labs = labs;
         lab.addListener((o, a, b) -> showLastRuns());
-        strategy.addListener((o, a, b) -> freshRunIfIdle());
-        workers.addListener((o, a, b) -> freshRunIfIdle());
-        ops.addListener((o, a, b) -> freshRunIfIdle());
-        stepMode.addListener((o, a, b) -> freshRunIfIdle());
-        switches.addListener((o, a, b) -> freshRunIfIdle());
+        strategy.addListener((o, a, b) -> settingChanged());
+        workers.addListener((o, a, b) -> settingChanged());
+        ops.addListener((o, a, b) -> settingChanged());
+        stepMode.addListener((o, a, b) -> settingChanged());
+        switches.addListener((o, a, b) -> settingChanged());
         gates.addListener((o, a, b) -> {
             Run current = run.get();
-            if (current != null && b != null) {
-                if (current.phase().live()) {
-                    current.setPlan(b);
-                } else {
-                    freshRunIfIdle();
-                }
+            if (current != null && b != null && current.phase().live()) {
+                current.setPlan(b);
+            } else {
+                settingChanged();
             }
         });
         delayScale.addListener((o, a, b) -> {
@@ -96,6 +99,12 @@ public final class Session {
                 current.setDelayScale(b.doubleValue());
             }
         });
+        commands = new Commands(state, replaying, outcome);
+    }
+
+    /** What the user can do now: the controls bind to it. */
+    public Commands commands() {
+        return commands;
     }
 
     public Clock clock() {
@@ -105,17 +114,12 @@ public final class Session {
     /** Chooses a lab: stops any run, takes the lab's defaults, and prepares a fresh run. */
     public void select(Lab next) {
         stopRun();
-        rebuilding = true;
-        try {
-            lab.set(next);
-            strategy.set(next.defaultStrategy());
-            workers.set(next.defaultWorkers());
-            ops.set(next.defaultOps());
-            gates.set(next.presetGates());
-            switches.set(SwitchValues.DEFAULTS);
-        } finally {
-            rebuilding = false;
-        }
+        lab.set(next);
+        strategy.set(next.defaultStrategy());
+        workers.set(next.defaultWorkers());
+        ops.set(next.defaultOps());
+        gates.set(next.presetGates());
+        switches.set(SwitchValues.DEFAULTS);
         freshRun();
     }
 
@@ -132,13 +136,10 @@ public final class Session {
         }
         stopRun();
         run.set(null);
-        rebuilding = true;
-        try {
-            lab.set(recordedLab);
-            take(recordedLab, recorded.header().spec());
-        } finally {
-            rebuilding = false;
-        }
+        lab.set(recordedLab);
+        take(recordedLab, recorded.header().spec());
+        // The settings taken are the recording's own: it, not a fresh run, is what they describe.
+        settingsChanged = false;
         view = recordedLab.view(recorded.header());
         replaying.set(true);
         // Cleared first: the same outcome opened again (a file saved and opened) is still news.
@@ -155,12 +156,7 @@ public final class Session {
             return;
         }
         stopRun();
-        rebuilding = true;
-        try {
-            take(lab.get(), shown.header().spec());
-        } finally {
-            rebuilding = false;
-        }
+        take(lab.get(), shown.header().spec());
         freshRun();
         run.get().start();
         tick();
@@ -177,6 +173,7 @@ public final class Session {
 
     /** Starts the prepared run, resumes a paused one, or starts afresh after one that ended. */
     public void start() {
+        apply();
         Run current = run.get();
         if (current == null) {
             if (replaying.get()) {
@@ -216,6 +213,7 @@ public final class Session {
      * @return whether a worker was released
      */
     public boolean step(int index) {
+        apply();
         Run current = run.get();
         if (current == null) {
             return false;
@@ -252,8 +250,9 @@ public final class Session {
         freshRun();
     }
 
-    /** Picks up what the run did since the last frame. */
+    /** Applies changed settings, then picks up what the run did since the last frame. */
     public void tick() {
+        apply();
         Run current = run.get();
         if (current == null) {
             return;
@@ -293,10 +292,22 @@ public final class Session {
         }
     }
 
-    private void freshRunIfIdle() {
+    /**
+     * A setting changed. While nothing runs (a run prepared or ended, a recording shown) the next
+     * {@link #apply} shows a fresh run with it; during a run it is simply the next run's setting,
+     * and the run's picture stays when it ends.
+     */
+    private void settingChanged() {
         Run current = run.get();
-        if (!rebuilding && lab.get() != null && (replaying.get() || current == null
+        if (lab.get() != null && (replaying.get() || current == null
                 || current.phase() == RunPhase.READY || current.phase() == RunPhase.ENDED)) {
+            settingsChanged = true;
+        }
+    }
+
+    /** The one step that applies changed settings: a fresh run with all of them, once. */
+    public void apply() {
+        if (settingsChanged) {
             freshRun();
         }
     }
@@ -315,6 +326,7 @@ public final class Session {
     }
 
     private void freshRun() {
+        settingsChanged = false;
         Lab current = lab.get();
         RunSpec spec = settings();
         Run fresh = new Run(current, spec, clock);

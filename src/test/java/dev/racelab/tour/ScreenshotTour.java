@@ -339,7 +339,7 @@ public final class ScreenshotTour extends Application {
                 fx(s -> {
                     stage.setWidth(size[0]);
                     stage.setHeight(size[1]);
-                    window.view().presenterMode(true);
+                    window.view().presentation().presenterMode(true);
                 });
                 setUpDefaults("counter");
                 fx(s -> window.session().start());
@@ -348,21 +348,21 @@ public final class ScreenshotTour extends Application {
                 pause(400);
                 shoot(name);
                 fx(s -> {
-                    window.view().presenterMode(false);
+                    window.view().presentation().presenterMode(false);
                     stage.setWidth(1600);
                     stage.setHeight(1000);
                 });
             }
         }
         if (wanted("dark")) {
-            fx(s -> window.view().darkTheme(true));
+            fx(s -> window.view().presentation().darkTheme(true));
             setUpDefaults("fencing");
             fx(s -> window.session().start());
             awaitOutcome();
             fx(s -> window.view().timeline().fit());
             pause(400);
             shoot("dark");
-            fx(s -> window.view().darkTheme(false));
+            fx(s -> window.view().presentation().darkTheme(false));
         }
         if (wanted("isolation-waiting")) {
             // By hand, in step mode: each clerk reads 100, Alice deposits, then Bob's deposit waits for her row lock.

@@ -105,7 +105,7 @@ public final class WalkthroughBatches {
                 : "short of the mark: " + String.join("; ", misses));
     }
 
-    /** The settings after {@code step}, as the window's walkthrough bar leaves them (MainView.showStep). */
+    /** The settings after {@code step}, as the window's walkthrough bar leaves them (WalkthroughSteps.showStep). */
     private static RunSpec apply(Lab lab, RunSpec spec, Walkthrough.Step step) {
         if (step.strategy() != null) {
             spec = spec.withStrategy(step.strategy());

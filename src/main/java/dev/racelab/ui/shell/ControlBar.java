@@ -4,9 +4,8 @@ import dev.racelab.engine.Lab;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunPhase;
 import dev.racelab.engine.Strategy;
+import dev.racelab.ui.Commands;
 import dev.racelab.ui.Session;
-import javafx.beans.binding.Bindings;
-import javafx.beans.binding.BooleanBinding;
 import javafx.collections.FXCollections;
 import javafx.geometry.Pos;
 import javafx.geometry.VPos;
@@ -119,17 +118,16 @@ public final class ControlBar extends VBox {
         speed.setTooltip(new Tooltip("Stretch every delay: ×4 is slow motion for a projector"));
         speed.valueProperty().addListener((o, a, b) -> session.delayScaleProperty().set(b));
 
-        BooleanBinding idle = Bindings.createBooleanBinding(() -> {
-            RunPhase s = session.stateProperty().get();
-            return s == null || s == RunPhase.READY || s == RunPhase.ENDED;
-        }, session.stateProperty());
-        strategies.disableProperty().bind(idle.not());
-        workers.disableProperty().bind(idle.not());
-        ops.disableProperty().bind(idle.not());
-        switches.disableProperty().bind(idle.not());
-        batch.disableProperty().bind(idle.not());
-        session.stateProperty().addListener((o, a, s) -> updateButtons(s));
-        session.replayingProperty().addListener((o, a, b) -> updateButtons(session.stateProperty().get()));
+        Commands can = session.commands();
+        for (Node setting : new Node[] {strategies, workers, ops, switches, batch}) {
+            setting.disableProperty().bind(can.canChangeSettings().not());
+        }
+        run.textProperty().bind(can.runWords());
+        run.disableProperty().bind(can.canRun().not());
+        pause.disableProperty().bind(can.canPause().not());
+        step.disableProperty().bind(can.canStep().not());
+        stop.disableProperty().bind(can.canStop().not());
+        reset.disableProperty().bind(can.canReset().not());
         session.labProperty().addListener((o, a, lab) -> showLab(lab));
         session.strategyProperty().addListener((o, a, s) -> showStrategy(s));
         session.workersProperty().addListener((o, a, n) -> show(workers, n.intValue()));
@@ -149,7 +147,6 @@ public final class ControlBar extends VBox {
         second.setRowValignment(VPos.CENTER);
         second.getChildren().get(0).getStyleClass().add("first");
         getChildren().addAll(first, strategySummary, second);
-        updateButtons(null);
     }
 
     /**
@@ -230,18 +227,5 @@ public final class ControlBar extends VBox {
             button.setSelected(button.getUserData() == strategy);
         }
         strategySummary.setText((strategy.broken() ? "⚠ races: " : "fix: ") + strategy.summary());
-    }
-
-    /** Enables what applies in phase {@code s}; an opened recording is not live, so it has no run to command. */
-    private void updateButtons(RunPhase s) {
-        boolean replaying = session.replayingProperty().get();
-        boolean live = s == RunPhase.PREPARING || s == RunPhase.RUNNING || s == RunPhase.PAUSED;
-        run.setText(s == RunPhase.PAUSED ? "Resume" : s == RunPhase.ENDED && !replaying ? "Run again" : "Run");
-        run.setDisable(replaying || s == null || s == RunPhase.PREPARING || s == RunPhase.RUNNING
-                || s == RunPhase.STOPPING);
-        pause.setDisable(replaying || s != RunPhase.RUNNING);
-        step.setDisable(replaying || !(s == RunPhase.PAUSED || s == RunPhase.RUNNING || s == RunPhase.READY));
-        stop.setDisable(replaying || !live);
-        reset.setDisable(s == null || s == RunPhase.STOPPING);
     }
 }

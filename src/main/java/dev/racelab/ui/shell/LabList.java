@@ -2,6 +2,8 @@ package dev.racelab.ui.shell;
 
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.Service;
+import dev.racelab.ui.Session;
+import dev.racelab.ui.Settings;
 import javafx.collections.FXCollections;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
@@ -9,9 +11,14 @@ import javafx.scene.control.ListView;
 import javafx.scene.layout.VBox;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
-/** The labs, each with its title, its one-line story and the servers it runs on. */
+/**
+ * The labs, each with its title, its one-line story and the servers it runs on; the one chosen is
+ * the session's lab (and the next start's), and a lab the session turns to (a recording, a
+ * walkthrough) is the one chosen here.
+ */
 public final class LabList extends ListView<Lab> {
 
     public static final String STYLE = "lab-list";
@@ -52,5 +59,31 @@ public final class LabList extends ListView<Lab> {
                 setGraphic(box);
             }
         });
+    }
+
+    /** Chooses here what the session works on, and follows the session where it turns to another lab. */
+    void follow(Session session, Settings settings) {
+        getSelectionModel().selectedItemProperty().addListener((o, a, lab) -> {
+            // By id: the isolation lab shown may be bound to another spec than the list's.
+            if (lab != null && (session.lab() == null || !lab.id().equals(session.lab().id()))) {
+                session.select(lab);
+                settings.put(Settings.LAB, lab.id());
+            }
+        });
+        session.labProperty().addListener((o, a, lab) -> {
+            Lab listed = getSelectionModel().getSelectedItem();
+            if (lab != null && (listed == null || !listed.id().equals(lab.id()))) {
+                find(lab.id()).ifPresent(getSelectionModel()::select);
+            }
+        });
+    }
+
+    /** Chooses the lab with {@code id}, or the first. */
+    void select(String id) {
+        getSelectionModel().select(find(id).orElse(getItems().get(0)));
+    }
+
+    private Optional<Lab> find(String id) {
+        return getItems().stream().filter(l -> l.id().equals(id)).findFirst();
     }
 }

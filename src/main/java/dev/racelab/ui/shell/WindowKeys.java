@@ -29,22 +29,17 @@ import java.util.function.IntConsumer;
  */
 final class WindowKeys {
 
-    /** What the keys do: the window's commands. */
-    interface Commands {
-        /** The walkthrough of the lab shown (F2). */
-        void openWalkthrough();
-
-        /** Closes the walkthrough and lets go of what it pointed at (Esc). */
-        void closeWalkthrough();
-
-        /** Walks the timeline's violations, -1 or +1 (F7, F8). */
-        void walkMarks(int direction);
-
-        /** Whether presenter mode is on: B blanks the screen then. */
-        boolean presenting();
-
-        /** Blanks the screen, or brings it back (B in presenter mode). */
-        void blank();
+    /**
+     * What the keys do: the window's commands.
+     *
+     * @param openWalkthrough the walkthrough of the lab shown (F2)
+     * @param closeWalkthrough closes the walkthrough and lets go of what it pointed at (Esc)
+     * @param walkMarks walks the timeline's violations, -1 or +1 (F7, F8)
+     * @param presenting whether presenter mode is on: B blanks the screen then
+     * @param blank blanks the screen, or brings it back (B in presenter mode)
+     */
+    record Commands(Runnable openWalkthrough, Runnable closeWalkthrough, IntConsumer walkMarks,
+            BooleanSupplier presenting, Runnable blank) {
     }
 
     private final ControlBar controls;
@@ -80,9 +75,9 @@ final class WindowKeys {
         }
         keys.put(new KeyCodeCombination(KeyCode.F5, KeyCombination.SHIFT_DOWN), controls.stop::fire);
         keys.put(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), controls.reset::fire);
-        keys.put(new KeyCodeCombination(KeyCode.F7), () -> commands.walkMarks(-1));
-        keys.put(new KeyCodeCombination(KeyCode.F8), () -> commands.walkMarks(1));
-        keys.put(new KeyCodeCombination(KeyCode.F2), commands::openWalkthrough);
+        keys.put(new KeyCodeCombination(KeyCode.F7), () -> commands.walkMarks().accept(-1));
+        keys.put(new KeyCodeCombination(KeyCode.F8), () -> commands.walkMarks().accept(1));
+        keys.put(new KeyCodeCombination(KeyCode.F2), commands.openWalkthrough());
         return keys;
     }
 
@@ -132,12 +127,12 @@ final class WindowKeys {
             return true;
         }
         if (walkthrough.isOpen() && !typing && e.getCode() == KeyCode.ESCAPE) {
-            commands.closeWalkthrough();
+            commands.closeWalkthrough().run();
             return true;
         }
         // B blanks the screen in presenter mode, as presentation software does (clickers send it too).
-        if (commands.presenting() && !typing && plain && e.getCode() == KeyCode.B) {
-            commands.blank();
+        if (commands.presenting().getAsBoolean() && !typing && plain && e.getCode() == KeyCode.B) {
+            commands.blank().run();
             return true;
         }
         return false;

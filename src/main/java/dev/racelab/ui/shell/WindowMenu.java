@@ -1,7 +1,6 @@
 package dev.racelab.ui.shell;
 
 import dev.racelab.engine.Service;
-import dev.racelab.ui.Palette;
 import dev.racelab.ui.Session;
 import dev.racelab.ui.exports.ExportFiles;
 import dev.racelab.ui.recordings.RecordingFiles;
@@ -18,12 +17,10 @@ import javafx.scene.input.KeyCombination;
 
 /**
  * The window's menu bar (File, View, Help): each item hands its command to the window or to the
- * part of it that does the job. Its presenter and dark-theme items show the window's state.
+ * part of it that does the job. Its presenter and dark-theme items are bound to the window's
+ * {@link Presentation}.
  */
 final class WindowMenu extends MenuBar {
-
-    private final CheckMenuItem presenterItem;
-    private final CheckMenuItem darkItem;
 
     WindowMenu(MainView window, Session session, ControlBar controls, WalkthroughSteps walkthroughs) {
         RecordingFiles recordings = window.recordings();
@@ -35,12 +32,12 @@ final class WindowMenu extends MenuBar {
         MenuItem save = new MenuItem("Save recording…");
         save.setAccelerator(new KeyCodeCombination(KeyCode.S, KeyCombination.SHORTCUT_DOWN));
         save.setOnAction(e -> recordings.chooseAndSave());
-        save.disableProperty().bind(session.outcomeProperty().isNull().or(recordings.busyProperty()));
+        save.disableProperty().bind(session.commands().canSave().not().or(recordings.busyProperty()));
         MenuItem again = new MenuItem("Run these settings again");
         again.setAccelerator(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN,
                 KeyCombination.SHIFT_DOWN));
         again.setOnAction(e -> session.runAgain());
-        again.disableProperty().bind(session.outcomeProperty().isNull());
+        again.disableProperty().bind(session.commands().canSave().not());
         MenuItem batchOfRuns = new MenuItem("Batch of runs…");
         batchOfRuns.setAccelerator(new KeyCodeCombination(KeyCode.B, KeyCombination.SHORTCUT_DOWN));
         batchOfRuns.setOnAction(e -> controls.batch.fire());
@@ -58,24 +55,22 @@ final class WindowMenu extends MenuBar {
 
         MenuItem larger = new MenuItem("Larger text");
         larger.setAccelerator(new KeyCodeCombination(KeyCode.EQUALS, KeyCombination.SHORTCUT_DOWN));
-        larger.setOnAction(e -> window.setTextScale(window.textScale() * 1.15));
+        Presentation looks = window.presentation();
+        larger.setOnAction(e -> looks.setTextScale(looks.textScale() * 1.15));
         MenuItem smaller = new MenuItem("Smaller text");
         smaller.setAccelerator(new KeyCodeCombination(KeyCode.MINUS, KeyCombination.SHORTCUT_DOWN));
-        smaller.setOnAction(e -> window.setTextScale(window.textScale() / 1.15));
+        smaller.setOnAction(e -> looks.setTextScale(looks.textScale() / 1.15));
         CheckMenuItem presenter = new CheckMenuItem("Presenter mode (projector)");
         presenter.setAccelerator(new KeyCodeCombination(KeyCode.P, KeyCombination.SHORTCUT_DOWN,
                 KeyCombination.SHIFT_DOWN));
-        presenter.setOnAction(e -> window.presenterMode(presenter.isSelected()));
+        presenter.selectedProperty().bindBidirectional(looks.presenter());
         presenter.setId("presenter-mode");
-        presenterItem = presenter;
         CheckMenuItem dark = new CheckMenuItem("Dark theme");
         dark.setAccelerator(new KeyCodeCombination(KeyCode.D, KeyCombination.SHORTCUT_DOWN,
                 KeyCombination.SHIFT_DOWN));
-        dark.setSelected(Palette.theme().dark());
-        dark.setOnAction(e -> window.darkTheme(dark.isSelected()));
-        darkItem = dark;
+        dark.selectedProperty().bindBidirectional(looks.dark());
         MenuItem blank = new MenuItem("Blank the screen (B in presenter mode)");
-        blank.setOnAction(e -> window.blank());
+        blank.setOnAction(e -> looks.blank());
         MenuItem fit = new MenuItem("Show the whole run");
         fit.setAccelerator(new KeyCodeCombination(KeyCode.DIGIT0, KeyCombination.SHORTCUT_DOWN));
         fit.setOnAction(e -> window.timeline().fit());
@@ -96,16 +91,6 @@ final class WindowMenu extends MenuBar {
         Menu help = new Menu("Help", null, guide, guideFile, new SeparatorMenuItem(), keys);
         getMenus().addAll(file, viewMenu, help);
         setUseSystemMenuBar(true);
-    }
-
-    /** View ▸ Presenter mode, ticked while the window is in it. */
-    CheckMenuItem presenterItem() {
-        return presenterItem;
-    }
-
-    /** View ▸ Dark theme, ticked while the dark theme is chosen. */
-    CheckMenuItem darkItem() {
-        return darkItem;
     }
 
     /**
