@@ -4,16 +4,15 @@ import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
-import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Printable;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunRecord;
+import dev.racelab.engine.TimeOrigin;
 import dev.racelab.record.RecordingEnd;
 import dev.racelab.record.RecordingSink;
 
 import java.io.IOException;
 import java.io.Writer;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,11 +20,11 @@ import java.util.Map;
 /**
  * Runs' events as CSV (RFC 4180, a header line, then one line per event of every run, in order),
  * for a spreadsheet or a notebook: which run, its sequence number, the time in milliseconds from
- * the run's first event, the lane (id, name, kind), the event's kind, subject and value, and for
- * a state change the state's name.
+ * the run's start ({@link TimeOrigin}; negative before it, while connecting), the lane (id, name,
+ * kind), the event's kind, subject and value, and for a state change the state's name.
  *
- * <p>Written as the events go by ({@link RecordingSink}): what it keeps is a run's lanes, and the
- * lanes announced before the run's first other event, whose time counts from it.
+ * <p>Written as the events go by ({@link RecordingSink}, which counts them from the run's
+ * origin): what it keeps is a run's lanes.
  */
 public final class CsvExport implements RecordingSink {
 
@@ -33,10 +32,7 @@ public final class CsvExport implements RecordingSink {
 
     private final Writer out;
     private final Map<Integer, Actor> actors = new HashMap<>();
-    /** The run's ACTOR events before its first other event: their times count from that one. */
-    private final List<Event> announcements = new ArrayList<>();
     private int run;
-    private long origin;
     /** The line being made, reused. */
     private final StringBuilder text = new StringBuilder(160);
 
@@ -53,8 +49,9 @@ public final class CsvExport implements RecordingSink {
         for (int i = 0; i < runs.size(); i++) {
             RunRecord record = runs.get(i);
             csv.run(i + 1, record.header(), record.backend());
+            long origin = TimeOrigin.of(record.events());
             for (Event e : record.events().upToNow()) {
-                csv.event(e);
+                csv.event(TimeOrigin.shifted(e, origin));
             }
             csv.outcome(record.outcome(), record.events().dropped());
         }
@@ -65,38 +62,16 @@ public final class CsvExport implements RecordingSink {
     public void run(int number, RunHeader header, Map<String, String> backend) {
         run = number;
         actors.clear();
-        announcements.clear();
-        origin = Long.MIN_VALUE;
     }
 
     @Override
     public void event(Event e) throws IOException {
-        if (origin == Long.MIN_VALUE && e.kind() == EventKind.ACTOR) {
-            announcements.add(e);
-            return;
-        }
-        if (origin == Long.MIN_VALUE) {
-            origin = e.nanos();
-            flushAnnouncements();
-        }
         line(e);
-    }
-
-    @Override
-    public void outcome(Outcome outcome, long droppedEvents) throws IOException {
-        flushAnnouncements();
     }
 
     @Override
     public void end(RecordingEnd end) throws IOException {
         out.flush();
-    }
-
-    private void flushAnnouncements() throws IOException {
-        for (Event e : announcements) {
-            line(e);
-        }
-        announcements.clear();
     }
 
     private void line(Event e) throws IOException {
@@ -107,7 +82,7 @@ public final class CsvExport implements RecordingSink {
         StringBuilder b = text;
         b.setLength(0);
         b.append(run).append(',').append(e.seq()).append(',');
-        milliseconds(b, origin == Long.MIN_VALUE ? 0 : Math.max(0, e.nanos() - origin));
+        milliseconds(b, e.nanos());
         b.append(',').append(e.actor()).append(',').append(field(actor == null ? "" : actor.name())).append(',')
                 .append(actor == null ? "" : actor.kind().name()).append(',').append(e.kind().name()).append(',')
                 .append(field(e.subject() == null ? "" : e.subject())).append(',').append(e.value()).append(',')
@@ -120,6 +95,10 @@ public final class CsvExport implements RecordingSink {
      * String.format("%.3f")} writes {@code nanos / 1e6}, without its cost on every line.
      */
     static void milliseconds(StringBuilder b, long nanos) {
+        if (nanos < 0) {
+            b.append('-');
+            nanos = nanos == Long.MIN_VALUE ? Long.MAX_VALUE : -nanos;
+        }
         long thousandths = (nanos + 500) / 1000;
         long fraction = thousandths % 1000;
         b.append(thousandths / 1000).append('.');

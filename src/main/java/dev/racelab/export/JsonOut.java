@@ -113,8 +113,12 @@ final class JsonOut {
         return this;
     }
 
-    /** {@code nanos} (not negative) as microseconds, exactly: {@code 1234567} as {@code 1234.567}, {@code 5000} as {@code 5}. */
+    /** {@code nanos} as microseconds, exactly: {@code 1234567} as {@code 1234.567}, {@code -5000} as {@code -5}. */
     JsonOut micros(long nanos) throws IOException {
+        if (nanos < 0) {
+            raw("-");
+            return micros(nanos == Long.MIN_VALUE ? Long.MAX_VALUE : -nanos);
+        }
         number(nanos / 1000);
         int fraction = (int) (nanos % 1000);
         if (fraction != 0) {

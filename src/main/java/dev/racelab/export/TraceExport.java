@@ -8,6 +8,7 @@ import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RecentEvents;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunRecord;
+import dev.racelab.engine.TimeOrigin;
 import dev.racelab.record.RecordingEnd;
 import dev.racelab.record.RecordingSink;
 
@@ -37,7 +38,8 @@ import java.util.Map;
  *       write it wiped out) are flow events.</li>
  * </ul>
  *
- * <p>Times are microseconds from the run's first event. Written as the events go by
+ * <p>Times are microseconds from the run's start ({@link TimeOrigin}; negative before it, while
+ * connecting), as the timeline and the recording count them. Written as the events go by
  * ({@link RecordingSink}): what it keeps is, per run, its lanes, the state each is in and the
  * server slices open, and where the latest events happened ({@link RecentEvents}, for the arrows);
  * each run's name, which says its verdict, is written once its outcome is known, after its events.
@@ -64,8 +66,9 @@ public final class TraceExport implements RecordingSink {
         for (int i = 0; i < runs.size(); i++) {
             RunRecord record = runs.get(i);
             trace.run(i + 1, record.header(), record.backend());
+            long origin = TimeOrigin.of(record.events());
             for (Event e : record.events().upToNow()) {
-                trace.event(e);
+                trace.event(TimeOrigin.shifted(e, origin));
             }
             trace.outcome(record.outcome(), record.events().dropped());
         }
@@ -142,8 +145,7 @@ public final class TraceExport implements RecordingSink {
         /** Where the latest events happened, for the arrows back to them. */
         private final RecentEvents recent = new RecentEvents();
         private long asyncIds;
-        private long origin = Long.MIN_VALUE;
-        private long last;
+        private long last = Long.MIN_VALUE;
 
         RunTrace(int pid, JsonOut json) {
             this.pid = pid;
@@ -151,9 +153,6 @@ public final class TraceExport implements RecordingSink {
         }
 
         void accept(Event e) throws IOException {
-            if (origin == Long.MIN_VALUE && e.kind() != EventKind.ACTOR) {
-                origin = e.nanos();
-            }
             last = Math.max(last, e.nanos());
             write(e);
             recent.add(e);
@@ -200,9 +199,9 @@ public final class TraceExport implements RecordingSink {
             }
         }
 
-        /** An event's time: microseconds from the run's first event. */
+        /** An event's time: microseconds from the run's start. */
         private JsonOut ts(long nanos) throws IOException {
-            return json.raw(",\"ts\":").micros(Math.max(0, nanos - origin));
+            return json.raw(",\"ts\":").micros(nanos);
         }
 
         private void metadata(String what, int tid, String key, Object value) throws IOException {
@@ -219,7 +218,7 @@ public final class TraceExport implements RecordingSink {
             if (state.subject() != null) {
                 json.raw(",\"subject\":").string(state.subject());
             }
-            json.raw("}}");
+            json.raw(",\"seq\":").number(state.seq()).raw("}}");
         }
 
         private void instant(Event e, String name, String scope) throws IOException {

@@ -101,7 +101,7 @@ public final class RecordingReader {
             throw new RecordingException("cannot read " + name + ": " + RecordingWriter.reason(e), e);
         }
         try (text) {
-            new Parse(name, new LineReader(text), sink).recording();
+            new Parse(name, new LineReader(text), new FromOrigin(sink)).recording();
         }
     }
 

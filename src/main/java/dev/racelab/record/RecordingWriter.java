@@ -11,6 +11,7 @@ import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.RunSpec;
+import dev.racelab.engine.TimeOrigin;
 import dev.racelab.files.OutputFile;
 import dev.racelab.files.PartialFile;
 
@@ -96,7 +97,7 @@ public final class RecordingWriter implements AutoCloseable {
             line(header(lab, record));
             EventLog events = record.events();
             long size = events.size();
-            long origin = size == 0 ? 0 : events.get(0).nanos();
+            long origin = TimeOrigin.of(events);
             StringWriter buffer = new StringWriter(128);
             for (long seq = 0; seq < size; seq++) {
                 buffer.getBuffer().setLength(0);

@@ -44,7 +44,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every lab, recorded through the command line and opened again with no server: the verdict,
- * the metrics, the lab's panels and the timeline's lanes are those of the live run.
+ * the metrics, the lab's panels and the timeline's lanes are those of the live run, and an
+ * event's time is the same in the recording, the CSV, the Chrome trace and the hover text of
+ * both timelines ({@link SameTimeEverywhere}).
  *
  * <p>The live side is followed as the window follows a run: a thread drains the live record
  * every few milliseconds into the lab's view and a timeline model while the run goes. With the
@@ -136,6 +138,8 @@ class RecordingRoundTripTest {
                 assertFalse(opened.outcome().places().isEmpty() && timeline.violations() > 0,
                         "the violations are linked to their places");
             }
+            SameTimeEverywhere.check(file, new RecordingReader(id -> labs.find(id).orElse(null)),
+                    List.of(timeline, followed.timeline));
         }
     }
 

@@ -1,12 +1,21 @@
 package dev.racelab.cli;
 
+import dev.racelab.backend.BackendSettings;
+import dev.racelab.backend.Backends;
 import dev.racelab.backend.DataHome;
+import dev.racelab.backend.StartupListener;
+import dev.racelab.engine.RunRecord;
+import dev.racelab.export.CsvExport;
+import dev.racelab.labs.Labs;
+import dev.racelab.record.RecordingFormat;
+import dev.racelab.record.RecordingReader;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -123,8 +132,24 @@ class ReplayTest {
 
     @Test
     void aRecordingFromANewerRaceLabIsRefused() throws Exception {
-        String newer = WHOLE.replace("\"version\":1}", "\"version\":2}");
+        String newer = WHOLE.replace("\"version\":1}", "\"version\":" + (RecordingFormat.VERSION + 1) + "}");
         refused(write("newer.racelab", newer.getBytes(StandardCharsets.UTF_8)), "newer RaceLab");
+    }
+
+    @Test
+    void aVersionOneRecordingCountsFromTheRunsStartAsRecordingsNowDo() throws Exception {
+        // Version 1 counted t from the run's first event; its start (RUN_STARTED) is at t = 10 here.
+        Path old = write("old.racelab", WHOLE.getBytes(StandardCharsets.UTF_8));
+        Labs labs = new Labs(new Backends(BackendSettings.embedded(), dir, StartupListener.SILENT));
+        RecordingReader reader = new RecordingReader(id -> labs.find(id).orElse(null));
+        RunRecord run = reader.read(old).last();
+        assertEquals(List.of(-10L, -10L, 0L, 10L, 20L, 30L), java.util.stream.LongStream.range(0, 6)
+                .mapToObj(seq -> run.events().get(seq).nanos()).toList());
+        StringWriter csv = new StringWriter();
+        reader.read(old, new CsvExport(csv));
+        List<String> lines = List.of(csv.toString().split("\r\n"));
+        assertEquals("1,0,-0.000,0,run,RUN,ACTOR", lines.get(1).substring(0, 26), "before the start: negative");
+        assertTrue(lines.get(3).startsWith("1,2,0.000,0,run,RUN,RUN_STARTED"), lines.get(3));
     }
 
     @Test

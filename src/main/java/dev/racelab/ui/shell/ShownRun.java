@@ -5,6 +5,7 @@ import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunPhase;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.Service;
+import dev.racelab.engine.TimeOrigin;
 import dev.racelab.engine.view.Feed;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.RunTracker;
@@ -136,7 +137,7 @@ final class ShownRun {
         caughtUp();
         RunPhase phase = tracker.phase();
         boolean live = phase.live() && !shown.ended();
-        long since = model.origin() == Long.MIN_VALUE ? 0 : session.clock().nanos() - model.origin();
+        long since = model.origin() == TimeOrigin.UNKNOWN ? 0 : session.clock().nanos() - model.origin();
         timeline.render(live ? since : model.latest(), live || feed.behind());
         if (live) {
             view.live(session.clock().nanos());

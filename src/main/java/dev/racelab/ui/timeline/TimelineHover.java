@@ -1,21 +1,17 @@
 package dev.racelab.ui.timeline;
 
-import dev.racelab.engine.Actor;
-import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Ink;
+import dev.racelab.engine.view.timeline.HoverText;
 import dev.racelab.engine.view.timeline.Lane;
-import dev.racelab.engine.view.timeline.TimelineModel;
 import dev.racelab.ui.Palette;
 import javafx.geometry.VPos;
 import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.text.TextAlignment;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The box under the mouse: which lane and time it points at, the segment or server read there, and
- * the events nearby.
+ * The box under the mouse, saying what {@link HoverText} says of the lane and the time it points at.
  *
  * <p>Owned by the FX thread.
  */
@@ -50,47 +46,7 @@ final class TimelineHover {
         }
         Lane lane = frame.model.lanes.get(frame.order[pos]);
         double t = frame.viewStart + (mouseX - frame.gutter()) * frame.nanosPerPixel;
-        List<String> lines = new ArrayList<>();
-        lines.add(lane.name + " · " + TimelineModel.formatTime(t, 1e4));
-        if (lane.kind == Actor.Kind.SERVER) {
-            int s = lane.labelStart.floor((long) t);
-            if (s >= 0 && lane.labelText.get(s) != null && t < frame.model.labelStop(lane, s)) {
-                lines.add(lane.labelText.get(s));
-            }
-            long read = lane.sampleAtOrBefore((long) t);
-            if (read >= 0) {
-                // The server view is a sample: say which read it is, and how old.
-                lines.add("as of the read at " + TimelineModel.formatTime(read, 1e4) + " (read every "
-                        + TimelineModel.formatTime(lane.samplePeriod(), 1e6) + ")");
-            }
-        } else {
-            int s = lane.segStart.floor((long) t);
-            if (s >= 0) {
-                long start = lane.segStart.get(s);
-                long stop = s + 1 < lane.segStart.size() ? lane.segStart.get(s + 1) : frame.now;
-                ActorState state = Lane.STATES[lane.segState.get(s)];
-                String subject = lane.segSubject.get(s);
-                lines.add(state.label() + (subject == null ? "" : " (" + subject + ")") + " for "
-                        + TimelineModel.formatTime(stop - start, 1e4) + ", from " + TimelineModel.formatTime(start, 1e4));
-            }
-            int stripeAt = lane.stripeStart.floor((long) t);
-            if (stripeAt >= 0 && lane.stripeText.get(stripeAt) != null && t < frame.model.stripeStop(lane, stripeAt)) {
-                long read = lane.stripeSource() < 0 ? -1 : frame.model.lanes.get(lane.stripeSource()).sampleAtOrBefore((long) t);
-                lines.add(lane.stripeText.get(stripeAt) + (read < 0 ? "" : ", as of the read at " + TimelineModel.formatTime(read, 1e4)));
-            }
-        }
-        double reach = 5 * frame.nanosPerPixel;
-        int m = Math.max(0, lane.markTime.floor((long) (t - reach)));
-        for (int count = 0; m < lane.markTime.size() && count < 4; m++) {
-            long mt = lane.markTime.get(m);
-            if (mt > t + reach) {
-                break;
-            }
-            if (mt >= t - reach) {
-                lines.add(Lane.KINDS[lane.markKind.get(m)].describe(lane.markSubject.get(m), lane.markValue.get(m)));
-                count++;
-            }
-        }
+        List<String> lines = HoverText.at(frame.model, lane, t, frame.nanosPerPixel, frame.now);
         gc.setFont(frame.font(0.85, false));
         double lineH = frame.em() * 1.25;
         double boxW = 0;

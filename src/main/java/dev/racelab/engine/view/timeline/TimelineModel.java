@@ -4,6 +4,7 @@ import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
+import dev.racelab.engine.TimeOrigin;
 import dev.racelab.engine.EventLog;
 import dev.racelab.engine.Ink;
 import dev.racelab.engine.Printable;
@@ -71,7 +72,9 @@ public final class TimelineModel {
     private final Map<Integer, ServerReport> serverStates = new TreeMap<>();
     private final Set<ActorState> statesSeen = EnumSet.noneOf(ActorState.class);
     private final Set<EventKind> marksSeen = EnumSet.noneOf(EventKind.class);
-    private long origin = Long.MIN_VALUE;
+    /** Time zero: the run's start ({@link TimeOrigin}). */
+    private final TimeOrigin timeOrigin = new TimeOrigin();
+    private long origin = TimeOrigin.UNKNOWN;
     private long latest;
     /** When the run ended (its {@code RUN_ENDED}), or -1 while it goes on. */
     private long ended = -1;
@@ -125,9 +128,9 @@ public final class TimelineModel {
             addLane(new Actor(e.actor(), e.subject(), Actor.Kind.values()[(int) e.value()]));
             return;
         }
-        if (origin == Long.MIN_VALUE || e.kind() == EventKind.RUN_STARTED) {
-            // Time starts when the workers do; connecting them comes before and is not drawn.
-            origin = e.nanos();
+        if (timeOrigin.see(e)) {
+            // Time starts when the workers do; connecting them comes before and is drawn at 0.
+            origin = timeOrigin.nanos();
             latest = 0;
         }
         long t = Math.max(0, e.nanos() - origin);
@@ -364,7 +367,7 @@ public final class TimelineModel {
         return latest;
     }
 
-    /** The time of the first event on the run's clock, or {@code Long.MIN_VALUE} before any. */
+    /** Time zero on the run's clock ({@link TimeOrigin}: the run's start), or {@link TimeOrigin#UNKNOWN} before any event. */
     public long origin() {
         return origin;
     }
