@@ -121,11 +121,16 @@ class ArchitectureTest {
     @Test
     void theWindowsModelNeedsNoToolkit() {
         // Session and Commands are the window's model: observable values, no nodes, no FX thread.
-        noClasses().that().haveFullyQualifiedName("dev.racelab.ui.Session")
-                .or().haveFullyQualifiedName("dev.racelab.ui.Commands")
+        noClasses().that().haveFullyQualifiedName("dev.racelab.ui.model.Session")
+                .or().haveFullyQualifiedName("dev.racelab.ui.model.Commands")
                 .should().dependOnClassesThat().resideInAnyPackage("javafx.application..", "javafx.scene..",
                         "javafx.stage..", "javafx.animation..", "javafx.concurrent..", "org.controlsfx..")
                 .check(classes);
+    }
+
+    @Test
+    void noPackageDependsOnItselfThroughOthers() {
+        SlicesRuleDefinition.slices().matching("dev.racelab.(**)").should().beFreeOfCycles().check(classes);
     }
 
     @Test

@@ -1,5 +1,9 @@
 package dev.racelab.ui;
 
+import dev.racelab.ui.look.Themes;
+import dev.racelab.ui.look.Palette;
+import dev.racelab.ui.model.Settings;
+import dev.racelab.ui.model.Session;
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Clock;
 import dev.racelab.engine.Lab;

@@ -9,7 +9,7 @@ import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.SwitchValues;
 import dev.racelab.ui.RaceLabWindow;
-import dev.racelab.ui.Settings;
+import dev.racelab.ui.model.Settings;
 import dev.racelab.ui.startup.ServerStartup;
 import javafx.application.Application;
 import javafx.application.Platform;

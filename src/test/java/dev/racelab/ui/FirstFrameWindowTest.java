@@ -1,5 +1,6 @@
 package dev.racelab.ui;
 
+import dev.racelab.ui.model.Settings;
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.Service;
 import dev.racelab.labs.Labs;

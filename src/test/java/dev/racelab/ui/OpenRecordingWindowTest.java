@@ -1,5 +1,6 @@
 package dev.racelab.ui;
 
+import dev.racelab.ui.model.Settings;
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Clock;
 import dev.racelab.engine.Event;

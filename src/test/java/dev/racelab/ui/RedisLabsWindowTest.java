@@ -1,5 +1,7 @@
 package dev.racelab.ui;
 
+import dev.racelab.ui.look.Palette;
+import dev.racelab.ui.model.Settings;
 import dev.racelab.engine.Ink;
 import dev.racelab.support.TestServers;
 import dev.racelab.ui.startup.ServerStartup;

@@ -1,5 +1,7 @@
 package dev.racelab.ui;
 
+import dev.racelab.ui.model.Settings;
+import dev.racelab.ui.model.Session;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.racelab.backend.DataHome;

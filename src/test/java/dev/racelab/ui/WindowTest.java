@@ -1,5 +1,6 @@
 package dev.racelab.ui;
 
+import dev.racelab.ui.model.Settings;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Run;
 import dev.racelab.support.TestServers;

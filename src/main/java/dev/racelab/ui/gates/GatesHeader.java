@@ -2,7 +2,7 @@ package dev.racelab.ui.gates;
 
 import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.Lab;
-import dev.racelab.ui.Session;
+import dev.racelab.ui.model.Session;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;

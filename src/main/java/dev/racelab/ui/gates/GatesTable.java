@@ -5,7 +5,7 @@ import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.view.RunTracker;
-import dev.racelab.ui.Session;
+import dev.racelab.ui.model.Session;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;

@@ -9,7 +9,7 @@ import dev.racelab.isolation.TeachingSpec;
 import dev.racelab.isolation.run.SpecSandbox;
 import dev.racelab.labs.isolation.IsolationLab;
 import dev.racelab.labs.isolation.SpecSource;
-import dev.racelab.ui.Session;
+import dev.racelab.ui.model.Session;
 import javafx.application.Platform;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;

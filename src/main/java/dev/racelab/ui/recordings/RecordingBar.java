@@ -1,7 +1,7 @@
 package dev.racelab.ui.recordings;
 
 import dev.racelab.engine.RunRecord;
-import dev.racelab.ui.Session;
+import dev.racelab.ui.model.Session;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;

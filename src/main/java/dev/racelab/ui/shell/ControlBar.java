@@ -1,11 +1,12 @@
 package dev.racelab.ui.shell;
 
+import dev.racelab.ui.controls.NumberSpinner;
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunPhase;
 import dev.racelab.engine.Strategy;
-import dev.racelab.ui.Commands;
-import dev.racelab.ui.Session;
+import dev.racelab.ui.model.Commands;
+import dev.racelab.ui.model.Session;
 import javafx.collections.FXCollections;
 import javafx.geometry.Pos;
 import javafx.geometry.VPos;

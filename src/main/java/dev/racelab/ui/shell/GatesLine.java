@@ -1,7 +1,7 @@
 package dev.racelab.ui.shell;
 
 import dev.racelab.engine.Lab;
-import dev.racelab.ui.Session;
+import dev.racelab.ui.model.Session;
 import javafx.scene.control.Label;
 import javafx.scene.layout.Region;
 

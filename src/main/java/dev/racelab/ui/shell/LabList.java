@@ -2,8 +2,8 @@ package dev.racelab.ui.shell;
 
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.Service;
-import dev.racelab.ui.Session;
-import dev.racelab.ui.Settings;
+import dev.racelab.ui.model.Session;
+import dev.racelab.ui.model.Settings;
 import javafx.collections.FXCollections;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;

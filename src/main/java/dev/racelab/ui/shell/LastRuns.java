@@ -4,7 +4,7 @@ import dev.racelab.engine.Lab;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.Strategy;
 import dev.racelab.engine.Verdict;
-import dev.racelab.ui.Session;
+import dev.racelab.ui.model.Session;
 import javafx.collections.ListChangeListener;
 import javafx.css.PseudoClass;
 import javafx.geometry.Pos;

@@ -6,8 +6,8 @@ import dev.racelab.engine.Service;
 import dev.racelab.labs.Labs;
 import dev.racelab.labs.isolation.IsolationLab;
 import dev.racelab.ui.isolation.IsolationBench;
-import dev.racelab.ui.Session;
-import dev.racelab.ui.Settings;
+import dev.racelab.ui.model.Session;
+import dev.racelab.ui.model.Settings;
 import dev.racelab.ui.gates.GatesHeader;
 import dev.racelab.ui.gates.GatesTable;
 import dev.racelab.ui.recordings.RecordingBar;
@@ -45,7 +45,7 @@ import java.util.List;
  * redraws. Worker threads never touch any of this.
  *
  * <p>This class lays the window out and composes it; each part with a job of its own is its own
- * class: {@link ControlBar} (bound to the session's {@link dev.racelab.ui.Commands}), {@link
+ * class: {@link ControlBar} (bound to the session's {@link dev.racelab.ui.model.Commands}), {@link
  * WindowMenu}, {@link WindowKeys}, {@link Presentation} (theme, text size, presenter mode), {@link
  * LabList}, {@link TimelineToolbar}, {@link TimelineLegend}, {@link ShownRun}, {@link
  * WalkthroughSteps}, {@link ServerLine}, {@link DroppedFiles}.

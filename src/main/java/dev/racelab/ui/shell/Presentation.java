@@ -1,8 +1,8 @@
 package dev.racelab.ui.shell;
 
 import dev.racelab.engine.view.Theme;
-import dev.racelab.ui.Settings;
-import dev.racelab.ui.Themes;
+import dev.racelab.ui.model.Settings;
+import dev.racelab.ui.look.Themes;
 import dev.racelab.ui.state.StateColumn;
 import dev.racelab.ui.timeline.TimelineView;
 import javafx.beans.property.BooleanProperty;

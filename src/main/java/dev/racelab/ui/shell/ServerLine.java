@@ -2,8 +2,8 @@ package dev.racelab.ui.shell;
 
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Service;
-import dev.racelab.ui.Session;
-import dev.racelab.ui.Settings;
+import dev.racelab.ui.model.Session;
+import dev.racelab.ui.model.Settings;
 import dev.racelab.ui.exports.ExportFiles;
 import dev.racelab.ui.recordings.RecordingFiles;
 import dev.racelab.ui.startup.ServerDialog;

@@ -10,7 +10,7 @@ import dev.racelab.engine.view.Feed;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.RunTracker;
 import dev.racelab.engine.view.timeline.TimelineModel;
-import dev.racelab.ui.Session;
+import dev.racelab.ui.model.Session;
 import dev.racelab.ui.gates.GatesTable;
 import dev.racelab.ui.startup.ServerStartup;
 import dev.racelab.ui.state.StateColumn;

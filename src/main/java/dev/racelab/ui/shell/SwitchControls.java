@@ -1,9 +1,10 @@
 package dev.racelab.ui.shell;
 
+import dev.racelab.ui.controls.NumberSpinner;
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.Switch;
 import dev.racelab.engine.SwitchValues;
-import dev.racelab.ui.Session;
+import dev.racelab.ui.model.Session;
 import javafx.collections.FXCollections;
 import javafx.geometry.Pos;
 import javafx.scene.Node;

@@ -4,7 +4,7 @@ import dev.racelab.engine.ActorState;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Ink;
 import dev.racelab.engine.view.timeline.TimelineModel;
-import dev.racelab.ui.Palette;
+import dev.racelab.ui.look.Palette;
 import javafx.geometry.Pos;
 import javafx.scene.control.Label;
 import javafx.scene.layout.FlowPane;

@@ -8,7 +8,7 @@ import dev.racelab.engine.Sweep;
 import dev.racelab.engine.SwitchValues;
 import dev.racelab.engine.view.timeline.TimelineModel;
 import dev.racelab.labs.Labs;
-import dev.racelab.ui.Session;
+import dev.racelab.ui.model.Session;
 import dev.racelab.ui.batch.BatchWindow;
 import dev.racelab.ui.state.StateColumn;
 import dev.racelab.ui.timeline.TimelineView;

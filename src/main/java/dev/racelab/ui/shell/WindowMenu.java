@@ -1,7 +1,7 @@
 package dev.racelab.ui.shell;
 
 import dev.racelab.engine.Service;
-import dev.racelab.ui.Session;
+import dev.racelab.ui.model.Session;
 import dev.racelab.ui.exports.ExportFiles;
 import dev.racelab.ui.recordings.RecordingFiles;
 import javafx.scene.control.CheckMenuItem;

@@ -9,7 +9,7 @@ import dev.racelab.backend.Redis;
 import dev.racelab.backend.RedisAddress;
 import dev.racelab.engine.Service;
 import dev.racelab.tasks.Background;
-import dev.racelab.ui.Settings;
+import dev.racelab.ui.model.Settings;
 import javafx.application.Platform;
 import javafx.event.ActionEvent;
 import javafx.geometry.Insets;

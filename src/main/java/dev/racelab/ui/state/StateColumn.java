@@ -2,8 +2,8 @@ package dev.racelab.ui.state;
 
 import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.Panel;
-import dev.racelab.ui.FxSketch;
-import dev.racelab.ui.Palette;
+import dev.racelab.ui.look.FxSketch;
+import dev.racelab.ui.look.Palette;
 import javafx.geometry.HPos;
 import javafx.geometry.Insets;
 import javafx.scene.canvas.Canvas;

@@ -4,7 +4,7 @@ import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Ink;
 import dev.racelab.engine.view.timeline.Lane;
-import dev.racelab.ui.Palette;
+import dev.racelab.ui.look.Palette;
 import javafx.beans.property.IntegerProperty;
 import javafx.geometry.VPos;
 import javafx.scene.canvas.GraphicsContext;

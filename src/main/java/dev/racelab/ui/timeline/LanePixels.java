@@ -3,7 +3,7 @@ package dev.racelab.ui.timeline;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Ink;
 import dev.racelab.engine.view.timeline.StateColumns;
-import dev.racelab.ui.Palette;
+import dev.racelab.ui.look.Palette;
 import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.image.PixelBuffer;
 import javafx.scene.image.PixelFormat;

@@ -6,7 +6,7 @@ import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Ink;
 import dev.racelab.engine.view.timeline.Growable;
 import dev.racelab.engine.view.timeline.Lane;
-import dev.racelab.ui.Palette;
+import dev.racelab.ui.look.Palette;
 import javafx.geometry.VPos;
 import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.paint.Color;

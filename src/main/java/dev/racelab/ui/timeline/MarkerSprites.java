@@ -6,7 +6,7 @@ import dev.racelab.engine.view.timeline.Lane;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Glyph;
 import dev.racelab.engine.Ink;
-import dev.racelab.ui.Palette;
+import dev.racelab.ui.look.Palette;
 
 import java.util.Arrays;
 

@@ -2,7 +2,7 @@ package dev.racelab.ui.timeline;
 
 import dev.racelab.engine.Ink;
 import dev.racelab.engine.view.timeline.TimelineModel;
-import dev.racelab.ui.Palette;
+import dev.racelab.ui.look.Palette;
 import javafx.beans.property.BooleanProperty;
 import javafx.geometry.VPos;
 import javafx.scene.canvas.GraphicsContext;

@@ -3,7 +3,7 @@ package dev.racelab.ui.timeline;
 import dev.racelab.engine.Ink;
 import dev.racelab.engine.view.timeline.HoverText;
 import dev.racelab.engine.view.timeline.Lane;
-import dev.racelab.ui.Palette;
+import dev.racelab.ui.look.Palette;
 import javafx.geometry.VPos;
 import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.text.TextAlignment;

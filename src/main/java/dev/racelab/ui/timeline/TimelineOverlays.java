@@ -1,8 +1,8 @@
 package dev.racelab.ui.timeline;
 
 import dev.racelab.engine.Ink;
-import dev.racelab.ui.Arrows;
-import dev.racelab.ui.Palette;
+import dev.racelab.ui.look.Arrows;
+import dev.racelab.ui.look.Palette;
 import javafx.scene.canvas.GraphicsContext;
 
 /**

@@ -5,7 +5,7 @@ import dev.racelab.engine.view.timeline.Lane;
 
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.Ink;
-import dev.racelab.ui.Palette;
+import dev.racelab.ui.look.Palette;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.SimpleBooleanProperty;

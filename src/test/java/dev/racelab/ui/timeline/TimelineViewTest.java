@@ -11,7 +11,7 @@ import dev.racelab.engine.EventLog;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.ManualClock;
 import dev.racelab.engine.Recorder;
-import dev.racelab.ui.Palette;
+import dev.racelab.ui.look.Palette;
 import javafx.scene.Scene;
 import javafx.scene.image.PixelReader;
 import javafx.scene.image.WritableImage;

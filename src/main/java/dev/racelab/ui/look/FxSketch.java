@@ -1,4 +1,4 @@
-package dev.racelab.ui;
+package dev.racelab.ui.look;
 
 import dev.racelab.engine.Ink;
 import dev.racelab.engine.view.Sketch;

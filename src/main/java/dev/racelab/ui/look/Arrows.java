@@ -1,4 +1,4 @@
-package dev.racelab.ui;
+package dev.racelab.ui.look;
 
 import javafx.scene.canvas.GraphicsContext;
 

@@ -1,4 +1,4 @@
-package dev.racelab.ui;
+package dev.racelab.ui.look;
 
 import dev.racelab.engine.view.Theme;
 import javafx.scene.Scene;
@@ -13,7 +13,7 @@ import java.util.Base64;
  */
 public final class Themes {
 
-    private static final String STYLES = Themes.class.getResource("racelab.css").toExternalForm();
+    private static final String STYLES = Themes.class.getResource("/dev/racelab/ui/racelab.css").toExternalForm();
 
     private Themes() {
     }

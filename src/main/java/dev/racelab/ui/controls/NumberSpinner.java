@@ -1,4 +1,4 @@
-package dev.racelab.ui.shell;
+package dev.racelab.ui.controls;
 
 import javafx.animation.PauseTransition;
 import javafx.geometry.Bounds;

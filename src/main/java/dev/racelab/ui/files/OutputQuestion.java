@@ -1,4 +1,4 @@
-package dev.racelab.ui;
+package dev.racelab.ui.files;
 
 import dev.racelab.files.OutputFile;
 import javafx.scene.control.Alert;

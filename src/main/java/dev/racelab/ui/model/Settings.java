@@ -1,4 +1,4 @@
-package dev.racelab.ui;
+package dev.racelab.ui.model;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,5 +1,7 @@
-package dev.racelab.ui;
+package dev.racelab.ui.model;
 
+import dev.racelab.ui.model.Commands;
+import dev.racelab.ui.model.Session;
 import dev.racelab.engine.Clock;
 import dev.racelab.engine.Lab;
 import dev.racelab.engine.RunPhase;

@@ -1,4 +1,4 @@
-package dev.racelab.ui;
+package dev.racelab.ui.model;
 
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunPhase;
