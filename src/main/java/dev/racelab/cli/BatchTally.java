@@ -1,7 +1,7 @@
 package dev.racelab.cli;
 
 import dev.racelab.engine.Batch;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.Verdict;

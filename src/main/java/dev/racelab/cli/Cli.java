@@ -9,7 +9,7 @@ import dev.racelab.backend.StartupListener;
 import dev.racelab.isolation.run.SpecSandbox;
 import dev.racelab.engine.Batch;
 import dev.racelab.engine.Clock;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Printable;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.Service;
@@ -239,7 +239,7 @@ public final class Cli {
             Labs labs = new Labs(backends);
             Lab lab = labs.find(id).orElseThrow(() -> new UsageException(
                     "unknown lab '" + id + "' (labs: " + labs.ids() + ")"));
-            RunOptions options = RunOptions.of(lab, given, base == null ? RunSpec.defaults(lab) : base);
+            RunOptions options = RunOptions.of(lab, given, base == null ? lab.defaults() : base);
             try {
                 backends.use(BackendSettings.resolve(options.pgUrl(), options.redisUrl(), env));
             } catch (IllegalArgumentException e) {

@@ -1,7 +1,7 @@
 package dev.racelab.cli;
 
 import dev.racelab.engine.Gate;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Strategy;
 import dev.racelab.engine.Switch;
 

@@ -2,7 +2,7 @@ package dev.racelab.cli;
 
 import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Printable;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Sweep;

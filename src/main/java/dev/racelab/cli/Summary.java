@@ -1,6 +1,6 @@
 package dev.racelab.cli;
 
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Printable;
 import dev.racelab.engine.RunRecord;

@@ -99,7 +99,7 @@ public final class Batch {
     public record Result(Map<String, List<Point>> points, int runs, boolean cancelled, String serverFailure) {
     }
 
-    private final Lab lab;
+    private final Experiment lab;
     private final RunSpec spec;
     private final List<String> strategies;
     private final int runs;
@@ -122,7 +122,7 @@ public final class Batch {
      * @param sweep      a gate's delays to step through, or null
      * @param starting   told of each run as it starts (a shell may note the servers on its record)
      */
-    public Batch(Lab lab, RunSpec spec, List<String> strategies, int runs, Sweep sweep, Clock clock,
+    public Batch(Experiment lab, RunSpec spec, List<String> strategies, int runs, Sweep sweep, Clock clock,
                  Consumer<Run> starting) {
         if (runs < 1 || strategies.isEmpty()) {
             throw new IllegalArgumentException("a batch runs at least one strategy at least once");

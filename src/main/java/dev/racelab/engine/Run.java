@@ -57,7 +57,7 @@ public final class Run {
     private static final long POLL_MILLIS = 20;
     static final long ABORT_AFTER_MILLIS = 250;
 
-    private final Lab lab;
+    private final Experiment lab;
     private final RunSpec spec;
     private final Strategy strategy;
     private final Clock clock;
@@ -81,11 +81,11 @@ public final class Run {
     private volatile long startNanos;
     private volatile long endNanos;
 
-    public Run(Lab lab, RunSpec spec, Clock clock) {
+    public Run(Experiment lab, RunSpec spec, Clock clock) {
         this(lab, spec, clock, Recorder.DEFAULT_CAPACITY);
     }
 
-    public Run(Lab lab, RunSpec spec, Clock clock, int recorderCapacity) {
+    public Run(Experiment lab, RunSpec spec, Clock clock, int recorderCapacity) {
         this.lab = lab;
         this.spec = spec;
         this.strategy = lab.strategy(spec.strategy()).orElseThrow(() -> new IllegalArgumentException(
@@ -118,7 +118,7 @@ public final class Run {
         return actorId;
     }
 
-    public Lab lab() {
+    public Experiment lab() {
         return lab;
     }
 

@@ -33,12 +33,6 @@ public record RunSpec(String strategy, int workers, int ops, GatePlan gates, lon
         }
     }
 
-    /** The lab's defaults: its broken strategy, its preset gates, seed 1, every switch at its default. */
-    public static RunSpec defaults(Lab lab) {
-        return new RunSpec(lab.defaultStrategy().id(), lab.defaultWorkers(), lab.defaultOps(), lab.presetGates(), 1,
-                DEFAULT_TIMEOUT, false, false, SwitchValues.DEFAULTS);
-    }
-
     public RunSpec withStrategy(String id) {
         return new RunSpec(id, workers, ops, gates, seed, timeout, stepMode, observe, switches);
     }

@@ -35,7 +35,7 @@ public record Sweep(String gate, int worker, long from, long to, long step) {
      *
      * @throws IllegalArgumentException naming what is wrong
      */
-    public static Sweep parse(String text, Lab lab, int workers) {
+    public static Sweep parse(String text, Experiment lab, int workers) {
         int eq = text.indexOf('=');
         if (eq <= 0) {
             throw new IllegalArgumentException("write GATE=LO-HI/STEP, like after-read=0-20/5");

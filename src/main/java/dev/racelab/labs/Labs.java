@@ -1,7 +1,7 @@
 package dev.racelab.labs;
 
 import dev.racelab.backend.Backends;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.labs.advisory.AdvisoryLockLab;
 import dev.racelab.labs.counter.CounterLab;
 import dev.racelab.labs.fencing.FencingLab;

@@ -10,7 +10,7 @@ import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.GatePlan;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunRecord;
@@ -231,7 +231,7 @@ public final class RecordingReader {
         }
 
         private RunSpec spec(Lab lab, JsonObject head) throws RecordingException {
-            RunSpec base = RunSpec.defaults(lab);
+            RunSpec base = lab.defaults();
             String strategy = string(head, "strategy");
             if (lab.strategy(strategy).isEmpty()) {
                 throw new IllegalArgumentException("no strategy '" + strategy + "'");

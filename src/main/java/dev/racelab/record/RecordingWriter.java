@@ -6,7 +6,7 @@ import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.EventLog;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunRecord;

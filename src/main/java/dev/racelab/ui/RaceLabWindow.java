@@ -6,7 +6,7 @@ import dev.racelab.ui.model.Settings;
 import dev.racelab.ui.model.Session;
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Clock;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.view.Theme;
 import dev.racelab.labs.Labs;

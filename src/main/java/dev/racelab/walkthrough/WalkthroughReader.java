@@ -1,7 +1,7 @@
 package dev.racelab.walkthrough;
 
 import dev.racelab.engine.GatePlan;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Sweep;
 import dev.racelab.engine.Switch;
 import dev.racelab.engine.SwitchValues;

@@ -102,7 +102,7 @@ public final class LostBenchmark {
     }
 
     private static Result racelab(CounterLab lab, int clients, int increments, int pauseMs, int seed) throws Exception {
-        RunSpec spec = RunSpec.defaults(lab).withStrategy("read-modify-write").withWorkers(clients).withOps(increments)
+        RunSpec spec = lab.defaults().withStrategy("read-modify-write").withWorkers(clients).withOps(increments)
                 .withSeed(seed).withGates(GatePlan.NONE.with("after-read", GateRule.fixed(pauseMs)))
                 .withTimeout(Duration.ofMinutes(2));
         Run run = new Run(lab, spec, Clock.system());

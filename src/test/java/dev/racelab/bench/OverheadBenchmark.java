@@ -3,7 +3,7 @@ package dev.racelab.bench;
 import dev.racelab.backend.Postgres;
 import dev.racelab.engine.Clock;
 import dev.racelab.engine.GatePlan;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSpec;
@@ -207,7 +207,7 @@ public final class OverheadBenchmark {
      */
     private static double racelab(Lab lab, Strategy strategy, SwitchValues switches, int workers, int ops,
                                   boolean observe) throws Exception {
-        Run run = new Run(lab, RunSpec.defaults(lab).withStrategy(strategy.id()).withWorkers(workers).withOps(ops)
+        Run run = new Run(lab, lab.defaults().withStrategy(strategy.id()).withWorkers(workers).withOps(ops)
                 .withGates(GatePlan.NONE).withSwitches(switches).withTimeout(Duration.ofSeconds(60))
                 .withObserve(observe), Clock.system());
         run.start();

@@ -7,7 +7,7 @@ import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunRecord;
@@ -69,7 +69,7 @@ public final class SyntheticRecording {
             Outcome outcome = new Outcome(Verdict.RACE, run.violations + " increments lost",
                     "Synthetic: every second write replaced a value another client had already increased.",
                     Map.of("lost increments", run.violations), metrics(run), run.places);
-            RunSpec spec = RunSpec.defaults(lab).withWorkers(WORKERS).withObserve(true);
+            RunSpec spec = lab.defaults().withWorkers(WORKERS).withObserve(true);
             RunRecord record = RunRecord.loaded(new RunHeader("counter", spec, Instant.parse("2025-01-01T00:00:00Z")),
                     run.events, 0, outcome, Map.of("postgres", "PostgreSQL 17.2 (synthetic)"));
             try (RecordingWriter writer = RecordingWriter.create(file)) {

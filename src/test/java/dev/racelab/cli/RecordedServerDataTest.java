@@ -2,7 +2,7 @@ package dev.racelab.cli;
 
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.Clock;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.RunSpec;
@@ -67,7 +67,7 @@ class RecordedServerDataTest {
     @Test
     void aRunRecordedWithoutObservingStillPrintsTheFinalValuesItKnew() throws Exception {
         Lab fencing = new Labs(TestServers.backends()).find("fencing").orElseThrow();
-        Run run = new Run(fencing, RunSpec.defaults(fencing).withWorkers(2).withOps(2).withObserve(false),
+        Run run = new Run(fencing, fencing.defaults().withWorkers(2).withOps(2).withObserve(false),
                 Clock.system());
         run.start();
         run.awaitOutcome(Duration.ofSeconds(60));

@@ -7,7 +7,7 @@ import dev.racelab.backend.Backends;
 import dev.racelab.backend.DataHome;
 import dev.racelab.backend.StartupListener;
 import dev.racelab.engine.EventKind;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.view.Feed;
@@ -102,7 +102,7 @@ class RecordingRoundTripTest {
         AtomicReference<Follower> live = new AtomicReference<>();
         int code = new Cli(env, DataHome.resolve(env), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8))
-                .watching(run -> live.set(Follower.start(run)))
+                .watching(run -> live.set(Follower.start(run, new Labs(TestServers.backends()).find(labId).orElseThrow())))
                 .run(args);
         assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
         JsonObject summary = JsonParser.parseString(out.toString(StandardCharsets.UTF_8)).getAsJsonObject();
@@ -167,17 +167,17 @@ class RecordingRoundTripTest {
         List<String> lanes;
         int violations;
 
-        private Follower(Run run) {
+        private Follower(Run run, Lab lab) {
             this.record = run.record();
-            this.view = run.lab().view(record.header());
+            this.view = lab.view(record.header());
             this.timeline = new TimelineModel(record.events());
             this.feed = new Feed(record.events(), timeline::accept, view::accept,
                     event -> ended |= event.kind() == EventKind.RUN_ENDED);
             this.thread = new Thread(this::follow, "test-follower");
         }
 
-        static Follower start(Run run) {
-            Follower follower = new Follower(run);
+        static Follower start(Run run, Lab lab) {
+            Follower follower = new Follower(run, lab);
             follower.thread.start();
             return follower;
         }

@@ -39,7 +39,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * when they held it whole. The recording is two real counter runs (read-modify-write losing
  * increments, select-for-update with its lock waits and wake-ups), observed, with PostgreSQL's
  * lock table and the counter on server lanes; the expected CSV and trace were written by
- * {@code racelab export} of main at fca3af5, which read the whole recording first. No server is
+ * {@code racelab export} of main at fca3af5, which read the whole recording first, and written
+ * again when times came to count from each run's start ({@code TimeOrigin}: every time shifted
+ * by the run's start, nothing else changed but the state slices' {@code seq}). No server is
  * involved.
  */
 @Tag("engine")

@@ -1,5 +1,6 @@
 package dev.racelab.engine;
 
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.support.Poll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -111,7 +112,7 @@ class LivenessTest {
         ManualClock clock = new ManualClock();
         BusyLab lab = new BusyLab();
         Duration timeout = Duration.ofSeconds(3);
-        Run run = new Run(lab, RunSpec.defaults(lab).withTimeout(timeout), clock, 100_000);
+        Run run = new Run(lab, lab.defaults().withTimeout(timeout), clock, 100_000);
         run.start();
         assertTrue(Poll.eventually(Duration.ofSeconds(30), () -> run.recorder().snapshot().stream()
                 .anyMatch(e -> e.kind() == EventKind.RETRY)), "the workers began to retry");

@@ -1,5 +1,6 @@
 package dev.racelab.engine;
 
+import dev.racelab.engine.lab.Lab;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

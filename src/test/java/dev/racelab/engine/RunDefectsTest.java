@@ -24,7 +24,7 @@ class RunDefectsTest {
     private final MemoryCounterLab lab = new MemoryCounterLab();
 
     private RunSpec spec(MemoryCounterLab.Strategies strategy, int workers) {
-        return RunSpec.defaults(lab).withStrategy(strategy.id()).withWorkers(workers).withOps(1);
+        return lab.defaults().withStrategy(strategy.id()).withWorkers(workers).withOps(1);
     }
 
     @Test

@@ -41,7 +41,7 @@ class RunTest {
     }
 
     private RunSpec spec(String strategy, int workers, int ops) {
-        return RunSpec.defaults(lab).withStrategy(strategy).withWorkers(workers).withOps(ops);
+        return lab.defaults().withStrategy(strategy).withWorkers(workers).withOps(ops);
     }
 
     @Test

@@ -2,7 +2,7 @@ package dev.racelab.export;
 
 import dev.racelab.engine.Batch;
 import dev.racelab.engine.Clock;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.view.Theme;
 import dev.racelab.labs.Labs;
@@ -36,7 +36,7 @@ class BatchChartTest {
     @Test
     void aBarOfFiveRunsStandsAtFiveOnAnAxisOfWholeCounts() throws Exception {
         Lab counter = new Labs(TestServers.backends()).find("counter").orElseThrow();
-        Batch.Result result = new Batch(counter, RunSpec.defaults(counter), List.of("atomic-update"), 5, null,
+        Batch.Result result = new Batch(counter, counter.defaults(), List.of("atomic-update"), 5, null,
                 Clock.system(), run -> { }).run((done, total, delay, record) -> { });
         assertEquals(List.of(0.0, 0.0, 0.0, 0.0, 0.0), result.points().get("atomic-update").get(0).figures(),
                 "the fix loses no increment");

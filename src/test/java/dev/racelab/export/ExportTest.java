@@ -12,7 +12,7 @@ import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.RunSpec;
@@ -58,7 +58,7 @@ class ExportTest {
     @BeforeAll
     static void record() throws Exception {
         Lab counter = new Labs(TestServers.backends()).find("counter").orElseThrow();
-        RunSpec base = RunSpec.defaults(counter).withWorkers(3).withOps(4).withObserve(true)
+        RunSpec base = counter.defaults().withWorkers(3).withOps(4).withObserve(true)
                 .withGates(GatePlan.NONE.with("after-read", GateRule.fixed(5)));
         runs = new ArrayList<>();
         for (String strategy : List.of("read-modify-write", "select-for-update")) {

@@ -55,7 +55,7 @@ class LeftoverKeysIT {
         Redis redis = TestServers.redis();
         PrimitivesLab lab = new PrimitivesLab(TestServers.backends());
         String sentinel = "sentinel:leftover-keys:" + UUID.randomUUID();
-        Run live = new Run(lab, RunSpec.defaults(lab).withOps(100_000).withTimeout(Duration.ofMinutes(5))
+        Run live = new Run(lab, lab.defaults().withOps(100_000).withTimeout(Duration.ofMinutes(5))
                 .withGates(GatePlan.NONE.with("in-critical-section", GateRule.fixed(20))), Clock.system());
         Child child = null;
         String killed = null;
@@ -94,7 +94,7 @@ class LeftoverKeysIT {
                 jedis.zadd(LiveRuns.REGISTRY, deadline - LiveRuns.LIFETIME.toMillis(), killed, ZAddParams.zAddParams().xx());
             }
 
-            Run next = new Run(lab, RunSpec.defaults(lab).withOps(2), Clock.system());
+            Run next = new Run(lab, lab.defaults().withOps(2), Clock.system());
             next.start();
             Outcome nextOutcome = next.awaitOutcome(Duration.ofSeconds(60));
             assertNotEquals(Verdict.ERROR, nextOutcome.verdict(), nextOutcome.explanation());

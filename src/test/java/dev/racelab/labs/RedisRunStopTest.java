@@ -6,7 +6,7 @@ import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSpec;
@@ -89,7 +89,7 @@ class RedisRunStopTest {
     void stoppingPhilosophersWaitingInAChainForTheirForksLeavesNothingBehind() throws Exception {
         PhilosophersLab lab = new PhilosophersLab(TestServers.backends());
         // Philosopher-5 halts holding its left fork: the other four hold theirs and wait in a chain.
-        stopWhileWorkersWait(lab, RunSpec.defaults(lab).withObserve(true)
+        stopWhileWorkersWait(lab, lab.defaults().withObserve(true)
                 .withGates(GatePlan.NONE.with("between-forks", GateRule.fixed(100))
                         .with("between-forks", 4, GateRule.BREAKPOINT)), ActorState.HOLDING, 4, 4);
     }
@@ -98,7 +98,7 @@ class RedisRunStopTest {
     void stoppingTheArticlesMutexWithWaitersQueuedLeavesNothingBehind() throws Exception {
         PrimitivesLab lab = new PrimitivesLab(TestServers.backends());
         // Client-5 is held before it asks: the other three wait for ever behind the crashed holder.
-        stopWhileWorkersWait(lab, RunSpec.defaults(lab).withWorkers(5).withObserve(true)
+        stopWhileWorkersWait(lab, lab.defaults().withWorkers(5).withObserve(true)
                 .withGates(GatePlan.NONE.with("holder-crashes", 0, GateRule.fixed(1))
                         .with("before-acquire", 4, GateRule.BREAKPOINT)), ActorState.WAITING, 3, 4);
     }
@@ -106,7 +106,7 @@ class RedisRunStopTest {
     @Test
     void stoppingLeaseFencingWhileTheHolderIsSlowAndTheOthersWaitLeavesNothingBehind() throws Exception {
         LeaseFencingLab lab = new LeaseFencingLab(TestServers.backends());
-        stopWhileWorkersWait(lab, RunSpec.defaults(lab).withWorkers(3).withObserve(true)
+        stopWhileWorkersWait(lab, lab.defaults().withWorkers(3).withObserve(true)
                 .withSwitches(SwitchValues.DEFAULTS.parse(lab.profile().switchNamed("keeper").orElseThrow(), "true"))
                 .withGates(GatePlan.NONE.with("slow-write", GateRule.fixed(60_000))), ActorState.WAITING, 2, -1);
     }
@@ -114,7 +114,7 @@ class RedisRunStopTest {
     @Test
     void stoppingTheHardenedMonitorWithWaitersLeavesNothingBehind() throws Exception {
         ReadersWritersLab lab = new ReadersWritersLab(TestServers.backends());
-        stopWhileWorkersWait(lab, RunSpec.defaults(lab).withStrategy("fair").withWorkers(6).withOps(1000)
+        stopWhileWorkersWait(lab, lab.defaults().withStrategy("fair").withWorkers(6).withOps(1000)
                 .withGates(GatePlan.NONE.with("between-writes", GateRule.fixed(60_000))), ActorState.WAITING, 5, -1);
     }
 }

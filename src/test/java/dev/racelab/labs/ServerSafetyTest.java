@@ -2,7 +2,7 @@ package dev.racelab.labs;
 
 import dev.racelab.engine.Clock;
 import dev.racelab.engine.EventKind;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSpec;
@@ -79,7 +79,7 @@ class ServerSafetyTest {
             for (Strategy strategy : lab.strategies()) {
                 // Two workers, or as many as the lab must have (an isolation spec: its sessions).
                 int workers = Math.min(Math.max(2, lab.minWorkers()), lab.maxWorkers());
-                Run run = new Run(lab, RunSpec.defaults(lab).withStrategy(strategy.id()).withWorkers(workers)
+                Run run = new Run(lab, lab.defaults().withStrategy(strategy.id()).withWorkers(workers)
                         .withOps(2).withStepMode(false), Clock.system());
                 run.start();
                 Outcome outcome = run.awaitOutcome(Duration.ofSeconds(60));

@@ -1,7 +1,7 @@
 package dev.racelab.soak;
 
 import dev.racelab.engine.Gate;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Service;
 import dev.racelab.engine.Strategy;
 

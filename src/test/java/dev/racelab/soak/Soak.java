@@ -5,7 +5,7 @@ import dev.racelab.backend.Backends;
 import dev.racelab.backend.PgAddress;
 import dev.racelab.backend.RedisAddress;
 import dev.racelab.backend.StartupListener;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.labs.Labs;
 
 import java.io.File;

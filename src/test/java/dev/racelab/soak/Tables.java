@@ -1,6 +1,6 @@
 package dev.racelab.soak;
 
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.soak.Report.Result;
 
 import java.io.IOException;

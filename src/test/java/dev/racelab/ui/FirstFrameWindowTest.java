@@ -1,7 +1,7 @@
 package dev.racelab.ui;
 
 import dev.racelab.ui.model.Settings;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Service;
 import dev.racelab.labs.Labs;
 import dev.racelab.support.TestServers;

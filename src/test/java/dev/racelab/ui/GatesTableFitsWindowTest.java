@@ -1,6 +1,6 @@
 package dev.racelab.ui;
 
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.ui.gates.GatesTable;
 import javafx.geometry.Bounds;
 import javafx.geometry.Orientation;

@@ -5,7 +5,7 @@ import dev.racelab.backend.Backends;
 import dev.racelab.engine.Clock;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.RunSpec;
@@ -78,7 +78,7 @@ class OpenRecordingWindowTest {
     static void recordTwoRuns() throws Exception {
         philosophers = new Labs(TestServers.backends()).find("dining-philosophers").orElseThrow();
         thinkMs = philosophers.profile().switchNamed("think-ms").orElseThrow();
-        RunSpec spec = RunSpec.defaults(philosophers).withStrategy("ordered").withWorkers(5).withOps(4)
+        RunSpec spec = philosophers.defaults().withStrategy("ordered").withWorkers(5).withOps(4)
                 .withSwitches(SwitchValues.DEFAULTS.parse(thinkMs, "7")).withObserve(true);
         recording = dir.resolve("philosophers.racelab");
         try (RecordingWriter writer = RecordingWriter.create(recording)) {

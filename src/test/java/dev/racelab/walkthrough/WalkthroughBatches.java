@@ -3,7 +3,7 @@ package dev.racelab.walkthrough;
 import dev.racelab.engine.Batch;
 import dev.racelab.engine.Clock;
 import dev.racelab.engine.GatePlan;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Sweep;
 import dev.racelab.engine.SwitchValues;
@@ -50,7 +50,7 @@ public final class WalkthroughBatches {
                 }
                 walkthrough = reader.read(resource, in);
             }
-            RunSpec spec = RunSpec.defaults(lab);
+            RunSpec spec = lab.defaults();
             for (Walkthrough.Step step : walkthrough.steps()) {
                 if (step.lab() != null && !step.lab().equals(id)) {
                     break; // a lesson that moves to another lab: its own batches are that lab's

@@ -3,7 +3,7 @@ package dev.racelab.walkthrough;
 import dev.racelab.backend.BackendSettings;
 import dev.racelab.backend.Backends;
 import dev.racelab.backend.StartupListener;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.labs.Labs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,6 +1,6 @@
 package dev.racelab.labs.support;
 
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.LabProfile;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunSetup;

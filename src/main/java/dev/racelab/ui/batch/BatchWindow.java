@@ -3,7 +3,7 @@ package dev.racelab.ui.batch;
 import dev.racelab.backend.Backends;
 import dev.racelab.engine.Batch;
 import dev.racelab.engine.Gate;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Strategy;
 import dev.racelab.engine.Sweep;

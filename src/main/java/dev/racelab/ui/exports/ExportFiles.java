@@ -1,6 +1,6 @@
 package dev.racelab.ui.exports;
 
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.Theme;

@@ -1,7 +1,7 @@
 package dev.racelab.ui.gates;
 
 import dev.racelab.engine.GatePlan;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.ui.model.Session;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Pos;

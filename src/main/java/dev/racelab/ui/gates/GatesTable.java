@@ -3,7 +3,7 @@ package dev.racelab.ui.gates;
 import dev.racelab.engine.Gate;
 import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.view.RunTracker;
 import dev.racelab.ui.model.Session;
 import javafx.beans.property.ReadOnlyObjectWrapper;

@@ -1,7 +1,7 @@
 package dev.racelab.ui.isolation;
 
 import dev.racelab.backend.Backends;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.RunPhase;
 import dev.racelab.isolation.Permutation;
 import dev.racelab.isolation.SpecException;

@@ -2,7 +2,7 @@ package dev.racelab.ui.model;
 
 import dev.racelab.engine.Clock;
 import dev.racelab.engine.GatePlan;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunPhase;
@@ -315,7 +315,7 @@ public final class Session {
     /** The settings shown now (strategy, workers, operations, gates, switches, step mode), as a run's spec. */
     public RunSpec settings() {
         Lab current = lab.get();
-        return RunSpec.defaults(current)
+        return current.defaults()
                 .withStrategy(strategy.get().id())
                 .withWorkers(Math.max(current.minWorkers(), Math.min(current.maxWorkers(), workers.get())))
                 .withOps(Math.max(1, ops.get()))

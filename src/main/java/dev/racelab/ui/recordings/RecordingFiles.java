@@ -1,7 +1,7 @@
 package dev.racelab.ui.recordings;
 
 import dev.racelab.engine.EventLog;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.files.OutputFile;
 import dev.racelab.labs.Labs;

@@ -1,7 +1,7 @@
 package dev.racelab.ui.shell;
 
 import dev.racelab.ui.controls.NumberSpinner;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunPhase;
 import dev.racelab.engine.Strategy;

@@ -1,6 +1,6 @@
 package dev.racelab.ui.shell;
 
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.Strategy;
 import dev.racelab.engine.Verdict;

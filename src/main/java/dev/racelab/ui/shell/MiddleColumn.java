@@ -1,6 +1,6 @@
 package dev.racelab.ui.shell;
 
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.ui.model.Session;
 import dev.racelab.ui.gates.GatesTable;
 import dev.racelab.ui.isolation.IsolationBench;

@@ -1,6 +1,6 @@
 package dev.racelab.ui.startup;
 
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Service;
 import javafx.beans.binding.Bindings;
 import javafx.geometry.Pos;

@@ -64,7 +64,7 @@ class AdvisoryLockLabTest {
      * them), five requests each and a patience of 200 ms, so that work is left when a lock is.
      */
     private RunSpec underLoad(String strategy, long seed) {
-        return RunSpec.defaults(lab).withStrategy(strategy).withOps(5).withSeed(seed)
+        return lab.defaults().withStrategy(strategy).withOps(5).withSeed(seed)
                 .with(AdvisoryLockLab.POOL_SIZE, 2).with(AdvisoryLockLab.PATIENCE_MS, 200);
     }
 
@@ -79,7 +79,7 @@ class AdvisoryLockLabTest {
         for (Map.Entry<String, Integer> strategy : plain.entrySet()) {
             long sent;
             try (SentStatements wire = new SentStatements()) {
-                Outcome outcome = start(RunSpec.defaults(lab).withStrategy(strategy.getKey()).withWorkers(1).withOps(20)
+                Outcome outcome = start(lab.defaults().withStrategy(strategy.getKey()).withWorkers(1).withOps(20)
                         .withGates(GatePlan.NONE).with(AdvisoryLockLab.WORK_MS, 0)).awaitOutcome(WAIT);
                 assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
                 sent = wire.sentBy(lab.workerName(0));
@@ -201,7 +201,7 @@ class AdvisoryLockLabTest {
         GatePlan plan = GatePlan.NONE.with(AdvisoryLockLab.DIES_HOLDING.id(), WORKER_1, GateRule.fixed(1));
         GatePlan holdOthers = plan.with(AdvisoryLockLab.BEFORE_LOCK.id(), GateRule.BREAKPOINT)
                 .with(AdvisoryLockLab.BEFORE_LOCK.id(), WORKER_1, GateRule.PASS);
-        Run run = start(RunSpec.defaults(lab).withStrategy(strategy.id()).withWorkers(3).withOps(2)
+        Run run = start(lab.defaults().withStrategy(strategy.id()).withWorkers(3).withOps(2)
                 .withGates(holdOthers));
         Poll.until("worker-1 died", () -> died(run, WORKER_1));
         if (strategy == AdvisoryStrategy.XACT_LOCK) {
@@ -242,7 +242,7 @@ class AdvisoryLockLabTest {
      */
     @Test
     void aPinnedWorkerStoppedWhileHoldingItsLockUnlocksOnItsWayOut() throws Exception {
-        Run run = start(RunSpec.defaults(lab).withStrategy("session-pinned").withWorkers(1).withOps(1)
+        Run run = start(lab.defaults().withStrategy("session-pinned").withWorkers(1).withOps(1)
                 .withObserve(true).withGates(GatePlan.NONE.with(AdvisoryLockLab.BEFORE_UNLOCK.id(), GateRule.BREAKPOINT)));
         assertEquals(AdvisoryLockLab.BEFORE_UNLOCK, run.gates().awaitSettled(WORKER_1, WAIT));
         String key = key(run, LockKeys.FIRST);
@@ -272,7 +272,7 @@ class AdvisoryLockLabTest {
      */
     @Test
     void aTransactionLockWhoseSessionTheServerEndsIsNotShownHeldAfterwards() throws Exception {
-        Run run = start(RunSpec.defaults(lab).withStrategy("xact-lock").withWorkers(1).withOps(1)
+        Run run = start(lab.defaults().withStrategy("xact-lock").withWorkers(1).withOps(1)
                 .withObserve(true).withGates(GatePlan.NONE.with(AdvisoryLockLab.BEFORE_UNLOCK.id(), GateRule.BREAKPOINT)));
         assertEquals(AdvisoryLockLab.BEFORE_UNLOCK, run.gates().awaitSettled(WORKER_1, WAIT));
         Set<Integer> pids = PgProbe.pidsOf(run);
@@ -303,7 +303,7 @@ class AdvisoryLockLabTest {
     void locksLeftBehindAndFreedByAnUnlockNobodyOwedAreNeverSafe() throws Exception {
         GatePlan plan = GatePlan.NONE.with(AdvisoryLockLab.DIES_HOLDING.id(), WORKER_1, GateRule.fixed(1))
                 .with(AdvisoryLockLab.BEFORE_LOCK.id(), WORKER_2, GateRule.BREAKPOINT);
-        Run run = start(RunSpec.defaults(lab).withStrategy("session-pinned").withWorkers(2).withOps(3)
+        Run run = start(lab.defaults().withStrategy("session-pinned").withWorkers(2).withOps(3)
                 .with(AdvisoryLockLab.POOL_SIZE, 1)
                 .with(AdvisoryLockLab.REENTRANCY, AdvisoryLockLab.Reentrancy.ONE_TOO_MANY).withGates(plan));
         assertEquals(AdvisoryLockLab.BEFORE_LOCK, run.gates().awaitSettled(WORKER_2, WAIT));
@@ -345,7 +345,7 @@ class AdvisoryLockLabTest {
         String key = null;
         List<String> seen = null;
         for (int attempt = 1; attempt <= 3 && seen == null; attempt++) {
-            run = start(RunSpec.defaults(lab).withStrategy("session-pinned").withWorkers(3).withOps(2)
+            run = start(lab.defaults().withStrategy("session-pinned").withWorkers(3).withOps(2)
                     .withTimeout(Duration.ofMinutes(10))
                     .with(AdvisoryLockLab.ACQUIRE, AdvisoryLockLab.Acquire.BLOCKING)
                     .withGates(GatePlan.NONE.with(AdvisoryLockLab.DIES_HOLDING.id(), WORKER_1, GateRule.fixed(1))
@@ -408,7 +408,7 @@ class AdvisoryLockLabTest {
      */
     @Test
     void aLockTakenThreeTimesNeedsThreeUnlocksAndAFourthReturnsFalse() throws Exception {
-        Run run = start(RunSpec.defaults(lab).withStrategy("session-pinned").withWorkers(1).withOps(1)
+        Run run = start(lab.defaults().withStrategy("session-pinned").withWorkers(1).withOps(1)
                 .with(AdvisoryLockLab.REENTRANCY, AdvisoryLockLab.Reentrancy.ONE_TOO_MANY)
                 .withGates(GatePlan.NONE.with(AdvisoryLockLab.BEFORE_UNLOCK.id(), GateRule.BREAKPOINT)));
         String key = key(run, LockKeys.FIRST);
@@ -466,7 +466,7 @@ class AdvisoryLockLabTest {
     @ParameterizedTest
     @EnumSource(LockKeys.class)
     void unrelatedInvoicesContendOnlyWhenTheirKeysCollide(LockKeys keys) throws Exception {
-        Run run = start(RunSpec.defaults(lab).withStrategy("xact-lock").withWorkers(2).withOps(1)
+        Run run = start(lab.defaults().withStrategy("xact-lock").withWorkers(2).withOps(1)
                 .with(AdvisoryLockLab.ACQUIRE, AdvisoryLockLab.Acquire.BLOCKING)
                 .with(AdvisoryLockLab.RESOURCES, LockKeys.Resources.COLLIDING).with(AdvisoryLockLab.KEYS, keys)
                 .withGates(GatePlan.NONE.with(AdvisoryLockLab.AFTER_LOCK.id(), WORKER_1, GateRule.BREAKPOINT)

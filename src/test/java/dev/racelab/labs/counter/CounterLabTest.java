@@ -45,7 +45,7 @@ class CounterLabTest {
     }
 
     private RunSpec eightByFifty(String strategy) {
-        return RunSpec.defaults(lab).withStrategy(strategy).withWorkers(8).withOps(50).withGates(AFTER_READ_5MS);
+        return lab.defaults().withStrategy(strategy).withWorkers(8).withOps(50).withGates(AFTER_READ_5MS);
     }
 
     @Test
@@ -89,7 +89,7 @@ class CounterLabTest {
         for (Map.Entry<String, Integer> strategy : plain.entrySet()) {
             long sent;
             try (SentStatements wire = new SentStatements()) {
-                Outcome outcome = run(RunSpec.defaults(lab).withStrategy(strategy.getKey()).withWorkers(1).withOps(20)
+                Outcome outcome = run(lab.defaults().withStrategy(strategy.getKey()).withWorkers(1).withOps(20)
                         .withGates(GatePlan.NONE));
                 assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
                 sent = wire.sentBy(lab.workerName(0));
@@ -105,7 +105,7 @@ class CounterLabTest {
      */
     @Test
     void atomicUpdateNeverShowsAnIncrementLostWhileItRuns() throws Exception {
-        Run run = new Run(lab, RunSpec.defaults(lab).withStrategy("atomic-update").withWorkers(8).withOps(400)
+        Run run = new Run(lab, lab.defaults().withStrategy("atomic-update").withWorkers(8).withOps(400)
                 .withGates(GatePlan.NONE), Clock.system());
         run.start();
         Outcome outcome = run.awaitOutcome(WAIT);
@@ -153,7 +153,7 @@ class CounterLabTest {
 
     @RepeatedTest(5)
     void steppingAReadsBReadsAWritesBWritesLosesExactlyOneIncrement() throws Exception {
-        Run run = new Run(lab, RunSpec.defaults(lab).withWorkers(2).withOps(1).withStepMode(true), Clock.system());
+        Run run = new Run(lab, lab.defaults().withWorkers(2).withOps(1).withStepMode(true), Clock.system());
         run.start();
         int a = 0;
         int b = 1;
@@ -188,7 +188,7 @@ class CounterLabTest {
 
     @Test
     void withSelectForUpdateTheSecondReaderWaitsInPostgresUntilTheFirstCommits() throws Exception {
-        Run run = new Run(lab, RunSpec.defaults(lab).withStrategy("select-for-update").withWorkers(2).withOps(1)
+        Run run = new Run(lab, lab.defaults().withStrategy("select-for-update").withWorkers(2).withOps(1)
                 .withStepMode(true).withObserve(true), Clock.system());
         run.start();
         try (PgProbe probe = new PgProbe()) {
@@ -221,7 +221,7 @@ class CounterLabTest {
 
     @Test
     void theReleaseThatWokeAWaiterIsKnown() throws Exception {
-        Run run = new Run(lab, RunSpec.defaults(lab).withStrategy("select-for-update").withWorkers(4).withOps(10)
+        Run run = new Run(lab, lab.defaults().withStrategy("select-for-update").withWorkers(4).withOps(10)
                 .withGates(AFTER_READ_5MS), Clock.system());
         run.start();
         assertEquals(Verdict.SAFE, run.awaitOutcome(WAIT).verdict());
@@ -242,7 +242,7 @@ class CounterLabTest {
         GatePlan breakpoint = GatePlan.NONE.with("after-read", 0, GateRule.BREAKPOINT)
                 .with("before-read", 1, GateRule.BREAKPOINT).with("before-read", 2, GateRule.BREAKPOINT)
                 .with("before-read", 3, GateRule.BREAKPOINT);
-        Run run = new Run(lab, RunSpec.defaults(lab).withStrategy("select-for-update").withWorkers(4).withOps(5)
+        Run run = new Run(lab, lab.defaults().withStrategy("select-for-update").withWorkers(4).withOps(5)
                 .withGates(breakpoint), Clock.system());
         run.start();
         try (PgProbe probe = new PgProbe()) {
@@ -272,7 +272,7 @@ class CounterLabTest {
 
     @Test
     void manyClientsShareAPoolAndStillCountExactly() throws Exception {
-        Outcome outcome = run(RunSpec.defaults(lab).withStrategy("atomic-update").withWorkers(200).withOps(5));
+        Outcome outcome = run(lab.defaults().withStrategy("atomic-update").withWorkers(200).withOps(5));
         assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
         assertEquals(1000L, outcome.metrics().get("finalValue"));
     }

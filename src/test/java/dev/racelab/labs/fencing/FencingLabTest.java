@@ -45,7 +45,7 @@ class FencingLabTest {
      * a busy machine once ran them all in order).
      */
     private RunSpec spec(String strategy, String gate, String delay) {
-        return RunSpec.defaults(lab).withStrategy(strategy).withWorkers(10).withOps(20).withSeed(7)
+        return lab.defaults().withStrategy(strategy).withWorkers(10).withOps(20).withSeed(7)
                 .withGates(GatePlan.NONE.with(gate, GateRule.parseDelay(delay)));
     }
 
@@ -60,8 +60,8 @@ class FencingLabTest {
     @Test
     void thePicturesWritesAreInTheBooksCommitOrderAsTheBannerSays() throws Exception {
         for (int i = 0; i < 10; i++) {
-            RunSpec spec = i % 2 == 0 ? RunSpec.defaults(lab).withStrategy("check-then-write").withSeed(i)
-                    : RunSpec.defaults(lab).withStrategy("blind-write").withWorkers(16).withOps(8).withSeed(i)
+            RunSpec spec = i % 2 == 0 ? lab.defaults().withStrategy("check-then-write").withSeed(i)
+                    : lab.defaults().withStrategy("blind-write").withWorkers(16).withOps(8).withSeed(i)
                             .withGates(GatePlan.NONE);
             Run run = start(spec);
             Outcome outcome = run.awaitOutcome(WAIT);
@@ -107,7 +107,7 @@ class FencingLabTest {
     @Test
     void theArticlesStressTestIsSafeWithFencedCompareAndSet() throws Exception {
         long started = System.nanoTime();
-        Run run = start(RunSpec.defaults(lab).withStrategy("fenced-cas").withWorkers(1000).withOps(1));
+        Run run = start(lab.defaults().withStrategy("fenced-cas").withWorkers(1000).withOps(1));
         Outcome outcome = run.awaitOutcome(WAIT);
         long millis = (System.nanoTime() - started) / 1_000_000;
         System.out.printf("[fencing stress] 1000 clients, fenced-cas, on %s: %s in %d ms (workers ran %s ms)%n",
@@ -149,7 +149,7 @@ class FencingLabTest {
     /** The article's check, defeated by hand: A checks, B takes a newer token and writes, A writes. */
     @Test
     void steppingCheckThenWriteByHandLetsExactlyOneStaleWriteThrough() throws Exception {
-        Run run = start(RunSpec.defaults(lab).withStrategy("check-then-write").withWorkers(2).withOps(1)
+        Run run = start(lab.defaults().withStrategy("check-then-write").withWorkers(2).withOps(1)
                 .withStepMode(true));
         int a = 0;
         int b = 1;
@@ -180,7 +180,7 @@ class FencingLabTest {
 
     @Test
     void steppingFencedCompareAndSetTheSameWayRejectsTheStaleWrite() throws Exception {
-        Run run = start(RunSpec.defaults(lab).withStrategy("fenced-cas").withWorkers(2).withOps(1)
+        Run run = start(lab.defaults().withStrategy("fenced-cas").withWorkers(2).withOps(1)
                 .withStepMode(true));
         run.gates().awaitSettled(0, WAIT);
         run.gates().awaitSettled(1, WAIT);

@@ -62,7 +62,7 @@ class IsolationLabTest {
 
     @Test
     void theDefaultLosesBobsOrAlicesDepositAtReadCommittedAndShowsWhoWaitedForWhom() throws Exception {
-        Run run = new Run(lab, RunSpec.defaults(lab), Clock.system());
+        Run run = new Run(lab, lab.defaults(), Clock.system());
         Outcome outcome = run(run);
         assertEquals(Verdict.RACE, outcome.verdict(), outcome.banner());
         assertEquals("anomaly: Lost update (P4)", outcome.headline());
@@ -89,7 +89,7 @@ class IsolationLabTest {
 
     @Test
     void atRepeatableReadBobIsRefusedAndTheBannerSaysSo() throws Exception {
-        Run run = new Run(lab, RunSpec.defaults(lab).with(IsolationLab.PERMUTATION, 2), Clock.system());
+        Run run = new Run(lab, lab.defaults().with(IsolationLab.PERMUTATION, 2), Clock.system());
         Outcome outcome = run(run);
         assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
         assertEquals("no anomaly: bob · b_deposit: 40001 could not serialize access due to concurrent update",
@@ -103,7 +103,7 @@ class IsolationLabTest {
     void byHandInStepModeTheOrderIsTheOneTheUserReleases() throws Exception {
         // Read committed's steps (permutation 1), but Alice goes first, whole, then Bob, then the
         // check: one after the other, nothing is lost.
-        Run run = new Run(lab, RunSpec.defaults(lab).withStrategy("by-hand").withStepMode(true), Clock.system());
+        Run run = new Run(lab, lab.defaults().withStrategy("by-hand").withStepMode(true), Clock.system());
         run.start();
         int alice = 0;
         int bob = 1;
@@ -142,7 +142,7 @@ class IsolationLabTest {
                 step s2c { COMMIT; }
                 permutation s1a s2a s2b s1b s1c s2c
                 """), Optional.empty(), "test"));
-        Run run = new Run(deadlocking, RunSpec.defaults(deadlocking), Clock.system());
+        Run run = new Run(deadlocking, deadlocking.defaults(), Clock.system());
         Outcome outcome = run(run);
         assertEquals(Verdict.DEADLOCK, outcome.verdict(), outcome.banner());
         assertEquals("PostgreSQL broke a deadlock: s1 · s1b was refused (40P01)", outcome.headline());

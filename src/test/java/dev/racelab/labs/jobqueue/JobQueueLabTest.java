@@ -58,7 +58,7 @@ class JobQueueLabTest {
      * 5–15 ms after each consumer knows its jobs; no other delay, so the consumers start together.
      */
     private RunSpec underLoad(String strategy, long seed) {
-        return RunSpec.defaults(lab).withStrategy(strategy).withWorkers(5).withOps(1).withSeed(seed)
+        return lab.defaults().withStrategy(strategy).withWorkers(5).withOps(1).withSeed(seed)
                 .with(JobQueueLab.SEND_MS, 1)
                 .withGates(GatePlan.NONE.with(JobQueueLab.AFTER_SELECT.id(), GateRule.range(5, 15)));
     }
@@ -201,7 +201,7 @@ class JobQueueLabTest {
     private Run tokenClaimsHeldBeforeTheirFirstTake() throws Exception {
         GatePlan hold = GatePlan.NONE.with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_1, GateRule.BREAKPOINT)
                 .with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_2, GateRule.BREAKPOINT);
-        Run run = start(RunSpec.defaults(lab).withStrategy("request-token").withWorkers(3).withOps(1)
+        Run run = start(lab.defaults().withStrategy("request-token").withWorkers(3).withOps(1)
                 .with(JobQueueLab.SEND_MS, 0).withGates(hold));
         assertEquals(JobQueueLab.BEFORE_TAKE, run.gates().awaitSettled(CONSUMER_1, WAIT));
         Poll.until("the producer added its 8 jobs", () -> count(run, EventKind.JOB_ADDED, 0) == 8);
@@ -277,7 +277,7 @@ class JobQueueLabTest {
      * has, so consumer-1 surely claims something. Two consumers, one round of four each.
      */
     private Run crashAfterClaim(String strategy, int leaseMs) throws Exception {
-        Run run = start(RunSpec.defaults(lab).withStrategy(strategy).withWorkers(3).withOps(1)
+        Run run = start(lab.defaults().withStrategy(strategy).withWorkers(3).withOps(1)
                 .with(JobQueueLab.SEND_MS, 0).with(JobQueueLab.LEASE_MS, leaseMs)
                 .withGates(GatePlan.NONE.with(JobQueueLab.CRASH.id(), CONSUMER_1, GateRule.fixed(1))
                         .with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_2, GateRule.BREAKPOINT)));
@@ -322,7 +322,7 @@ class JobQueueLabTest {
      * jobs; then consumer-1 goes on to its mark.
      */
     private Outcome slowConsumer(String strategy, boolean conditionalMark) throws Exception {
-        Run run = start(RunSpec.defaults(lab).withStrategy(strategy).withWorkers(3).withOps(1)
+        Run run = start(lab.defaults().withStrategy(strategy).withWorkers(3).withOps(1)
                 .with(JobQueueLab.SEND_MS, 0).with(JobQueueLab.LEASE_MS, 100)
                 .with(JobQueueLab.CONDITIONAL_MARK, conditionalMark)
                 .withGates(GatePlan.NONE.with(JobQueueLab.BEFORE_MARK.id(), CONSUMER_1, GateRule.BREAKPOINT)

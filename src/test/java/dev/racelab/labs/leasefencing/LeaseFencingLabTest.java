@@ -53,7 +53,7 @@ class LeaseFencingLabTest {
      * client-2 before it asks for the lock, until the test lets each go.
      */
     private RunSpec spec(String strategy, Gate gate, int lease) {
-        return RunSpec.defaults(lab).withStrategy(strategy).withWorkers(2).withOps(1)
+        return lab.defaults().withStrategy(strategy).withWorkers(2).withOps(1)
                 .with(LeaseFencingLab.LEASE_MS, lease)
                 .withGates(GatePlan.NONE.with(gate.id(), CLIENT_1, GateRule.BREAKPOINT)
                         .with(LeaseFencingLab.BEFORE_ACQUIRE.id(), CLIENT_2, GateRule.BREAKPOINT));
@@ -257,7 +257,7 @@ class LeaseFencingLabTest {
      */
     @Test
     void aClientStoppedWhileHoldingTheLockReleasesItOnItsWayOut() throws Exception {
-        Run run = new Run(lab, RunSpec.defaults(lab).withStrategy("fenced").withWorkers(1).withOps(1)
+        Run run = new Run(lab, lab.defaults().withStrategy("fenced").withWorkers(1).withOps(1)
                 .with(LeaseFencingLab.LEASE_MS, 60_000).withObserve(true)
                 .withGates(GatePlan.NONE.with(LeaseFencingLab.SLOW_WRITE.id(), CLIENT_1, GateRule.BREAKPOINT)),
                 Clock.system());

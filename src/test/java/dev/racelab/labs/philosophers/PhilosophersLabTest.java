@@ -41,7 +41,7 @@ class PhilosophersLabTest {
 
     /** Everyone takes the left fork, then dawdles long enough for everyone else to take theirs. */
     private RunSpec naiveWithADelayBetweenForks(long seed) {
-        return RunSpec.defaults(lab).withSeed(seed).withTimeout(Duration.ofMillis(500))
+        return lab.defaults().withSeed(seed).withTimeout(Duration.ofMillis(500))
                 .withGates(GatePlan.NONE.with(PhilosophersLab.BETWEEN_FORKS.id(), GateRule.fixed(150)));
     }
 
@@ -140,7 +140,7 @@ class PhilosophersLabTest {
      */
     private void aLongDinner(String strategy) throws Exception {
         int meals = 300;
-        Run run = start(RunSpec.defaults(lab).withStrategy(strategy).withOps(meals)
+        Run run = start(lab.defaults().withStrategy(strategy).withOps(meals)
                 .with(PhilosophersLab.THINK_MS, 4).with(PhilosophersLab.EAT_MS, 2)
                 .withGates(GatePlan.NONE.with(PhilosophersLab.BETWEEN_FORKS.id(), GateRule.range(0, 5))
                         .with(PhilosophersLab.EATING.id(), GateRule.range(0, 3))));
@@ -176,7 +176,7 @@ class PhilosophersLabTest {
 
     @Test
     void deadlockedPhilosophersAreAsHungryAsTheyHaveWaitedInTheVerdictAndOnTheTable() throws Exception {
-        Run run = start(RunSpec.defaults(lab));
+        Run run = start(lab.defaults());
         Outcome outcome = run.awaitOutcome(WAIT);
         assertEquals(Verdict.DEADLOCK, outcome.verdict(), outcome.banner());
         long hungerMs = outcome.metrics().get("longestHungerMs").longValue();
@@ -230,7 +230,7 @@ class PhilosophersLabTest {
     @Test
     void tryBackoffInLockstepIsNamedALivelockOrStarvationAndEndsAtItsTimeout() throws Exception {
         Duration timeout = Duration.ofSeconds(2);
-        RunSpec lockstep = RunSpec.defaults(lab).withStrategy("try-backoff").withTimeout(timeout).withOps(10)
+        RunSpec lockstep = lab.defaults().withStrategy("try-backoff").withTimeout(timeout).withOps(10)
                 .withGates(GatePlan.NONE.with(PhilosophersLab.BETWEEN_FORKS.id(), PhilosophersLab.DAWDLE_BETWEEN_FORKS));
         int runs = 20;
         List<Outcome> outcomes = new java.util.ArrayList<>();

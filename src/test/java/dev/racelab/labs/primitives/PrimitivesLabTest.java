@@ -65,7 +65,7 @@ class PrimitivesLabTest {
     }
 
     private Run start(String strategy, GatePlan plan) {
-        Run run = new Run(lab, RunSpec.defaults(lab).withStrategy(strategy).withWorkers(3).withOps(1)
+        Run run = new Run(lab, lab.defaults().withStrategy(strategy).withWorkers(3).withOps(1)
                 .withTimeout(strategy.startsWith("hardened") ? LEASE_STALL : STALL).withGates(plan), Clock.system());
         run.start();
         return run;
@@ -141,7 +141,7 @@ class PrimitivesLabTest {
     @Test
     void aDefaultRunOfTheArticlesMutexWithoutFaultsIsSafe() throws Exception {
         // The preset fault cleared, as Reset-then-clear or --delay holder-crashes=0@client-2 would.
-        Run run = new Run(lab, RunSpec.defaults(lab).withGates(GatePlan.NONE), Clock.system());
+        Run run = new Run(lab, lab.defaults().withGates(GatePlan.NONE), Clock.system());
         run.start();
         Outcome outcome = run.awaitOutcome(WAIT);
         assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
@@ -259,7 +259,7 @@ class PrimitivesLabTest {
      */
     @Test
     void articleSemaphoreRunsOnWithOnePermitAfterItsHolderCrashed() throws Exception {
-        Run run = new Run(lab, RunSpec.defaults(lab).withStrategy("article-semaphore").withWorkers(3).withOps(4)
+        Run run = new Run(lab, lab.defaults().withStrategy("article-semaphore").withWorkers(3).withOps(4)
                 .withGates(holdBackBAndC(GatePlan.NONE.with(PrimitivesLab.HOLDER_CRASHES.id(), A, GateRule.fixed(1)))),
                 Clock.system());
         run.start();

@@ -49,7 +49,7 @@ class ReadersWritersLabTest {
 
     /** Five readers that keep the document busy (each read takes 20–40 ms) and one writer. */
     private RunSpec continuousReaders(String strategy) {
-        return RunSpec.defaults(lab).withStrategy(strategy).withWorkers(6).withOps(12).withSeed(5)
+        return lab.defaults().withStrategy(strategy).withWorkers(6).withOps(12).withSeed(5)
                 .withGates(GatePlan.NONE.with(ReadersWritersLab.BETWEEN_READS.id(), GateRule.range(20, 40))
                         .with(ReadersWritersLab.BETWEEN_WRITES.id(), GateRule.fixed(5)));
     }
@@ -73,7 +73,7 @@ class ReadersWritersLabTest {
     @ParameterizedTest
     @ValueSource(strings = {"reader-preference", "writer-preference", "fair"})
     void noStrategyThatClaimsExclusionLetsAWriterInWithOthersOrTearsARead(String strategy) throws Exception {
-        Outcome outcome = run(RunSpec.defaults(lab).withStrategy(strategy).withWorkers(8).withOps(8).withSeed(9)
+        Outcome outcome = run(lab.defaults().withStrategy(strategy).withWorkers(8).withOps(8).withSeed(9)
                 .withGates(GatePlan.NONE.with(ReadersWritersLab.BETWEEN_READS.id(), GateRule.range(0, 4))
                         .with(ReadersWritersLab.BETWEEN_WRITES.id(), GateRule.range(0, 4))
                         .with(ReadersWritersLab.AFTER_WAKE.id(), GateRule.range(0, 4))
@@ -95,7 +95,7 @@ class ReadersWritersLabTest {
                 .with(ReadersWritersLab.BEFORE_REQUEST.id(), R2, GateRule.BREAKPOINT)
                 .with(ReadersWritersLab.BEFORE_REQUEST.id(), W, GateRule.BREAKPOINT)
                 .with(ReadersWritersLab.AFTER_WAKE.id(), W, GateRule.BREAKPOINT);
-        Run run = new Run(lab, RunSpec.defaults(lab).withStrategy(strategy).withWorkers(3).withOps(1).withGates(plan),
+        Run run = new Run(lab, lab.defaults().withStrategy(strategy).withWorkers(3).withOps(1).withGates(plan),
                 Clock.system());
         run.start();
         assertEquals(ReadersWritersLab.BETWEEN_READS, run.gates().awaitSettled(R1, WAIT), "reader 1 reads");

@@ -196,7 +196,7 @@ class BothServersTest {
     private final BothServersLab lab = new BothServersLab(TestServers.backends());
 
     private Run run(Guard guard) throws Exception {
-        RunSpec spec = RunSpec.defaults(lab).withStrategy(guard.id()).withObserve(true)
+        RunSpec spec = lab.defaults().withStrategy(guard.id()).withObserve(true)
                 .withGates(GatePlan.NONE.with(AFTER_READ.id(), GateRule.fixed(2)));
         Run run = new Run(lab, spec, Clock.system());
         run.start();

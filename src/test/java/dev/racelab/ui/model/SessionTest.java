@@ -3,7 +3,7 @@ package dev.racelab.ui.model;
 import dev.racelab.ui.model.Commands;
 import dev.racelab.ui.model.Session;
 import dev.racelab.engine.Clock;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.RunPhase;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.labs.Labs;

@@ -12,7 +12,7 @@ import dev.racelab.engine.EventKind;
 import dev.racelab.engine.EventLog;
 import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
-import dev.racelab.engine.Lab;
+import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSpec;
@@ -100,7 +100,7 @@ class ServerLaneTruthTest {
 
     /** Runs {@code strategy} observed, with a 5 ms delay at {@code gate}, and checks its server lanes. */
     private Lanes run(Lab lab, String strategy, int workers, int ops, String gate) throws Exception {
-        RunSpec spec = RunSpec.defaults(lab).withStrategy(strategy).withWorkers(workers).withOps(ops)
+        RunSpec spec = lab.defaults().withStrategy(strategy).withWorkers(workers).withOps(ops)
                 .withGates(GatePlan.NONE.with(gate, GateRule.fixed(5))).withObserve(true);
         Run run = new Run(lab, spec, Clock.system());
         run.start();

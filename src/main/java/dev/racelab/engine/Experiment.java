@@ -1,37 +1,23 @@
 package dev.racelab.engine;
 
-import dev.racelab.engine.view.DefaultView;
-import dev.racelab.engine.view.LabView;
 
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * A concurrency lab: a shared resource, workers that use it, strategies from broken to fixed,
- * gates to provoke the race, and an oracle that names what went wrong.
- *
- * <p>A lab is its {@link LabProfile} (what it is), a way to {@link #open} one run's worth of it
- * (fresh server state, the workers' scripts, the oracle), and a {@link #view} that shows a run's
- * record. The engine and the shells (command line, window) know labs only through this interface;
- * adding a lab means one implementation and one line in the registry.
+ * A lab as the engine runs it: its {@link LabProfile} (what it is) and a way to {@link #open} one
+ * run's worth of it (fresh server state, the workers' scripts, the oracle), with the settings a
+ * run starts from. The engine knows labs only through this; what shows a lab's runs is added by
+ * {@link dev.racelab.engine.lab.Lab}, the interface every lab implements.
  */
-public interface Lab {
+public interface Experiment {
 
     /** What the lab is: names, servers, strategies, gates, switches, workers. */
     LabProfile profile();
 
     /** Opens a run: creates its server state fresh, ready for workers. */
     Scenario open(RunSetup setup) throws Exception;
-
-    /**
-     * The lab's panels and picture for the run {@code header} describes, fed from the run's
-     * record: live, or opened from a file with no server. Labs without a view of their own get the
-     * {@link DefaultView}.
-     */
-    default LabView view(RunHeader header) {
-        return new DefaultView(header);
-    }
 
     /**
      * The delays a run starts with unless the user changes them: the lab's default gate plan,
@@ -50,6 +36,12 @@ public interface Lab {
      */
     default KeyFigure keyFigure() {
         return KeyFigure.VIOLATIONS;
+    }
+
+    /** The lab's defaults: its broken strategy, its preset gates, seed 1, every switch at its default. */
+    default RunSpec defaults() {
+        return new RunSpec(defaultStrategy().id(), defaultWorkers(), defaultOps(), presetGates(), 1,
+                RunSpec.DEFAULT_TIMEOUT, false, false, SwitchValues.DEFAULTS);
     }
 
     // What follows reads the profile, so that callers need not.
