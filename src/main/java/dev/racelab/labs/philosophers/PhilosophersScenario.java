@@ -1,7 +1,6 @@
 package dev.racelab.labs.philosophers;
 
 import dev.racelab.backend.Redis;
-import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Fixture;
@@ -21,7 +20,6 @@ import dev.racelab.labs.redis.sync.Semaphore;
 import dev.racelab.labs.redis.sync.SyncClient;
 import dev.racelab.labs.support.RecordingEvents;
 import dev.racelab.labs.support.RedisFixture;
-import dev.racelab.labs.support.SyncWorker;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,8 +28,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-
-import static dev.racelab.labs.support.RedisFixture.PATIENCE;
 
 /**
  * One run of the dining philosophers. An operation is one meal: think, get hungry, take the
@@ -121,7 +117,18 @@ final class PhilosophersScenario implements Scenario {
     public LabWorker worker(WorkerContext context) {
         actors[context.index()] = context.actor();
         SyncClient client = redis.client(context, new RecordingEvents(context, tally));
-        return new Philosopher(context, client);
+        return new Philosopher(context, client, strategy, place(client, context.index() + 1), thinkMillis, eatMillis);
+    }
+
+    /**
+     * Philosopher {@code k}'s place: fork {@code k} on its left, fork {@code k+1} on its right (the
+     * last philosopher's right fork is fork 1, so only its left fork is not the lower one).
+     */
+    private Philosopher.Place place(SyncClient client, int k) {
+        HardenedSemaphore left = constructs.hardenedSemaphore(client, fork(k));
+        HardenedSemaphore right = constructs.hardenedSemaphore(client, fork(k % n + 1));
+        Semaphore seat = strategy == PhilosophersStrategy.WAITER ? constructs.semaphore(client, SEATS) : null;
+        return new Philosopher.Place(left, right, k < n, seat);
     }
 
     @Override
@@ -365,133 +372,5 @@ final class PhilosophersScenario implements Scenario {
             }
         }
         return -1;
-    }
-
-    /** One philosopher: each operation is one meal. */
-    private final class Philosopher extends SyncWorker {
-
-        private final HardenedSemaphore left;
-        private final HardenedSemaphore right;
-        private final Semaphore seat;
-
-        Philosopher(WorkerContext context, SyncClient client) {
-            super(context, client);
-            int k = context.index() + 1;
-            this.left = constructs.hardenedSemaphore(client, fork(k));
-            this.right = constructs.hardenedSemaphore(client, fork(k % n + 1));
-            this.seat = strategy == PhilosophersStrategy.WAITER ? constructs.semaphore(client, SEATS) : null;
-        }
-
-        @Override
-        public void operation(int meal) throws Exception {
-            show(ActorState.THINKING);
-            pause(thinkMillis);
-            context.gate(PhilosophersLab.THINKING);
-            show(ActorState.HUNGRY);
-            if (seat != null) {
-                take(seat);
-            }
-            try {
-                switch (strategy) {
-                    case TRY_BACKOFF -> eatTryingAndBackingOff();
-                    case NAIVE, ORDERED, WAITER -> eatInOrder();
-                }
-            } finally {
-                if (seat != null) {
-                    seat.release();
-                }
-            }
-            show(ActorState.THINKING);
-        }
-
-        /** naive, ordered and waiter: take one fork, then the other, waiting as long as it takes. */
-        private void eatInOrder() throws Exception {
-            boolean leftFirst = strategy != PhilosophersStrategy.ORDERED || context.index() + 1 < n;
-            Semaphore first = leftFirst ? left : right;
-            Semaphore second = leftFirst ? right : left;
-            take(first);
-            try {
-                show(ActorState.HOLDING, first.name());
-                context.gate(PhilosophersLab.BETWEEN_FORKS);
-                take(second);
-                try {
-                    eat();
-                } finally {
-                    second.release();
-                }
-            } finally {
-                first.release();
-            }
-        }
-
-        /**
-         * try-backoff: left fork, then try the right; put the left back when the right is taken,
-         * back off, and try again, for as long as it takes: a livelock or a starving philosopher is
-         * the oracle's to name ({@link #waitingSince}), at the run's timeout.
-         */
-        private void eatTryingAndBackingOff() throws Exception {
-            for (int tries = 1; !context.stopping(); tries++) {
-                take(left);
-                try {
-                    show(ActorState.HOLDING, left.name());
-                    context.gate(PhilosophersLab.BETWEEN_FORKS);
-                    if (right.tryAcquire()) {
-                        try {
-                            eat();
-                        } finally {
-                            right.release();
-                        }
-                        return;
-                    }
-                } finally {
-                    left.release();
-                }
-                carryOn();
-                context.mark(EventKind.RETRY, right.name() + " was taken: put " + left.name() + " back", tries);
-                show(ActorState.HUNGRY);
-                context.gate(PhilosophersLab.BACKOFF);
-            }
-        }
-
-        /**
-         * Shows the philosopher {@code state}, while the run goes on. Stopping the run puts every
-         * fork down, and a fork put down goes to whoever queues for it: the philosopher handed one
-         * then must not be drawn holding it, nor eating, when nothing after the run began stopping
-         * may look like its work (the verdict counts no such meal). It puts the forks down again.
-         */
-        private void show(ActorState state, String about) throws InterruptedException {
-            carryOn();
-            context.state(state, about);
-        }
-
-        private void show(ActorState state) throws InterruptedException {
-            show(state, null);
-        }
-
-        /** Unwinds the meal, forks released on the way out, once the run is stopping. */
-        private void carryOn() throws InterruptedException {
-            if (context.stopping()) {
-                throw new InterruptedException("the run is stopping");
-            }
-        }
-
-        private void take(Semaphore semaphore) throws InterruptedException {
-            if (!semaphore.acquireOrEnqueue()) {
-                while (!semaphore.awaitTurn(PATIENCE)) {
-                    context.mark(EventKind.NOTE, "still waiting for " + semaphore.name(), 0);
-                }
-            }
-        }
-
-        private void eat() throws InterruptedException {
-            show(ActorState.EATING);
-            pause(eatMillis);
-            context.gate(PhilosophersLab.EATING);
-        }
-
-        /** Thinks or eats for a while drawn from the run's seed, so philosophers do not move in lockstep. */
-        private void pause(int most) throws InterruptedException {
-            Thread.sleep(context.random().nextInt(1, most + 1));
-        }
     }
 }
