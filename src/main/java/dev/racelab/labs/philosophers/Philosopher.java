@@ -15,8 +15,8 @@ import static dev.racelab.labs.support.RedisFixture.PATIENCE;
  * strategy's way, eats and puts them down; every change of state is an event on its lane.
  *
  * <p>It knows nothing of the table beyond its own {@link Place}: the scenario lays the table and
- * hands each philosopher its forks; the scenario's oracle watches from the events and from
- * Redis. Runs on the philosopher's own worker thread.
+ * hands each philosopher its forks; the oracle ({@link PhilosophersVerdict}) watches from the
+ * events and from Redis. Runs on the philosopher's own worker thread.
  */
 final class Philosopher extends SyncWorker {
 
@@ -94,7 +94,7 @@ final class Philosopher extends SyncWorker {
     /**
      * try-backoff: left fork, then try the right; put the left back when the right is taken,
      * back off, and try again, for as long as it takes: a livelock or a starving philosopher is
-     * the oracle's to name ({@link PhilosophersScenario#waitingSince}), at the run's timeout.
+     * the oracle's to name ({@link PhilosophersVerdict#waitingSince}), at the run's timeout.
      */
     private void eatTryingAndBackingOff() throws Exception {
         for (int tries = 1; !context.stopping(); tries++) {
