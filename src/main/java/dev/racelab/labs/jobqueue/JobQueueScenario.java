@@ -3,9 +3,6 @@ package dev.racelab.labs.jobqueue;
 import dev.racelab.backend.PgSessions;
 import dev.racelab.backend.Postgres;
 import dev.racelab.backend.SqlFile;
-import dev.racelab.engine.ActorState;
-import dev.racelab.engine.Event;
-import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Fixture;
 import dev.racelab.engine.LabWorker;
 import dev.racelab.engine.Outcome;
@@ -18,29 +15,21 @@ import dev.racelab.engine.WorkerContext;
 import dev.racelab.labs.support.PgFixture;
 import dev.racelab.labs.support.Survivors;
 
-import java.sql.Array;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
- * One run of the job queue: the producer adds its jobs round by round at its rate; each consumer
- * takes batches the strategy's way, sends them and marks them sent, until the round it is in is
- * settled.
+ * One run of the job queue, wired: the first worker is the {@link JobProducer}, which adds its
+ * jobs round by round at its rate; every other is a {@link JobConsumer}, which takes batches the
+ * strategy's way, sends them and marks them sent, until the round it is in is settled.
  *
- * <p>The oracle reads the table and the outbox: an email sent more than once is a duplicate
- * (RACE); a job claimed by a consumer that crashed, with no lease to let anyone take it over, is
- * orphaned (STUCK); a job that was never sent although nothing held it is lost (RACE). Each
- * duplicate is marked ✕ where its email went out (the mark tells the consumer how often the job
- * has been marked, under its row lock), each orphan where its consumer crashed.
+ * <p>The oracle ({@link JobQueueVerdict}) reads the table and the outbox: an email sent more than
+ * once is a duplicate (RACE); a job claimed by a consumer that crashed, with no lease to let anyone
+ * take it over, is orphaned (STUCK); a job that was never sent although nothing held it is lost
+ * (RACE). Each duplicate is marked ✕ where its email went out (the mark tells the consumer how
+ * often the job has been marked, under its row lock), each orphan where its consumer crashed.
  *
  * <p>What the workers know of the jobs ({@link JobBook}) only decides when a consumer's round is
  * over; the verdict comes from the server.
@@ -60,56 +49,48 @@ final class JobQueueScenario implements Scenario {
     private static final PgFixture.Tables TABLES = new PgFixture.Tables("job-queue", 1, SQL);
     /** Up to 64 consumers and the producer each have a session of their own. */
     private static final PgSessions.Mode SESSIONS = PgSessions.Mode.dedicatedUpTo(65, 32);
-    /** How long a consumer that found nothing to take waits before it looks again. */
-    private static final long POLL_MILLIS = 5;
 
-    private final JobQueueStrategy strategy;
     private final RunSetup setup;
     private final PgFixture pg;
-    private final int batch;
-    private final int perRound;
-    private final int jobs;
-    private final long sendMillis;
     private final long producerPeriodNanos;
-    private final int leaseMs;
-    private final boolean conditionalMark;
+    private final JobConsumer.Rules rules;
     private final JobBook book;
     private final Survivors survivors;
+    /** The run's claim tokens, shared by every consumer. */
     private final AtomicLong tokens = new AtomicLong();
-    private static final String DEADLOCK_DETECTED = "40P01";
-    private final LongAdder shortBatches = new LongAdder();
-    private final LongAdder refused = new LongAdder();
-    /** Names of the consumers that crashed. */
-    private final Set<String> crashed = ConcurrentHashMap.newKeySet();
+    /** What the consumers count for the verdict. */
+    private final JobQueueVerdict.Counts counts = new JobQueueVerdict.Counts();
     private final JobQueueVerdict verdict;
 
     JobQueueScenario(Postgres postgres, JobQueueStrategy strategy, RunSetup setup) throws SQLException {
-        this.strategy = strategy;
         this.setup = setup;
-        this.batch = setup.get(JobQueueLab.BATCH);
-        this.perRound = (setup.workers() - 1) * batch;
+        int batch = setup.get(JobQueueLab.BATCH);
+        int perRound = (setup.workers() - 1) * batch;
         long planned = JobQueueLab.jobs(setup.workers(), setup.ops(), batch);
         if (planned > JobQueueLab.MOST_JOBS) {
             throw new IllegalArgumentException("job-queue adds at most " + JobQueueLab.MOST_JOBS + " jobs in a run, not "
                     + planned + " (consumers × ops × batch): fewer ops or a smaller batch");
         }
-        this.jobs = (int) planned;
-        this.sendMillis = setup.get(JobQueueLab.SEND_MS);
+        int jobs = (int) planned;
+        long sendMillis = setup.get(JobQueueLab.SEND_MS);
         this.producerPeriodNanos = TimeUnit.SECONDS.toNanos(1) / setup.get(JobQueueLab.PRODUCER_RATE);
-        this.leaseMs = strategy.claims() ? setup.get(JobQueueLab.LEASE_MS) : 0;
-        this.conditionalMark = strategy.claims() && setup.get(JobQueueLab.CONDITIONAL_MARK);
+        int leaseMs = strategy.claims() ? setup.get(JobQueueLab.LEASE_MS) : 0;
+        boolean conditionalMark = strategy.claims() && setup.get(JobQueueLab.CONDITIONAL_MARK);
+        this.rules = new JobConsumer.Rules(strategy, setup.runId(), batch, perRound, leaseMs, sendMillis,
+                conditionalMark);
         this.book = new JobBook(jobs, setup.workers());
         this.survivors = new Survivors(setup.workers());
         this.pg = new PgFixture(postgres, setup, TABLES, SESSIONS);
-        this.verdict = new JobQueueVerdict(strategy, setup, jobs, leaseMs, crashed, shortBatches, refused);
+        this.verdict = new JobQueueVerdict(strategy, setup, jobs, leaseMs, counts);
     }
 
     @Override
     public LabWorker worker(WorkerContext context) throws SQLException {
         PgSessions.Session session = pg.session(context);
         return context.index() == 0
-                ? new JobProducer(context, session, setup.runId(), perRound, producerPeriodNanos, book, survivors)
-                : new Consumer(context, session);
+                ? new JobProducer(context, session, setup.runId(), rules.perRound(), producerPeriodNanos, book,
+                        survivors)
+                : new JobConsumer(context, session, rules, book, tokens, counts, survivors);
     }
 
     @Override
@@ -130,8 +111,9 @@ final class JobQueueScenario implements Scenario {
         if (found.verdict() == Verdict.RACE) {
             return found;
         }
-        String why = leaseMs > 0 && !crashed.isEmpty()
-                ? " The lease (" + leaseMs + " ms) had not let anyone take the crashed consumers' claims over by then."
+        String why = rules.leaseMs() > 0 && !counts.crashed().isEmpty()
+                ? " The lease (" + rules.leaseMs() + " ms) had not let anyone take the crashed consumers' claims over "
+                        + "by then."
                 : "";
         return new Outcome(Verdict.STUCK, "no progress for " + summary.timeout().toSeconds() + " s",
                 found.explanation() + why, found.violations(), found.metrics(), List.of());
@@ -140,314 +122,5 @@ final class JobQueueScenario implements Scenario {
     @Override
     public List<Fixture> fixtures() {
         return List.of(pg);
-    }
-
-    /** A consumer: takes a batch, sends it, marks it sent, again and again until its round is settled. */
-    private final class Consumer implements LabWorker {
-
-        private final WorkerContext context;
-        private final PgSessions.Session session;
-        /** Crashed: out of the run for good; later operations do nothing. */
-        private boolean out;
-
-        Consumer(WorkerContext context, PgSessions.Session session) {
-            this.context = context;
-            this.session = session;
-        }
-
-        @Override
-        public void operation(int n) throws Exception {
-            int upTo = (n + 1) * perRound;
-            while (!out && !book.settled(upTo, leaseMs > 0) && !context.stopping()) {
-                Batch taken = take();
-                if (out) {
-                    return;
-                }
-                if (taken == null) {
-                    idle();
-                } else if (!taken.ids.isEmpty()) {
-                    send(taken);
-                    mark(taken);
-                }
-            }
-            if (!out && context.currentState() != ActorState.RUNNING) {
-                context.state(ActorState.RUNNING);
-            }
-        }
-
-        /** Nothing to take yet: waits a little, on its lane as one stretch of waiting. */
-        private void idle() throws InterruptedException {
-            if (context.currentState() != ActorState.WAITING) {
-                context.state(ActorState.WAITING, "jobs to take");
-            }
-            TimeUnit.MILLISECONDS.sleep(POLL_MILLIS);
-        }
-
-        /** A short lane state while talking to the server; left alone while waiting, so polls stay quiet. */
-        private void busy(String what) {
-            if (context.currentState() != ActorState.WAITING) {
-                context.state(ActorState.RUNNING, what);
-            }
-        }
-
-        /**
-         * The strategy's way to get a batch: the jobs to send (perhaps none, after a claim that
-         * lost every job it found), or null when there was nothing to take.
-         */
-        private Batch take() throws Exception {
-            context.gate(JobQueueLab.BEFORE_TAKE);
-            return switch (strategy) {
-                case SELECT_THEN_UPDATE -> selectOldest();
-                case REQUEST_TOKEN -> claimByToken();
-                case SKIP_LOCKED -> claimSkipLocked();
-            };
-        }
-
-        private Batch selectOldest() throws Exception {
-            busy("selecting the oldest unsent jobs");
-            List<Integer> ids;
-            try (PgSessions.Lease lease = session.borrow();
-                 PreparedStatement ps = lease.connection().prepareStatement(SQL.get("select-unsent"))) {
-                ps.setString(1, setup.runId());
-                ps.setInt(2, batch);
-                ids = JobClaims.ids(ps);
-            }
-            if (ids.isEmpty()) {
-                return null;
-            }
-            context.state(ActorState.RUNNING, "selected jobs " + JobQueueVerdict.ids(ids));
-            for (int id : ids) {
-                context.mark(EventKind.JOB_TAKEN, "selected; nothing in the table says so", id);
-            }
-            if (crashes(new Batch(0, ids))) {
-                return null;
-            }
-            context.gate(JobQueueLab.AFTER_SELECT);
-            return new Batch(0, ids);
-        }
-
-        private Batch claimByToken() throws Exception {
-            busy("claiming jobs");
-            long token = tokens.incrementAndGet();
-            long free;
-            List<Integer> claimed = new ArrayList<>();
-            try (PgSessions.Lease lease = session.borrow();
-                 PreparedStatement ps = lease.connection().prepareStatement(SQL.get("claim-by-token"))) {
-                bindClaim(ps, token);
-                try (ResultSet rs = executeClaim(ps)) {
-                    if (rs == null) {
-                        return new Batch(token, claimed);
-                    }
-                    rs.next();
-                    free = rs.getLong(1);
-                    Array ids = rs.getArray(2);
-                    if (ids != null) {
-                        for (Integer id : (Integer[]) ids.getArray()) {
-                            claimed.add(id);
-                        }
-                    }
-                }
-            }
-            if (free == 0) {
-                return null;
-            }
-            claimed(token, claimed);
-            if (claimed.size() < free) {
-                shortBatches.increment();
-                context.mark(EventKind.SHORT_BATCH, "found " + free + " free, got " + claimed.size()
-                        + ": others claimed the rest first", claimed.size());
-            }
-            if (claimed.isEmpty()) {
-                return new Batch(token, claimed);
-            }
-            context.gate(JobQueueLab.AFTER_CLAIM);
-            if (crashes(new Batch(token, claimed))) {
-                return null;
-            }
-            List<Integer> mine;
-            try (PgSessions.Lease lease = session.borrow();
-                 PreparedStatement ps = lease.connection().prepareStatement(SQL.get("select-by-token"))) {
-                ps.setString(1, setup.runId());
-                ps.setLong(2, token);
-                mine = JobClaims.ids(ps);
-            }
-            context.gate(JobQueueLab.AFTER_SELECT);
-            return new Batch(token, mine);
-        }
-
-        /**
-         * Runs the token claim. Two claims can wait for each other's rows: each locks the free jobs
-         * it found as the plan reaches them, and the plan's order is not always the jobs' order.
-         * PostgreSQL then cancels one (40P01, deadlock detected), and its claim, a statement of its
-         * own, took nothing: as a plain program would have to, the consumer notes it and claims
-         * again. Answers null for such a claim.
-         */
-        private ResultSet executeClaim(PreparedStatement ps) throws SQLException {
-            try {
-                return ps.executeQuery();
-            } catch (SQLException e) {
-                if (!DEADLOCK_DETECTED.equals(e.getSQLState())) {
-                    throw e;
-                }
-                context.mark(EventKind.RETRY, "deadlock: PostgreSQL cancelled this claim, which waited for "
-                        + "another claim's jobs while that one waited for its own (40P01); it took nothing", 0);
-                return null;
-            }
-        }
-
-        private Batch claimSkipLocked() throws Exception {
-            busy("claiming jobs, skipping locked ones");
-            long token = tokens.incrementAndGet();
-            List<Integer> claimed;
-            try (PgSessions.Lease lease = session.borrow();
-                 PreparedStatement ps = lease.connection().prepareStatement(SQL.get("claim-skip-locked"))) {
-                bindClaim(ps, token);
-                claimed = JobClaims.ids(ps);
-            }
-            if (claimed.isEmpty()) {
-                return null;
-            }
-            claimed.sort(null);
-            claimed(token, claimed);
-            context.gate(JobQueueLab.AFTER_CLAIM);
-            if (crashes(new Batch(token, claimed))) {
-                return null;
-            }
-            context.gate(JobQueueLab.AFTER_SELECT);
-            return new Batch(token, claimed);
-        }
-
-        private void bindClaim(PreparedStatement ps, long token) throws SQLException {
-            JobClaims.bind(ps, setup.runId(), token, context.name(), leaseMs, batch);
-        }
-
-        /** Records a claim that went through: its token, and each job, noting any it took over. */
-        private void claimed(long token, List<Integer> ids) {
-            if (ids.isEmpty()) {
-                context.mark(EventKind.TOKEN, "request token", token);
-                return;
-            }
-            context.state(ActorState.RUNNING, "claim #" + token + ": jobs " + JobQueueVerdict.ids(ids));
-            context.mark(EventKind.TOKEN, "request token", token);
-            for (int id : ids) {
-                int before = book.holder.getAndSet(id, context.index());
-                context.mark(EventKind.JOB_TAKEN, before == 0 || before == context.index() ? "claim #" + token
-                        : "claim #" + token + ", taken over from " + JobQueueLab.CONSUMER + "-" + before
-                                + " (its lease ran out)", id);
-            }
-        }
-
-        /** At the crash gate: if the fault is armed for this consumer, crashes here and says so. */
-        private boolean crashes(Batch held) throws Exception {
-            if (!context.fault(JobQueueLab.CRASH)) {
-                return false;
-            }
-            out = true;
-            book.crashed.set(context.index(), 1);
-            crashed.add(context.name());
-            boolean orphans = strategy.claims() && leaseMs == 0;
-            if (orphans) {
-                for (int ignored : held.ids) {
-                    context.violation(ORPHANED, 1);
-                }
-            }
-            context.state(ActorState.FAILED, !strategy.claims()
-                    ? "crashed; it had claimed nothing, so its jobs are still there for others"
-                    : "crashed holding claim #" + held.token + " (jobs " + JobQueueVerdict.ids(held.ids) + ")"
-                            + (orphans ? ": nothing will take them back" : " until its lease runs out"));
-            session.abort();
-            survivors.done();
-            survivors.outlast(() -> { });
-            return true;
-        }
-
-        /** Sends each email of the batch: the slow part, done once per job if all goes well. */
-        private void send(Batch taken) throws InterruptedException {
-            for (int id : taken.ids) {
-                context.state(ActorState.SENDING, "job " + id);
-                if (sendMillis > 0) {
-                    TimeUnit.MILLISECONDS.sleep(sendMillis);
-                }
-            }
-        }
-
-        /**
-         * The final mark: marks the batch sent and writes its emails to the outbox in one
-         * statement. Each job comes back with how often it has now been marked; more than once is
-         * a duplicate email. With the conditional mark, jobs whose claim is no longer this
-         * consumer's come back not at all: their emails are called off.
-         */
-        private void mark(Batch taken) throws Exception {
-            context.gate(JobQueueLab.BEFORE_MARK);
-            context.state(ActorState.RUNNING, "marking jobs " + JobQueueVerdict.ids(taken.ids) + " sent");
-            List<Integer> sent = new ArrayList<>();
-            try (PgSessions.Lease lease = session.borrow();
-                 PreparedStatement ps = lease.connection().prepareStatement(SQL.get("mark-sent"))) {
-                ps.setString(1, setup.runId());
-                ps.setArray(2, lease.connection().createArrayOf("integer", taken.ids.toArray()));
-                ps.setString(3, context.name());
-                if (strategy.claims()) {
-                    ps.setLong(4, taken.token);
-                } else {
-                    ps.setNull(4, Types.BIGINT);
-                }
-                ps.setBoolean(5, conditionalMark);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        int id = rs.getInt(1);
-                        int marks = rs.getInt(2);
-                        sent.add(id);
-                        book.marks.set(id, marks);
-                        Event sentNow = context.mark(EventKind.JOB_SENT, QUEUE, id);
-                        if (marks == 1 && sentNow != null) {
-                            book.firstSend.set(id, sentNow.seq() + 1);
-                        } else if (marks > 1) {
-                            context.violation(DUPLICATES, 1);
-                            pointAtFirstSend(id);
-                        }
-                    }
-                }
-            }
-            List<Integer> calledOff = new ArrayList<>(taken.ids);
-            calledOff.removeAll(sent);
-            if (!calledOff.isEmpty()) {
-                refused.add(calledOff.size());
-                for (int ignored : calledOff) {
-                    context.mark(EventKind.WRITE_REJECTED, "mark of claim #" + taken.token, taken.token);
-                }
-                context.mark(EventKind.NOTE, "jobs " + JobQueueVerdict.ids(calledOff) + " are another consumer's claim now: "
-                        + "not marked, not sent", calledOff.size());
-            }
-        }
-
-        /**
-         * Points this duplicate email at the job's first one, so the timeline draws an arrow from
-         * the ✕ back to it. The first send committed before this one (the mark waited for its row
-         * lock); one whose event is not recorded yet (its consumer has not got that far) goes
-         * without an arrow.
-         */
-        private void pointAtFirstSend(int id) {
-            long seqPlusOne = book.firstSend.get(id);
-            if (seqPlusOne > 0) {
-                context.mark(EventKind.OVERWROTE, QUEUE, seqPlusOne - 1);
-            }
-        }
-
-        @Override
-        public void abort() {
-            session.abort();
-        }
-
-        @Override
-        public void close() throws SQLException {
-            if (!out) {
-                survivors.done();
-            }
-            session.close();
-        }
-    }
-
-    /** Jobs a consumer took, and the token of its claim (0 when it claimed nothing). */
-    private record Batch(long token, List<Integer> ids) {
     }
 }

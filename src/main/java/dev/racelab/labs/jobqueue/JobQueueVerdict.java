@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
 
@@ -25,6 +26,18 @@ import java.util.stream.Collectors;
  */
 final class JobQueueVerdict {
 
+    /**
+     * What the consumers count for the verdict, beside what the server holds: claims that got
+     * fewer jobs than were free, sends called off by the conditional mark, and the names of the
+     * consumers that crashed. Written by every consumer's thread, read by the supervisor's.
+     */
+    record Counts(LongAdder shortBatches, LongAdder refused, Set<String> crashed) {
+
+        Counts() {
+            this(new LongAdder(), new LongAdder(), ConcurrentHashMap.newKeySet());
+        }
+    }
+
     private final JobQueueStrategy strategy;
     private final RunSetup setup;
     private final int jobs;
@@ -33,15 +46,14 @@ final class JobQueueVerdict {
     private final LongAdder shortBatches;
     private final LongAdder refused;
 
-    JobQueueVerdict(JobQueueStrategy strategy, RunSetup setup, int jobs, int leaseMs, Set<String> crashed,
-                    LongAdder shortBatches, LongAdder refused) {
+    JobQueueVerdict(JobQueueStrategy strategy, RunSetup setup, int jobs, int leaseMs, Counts counts) {
         this.strategy = strategy;
         this.setup = setup;
         this.jobs = jobs;
         this.leaseMs = leaseMs;
-        this.crashed = crashed;
-        this.shortBatches = shortBatches;
-        this.refused = refused;
+        this.crashed = counts.crashed();
+        this.shortBatches = counts.shortBatches();
+        this.refused = counts.refused();
     }
 
     /** Reads the table and the outbox; {@code complete}: the workers finished, so an unsent job is lost. */

@@ -1,19 +1,13 @@
 package dev.racelab.labs.philosophers;
 
 import dev.racelab.backend.Redis;
-import dev.racelab.engine.ActorState;
-import dev.racelab.engine.Event;
-import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Fixture;
 import dev.racelab.engine.LabWorker;
 import dev.racelab.engine.Outcome;
-import dev.racelab.engine.Recorder;
-import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.RunSummary;
 import dev.racelab.engine.Scenario;
 import dev.racelab.engine.ServerObserver;
-import dev.racelab.engine.Verdict;
 import dev.racelab.engine.WorkerContext;
 import dev.racelab.labs.redis.sync.Constructs;
 import dev.racelab.labs.redis.sync.HardenedSemaphore;
@@ -21,32 +15,20 @@ import dev.racelab.labs.redis.sync.Semaphore;
 import dev.racelab.labs.redis.sync.SyncClient;
 import dev.racelab.labs.support.RecordingEvents;
 import dev.racelab.labs.support.RedisFixture;
-import dev.racelab.labs.support.SyncWorker;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
-
-import static dev.racelab.labs.support.RedisFixture.PATIENCE;
 
 /**
- * One run of the dining philosophers. An operation is one meal: think, get hungry, take the
- * forks as the strategy says, eat, put them down.
+ * One run of the dining philosophers, wired: the table laid in Redis (a one-permit semaphore per
+ * fork, and with a waiter a semaphore of N-1 seats), a {@link Philosopher} per worker handed the
+ * forks at its place, an observer on the forks, and the oracle ({@link PhilosophersVerdict}) that
+ * decides when the run ends and what it found. An operation is one meal: think, get hungry, take
+ * the forks as the strategy says, eat, put them down.
  *
- * <p>The oracle: when the run stalls it builds the wait-for graph from Redis (who holds each fork,
- * who is in each fork's queue) and names the cycle, and marks it on the timeline (a violation on
- * each philosopher in the cycle, and a note whose value is the philosopher it waits for, which the
- * table view draws as arrows). A philosopher hungry for longer than the run's timeout while the
- * others stay busy ({@link #waitingSince}) ends the run too: a livelock when nobody ate meanwhile
- * and forks went back and forth, starvation when the others ate. Meals and hunger are folded from
- * the run's events ({@link Hunger}), as the table view folds them, and measured at one instant (a
- * note on the run's lane), so the verdict, the panels and the picture show the same numbers; who
- * was starving is judged as the poll that ended the run saw it (the philosophers eat on until they
- * are stopped, after the diagnosis).
+ * <p>The names the timeline and the table view share (the marks, the notes, the forks) are
+ * defined here.
  */
 final class PhilosophersScenario implements Scenario {
 
@@ -69,13 +51,6 @@ final class PhilosophersScenario implements Scenario {
     private final PhilosophersStrategy strategy;
     private final int n;
     private final RecordingEvents.Tally tally = new RecordingEvents.Tally();
-    /** Per philosopher (0-based): its actor id. Written as workers are made, then read; supervisor thread only. */
-    private final int[] actors;
-    /** Meals and hunger folded from the log, up to {@code folded}; supervisor thread only. */
-    private final Hunger hunger = new Hunger();
-    private long folded;
-    /** The fold as the supervisor's last poll saw it ({@link #waitingSince}): what the run decided to end on. */
-    private Hunger.Snapshot lastPoll;
     /**
      * How long a philosopher thinks and eats, in ms, before any delay set at the gates: from 1 to
      * the lab's switch, never the same twice, as real philosophers. Lockstep (and so naive's
@@ -83,15 +58,16 @@ final class PhilosophersScenario implements Scenario {
      */
     private final int thinkMillis;
     private final int eatMillis;
+    private final PhilosophersVerdict verdict;
 
     PhilosophersScenario(Redis server, PhilosophersStrategy strategy, RunSetup setup) {
         this.redis = RedisFixture.hardened(server, setup, LEASE);
         this.constructs = redis.constructs();
         this.strategy = strategy;
         this.n = setup.workers();
-        this.actors = new int[n];
         this.thinkMillis = setup.get(PhilosophersLab.THINK_MS);
         this.eatMillis = setup.get(PhilosophersLab.EAT_MS);
+        this.verdict = new PhilosophersVerdict(redis, semaphores(), n);
         redis.setUp(admin -> {
             for (int fork = 1; fork <= n; fork++) {
                 constructs.createSemaphore(admin, fork(fork), 1);
@@ -104,6 +80,11 @@ final class PhilosophersScenario implements Scenario {
 
     static String fork(int number) {
         return "fork-" + number;
+    }
+
+    /** "5 philosophers in a cycle": the deadlock's key figure, in the banner, the panel and the picture. */
+    static String cycleWords(int size) {
+        return size + " philosophers in a cycle";
     }
 
     private List<String> semaphores() {
@@ -119,9 +100,20 @@ final class PhilosophersScenario implements Scenario {
 
     @Override
     public LabWorker worker(WorkerContext context) {
-        actors[context.index()] = context.actor();
+        verdict.seat(context.index(), context.actor());
         SyncClient client = redis.client(context, new RecordingEvents(context, tally));
-        return new Philosopher(context, client);
+        return new Philosopher(context, client, strategy, place(client, context.index() + 1), thinkMillis, eatMillis);
+    }
+
+    /**
+     * Philosopher {@code k}'s place: fork {@code k} on its left, fork {@code k+1} on its right (the
+     * last philosopher's right fork is fork 1, so only its left fork is not the lower one).
+     */
+    private Philosopher.Place place(SyncClient client, int k) {
+        HardenedSemaphore left = constructs.hardenedSemaphore(client, fork(k));
+        HardenedSemaphore right = constructs.hardenedSemaphore(client, fork(k % n + 1));
+        Semaphore seat = strategy == PhilosophersStrategy.WAITER ? constructs.semaphore(client, SEATS) : null;
+        return new Philosopher.Place(left, right, k < n, seat);
     }
 
     @Override
@@ -134,364 +126,23 @@ final class PhilosophersScenario implements Scenario {
         return List.of(redis);
     }
 
-    /**
-     * When the philosopher hungry longest got hungry, from the events so far. When that is longer
-     * ago than the timeout, the run may end on it: first every event recorded until now is folded,
-     * those still being stored too (a meal just eaten must not go unseen), and the fold is kept
-     * as it stands ({@link #lastPoll}) for the diagnosis.
-     */
     @Override
     public long waitingSince(RunSummary summary) {
-        Recorder recorder = summary.recorder();
-        folded = recorder.drain(folded, Integer.MAX_VALUE, hunger::accept);
-        long now = recorder.clock().nanos();
-        if (hunger.hungrySince() != Long.MAX_VALUE && now - hunger.hungrySince() > summary.timeout().toNanos()) {
-            foldUpTo(recorder, recorder.claimed());
-        }
-        lastPoll = hunger.snapshot(now);
-        return hunger.hungrySince();
+        return verdict.waitingSince(summary);
     }
 
-    /**
-     * No progress for the timeout, or a philosopher hungry for longer: a deadlock if Redis shows a
-     * cycle of waits, else a livelock (nobody ate, forks went back and forth), else starvation
-     * (the others ate), else stuck.
-     */
     @Override
     public Outcome diagnose(RunSummary summary) {
-        WaitForGraph graph = waitForGraph();
-        Outcome deadlock = deadlock(summary, graph);
-        if (deadlock != null) {
-            return deadlock;
-        }
-        long asOf = measure(summary.recorder());
-        Hunger.Hungriest hungriest = hunger.hungriest(philosophers(), asOf);
-        long timeout = summary.timeout().toNanos();
-        // Judged as the run saw it when it decided to end (its last poll), and as of now: the
-        // philosophers go on until they are stopped, and one who ate in between starved all the same.
-        Hunger.Snapshot decided = lastPoll != null ? lastPoll : hunger.snapshot(asOf);
-        List<Integer> starving = hunger.starving(philosophers(), decided, asOf, timeout);
-        if (starving.isEmpty()) {
-            String who = graph.edges().stream().map(e -> e.waiter() + " waits for " + e.resource() + ", held by "
-                    + e.holder()).collect(Collectors.joining("; "));
-            return new Outcome(Verdict.STUCK, "no progress, but no cycle of waiting either",
-                    (who.isEmpty() ? "Nobody waits in a fork's queue." : who + ".") + " " + hungerText(hungriest) + " "
-                            + mealsText(), Map.of(), metrics(hungriest), List.of());
-        }
-        String who = nameOf(hungriest.actor()) + " hungry " + Hunger.words(hungriest.millis());
-        boolean nobodyAte = decided.lastMealNanos() < decided.at() - timeout;
-        long putBack = decided.retriesSinceLastMeal();
-        String violation;
-        String headline;
-        String why;
-        if (nobodyAte && putBack > 0) {
-            violation = LIVELOCKED;
-            headline = "livelock: " + who + "; nobody ate, forks put back " + putBack + " times";
-            why = "The philosophers keep taking a fork, finding the other one taken and putting theirs back, in "
-                    + "step with each other: all busy, none eating. A backoff drawn at random (a range at the "
-                    + "backoff gate) breaks the step.";
-        } else {
-            violation = STARVING;
-            headline = "starvation: " + who + (starving.size() > 1 ? "; " + starving.size() + " philosophers "
-                    + "hungry longer than the " + summary.timeout().toMillis() + " ms timeout" : "");
-            why = nobodyAte ? "Nobody has eaten for longer than the timeout, but nobody is in a cycle of waits."
-                    : "The others went on eating, but " + starving.stream().map(this::nameOf)
-                            .collect(Collectors.joining(", ")) + " kept missing the forks.";
-        }
-        List<Long> places = new ArrayList<>();
-        for (int actor : starving) {
-            Event mark = summary.recorder().record(actor, EventKind.VIOLATION, violation, 1);
-            if (mark != null) {
-                places.add(mark.seq());
-            }
-        }
-        summary.recorder().record(Run.RUN_ACTOR, EventKind.NOTE, FAILURE_NOTE + headline, starving.size());
-        return new Outcome(Verdict.STUCK, headline, why + " " + hungerText(hungriest) + " " + mealsText(),
-                Map.of(violation, (long) starving.size()), metrics(hungriest), places);
+        return verdict.diagnose(summary);
     }
 
-    /**
-     * The forks' queues after a quiet second: a cycle there is for ever, since every waiter blocks
-     * until its fork comes and every holder is alive (its lease is renewed) and waiting itself.
-     */
     @Override
     public Outcome deadlock(RunSummary summary) {
-        return deadlock(summary, waitForGraph());
+        return verdict.deadlock(summary);
     }
 
-    /** Who waits in which fork's (or seat's) queue for whom, as Redis has it. */
-    private WaitForGraph waitForGraph() {
-        WaitForGraph graph = new WaitForGraph();
-        for (String name : semaphores()) {
-            List<String> holders = constructs.holding(redis.admin(), name);
-            for (String waiter : constructs.waiting(redis.admin(), name)) {
-                holders.forEach(holder -> graph.waitsFor(waiter, name, holder));
-            }
-        }
-        return graph;
-    }
-
-    private Outcome deadlock(RunSummary summary, WaitForGraph graph) {
-        List<WaitForGraph.Edge> cycle = graph.cycle(Comparator.comparingInt(this::indexOf));
-        if (cycle.isEmpty()) {
-            return null;
-        }
-        long asOf = measure(summary.recorder());
-        Hunger.Hungriest hungriest = hunger.hungriest(philosophers(), asOf);
-        String path = cycle.stream().map(WaitForGraph.Edge::waiter).collect(Collectors.joining(" → "))
-                + " → " + cycle.get(0).waiter();
-        String headline = cycleWords(cycle.size()) + ": " + path;
-        List<Long> places = mark(summary.recorder(), cycle, headline);
-        String how = cycle.stream().map(e -> e.waiter() + " waits for " + e.resource() + ", held by " + e.holder())
-                .collect(Collectors.joining("; "));
-        return new Outcome(Verdict.DEADLOCK, headline,
-                "Each holds one fork and waits for the next one's, and none lets go: " + how + ". "
-                        + hungerText(hungriest) + " " + mealsText(),
-                Map.of(DEADLOCKED, (long) cycle.size()), metrics(hungriest), places);
-    }
-
-    /** "5 philosophers in a cycle": the deadlock's key figure, in the banner, the panel and the picture. */
-    static String cycleWords(int size) {
-        return size + " philosophers in a cycle";
-    }
-
-    /** Puts the cycle on the timeline: a violation and a note per edge, the headline on the run's lane. */
-    private List<Long> mark(Recorder recorder, List<WaitForGraph.Edge> cycle, String headline) {
-        List<Long> places = new ArrayList<>();
-        for (WaitForGraph.Edge edge : cycle) {
-            int waiter = actors[indexOf(edge.waiter())];
-            Event violation = recorder.record(waiter, EventKind.VIOLATION, DEADLOCKED, 1);
-            if (violation != null) {
-                places.add(violation.seq());
-            }
-            recorder.record(waiter, EventKind.NOTE, CYCLE_NOTE + edge.resource() + ", held by " + edge.holder(),
-                    actors[indexOf(edge.holder())]);
-        }
-        recorder.record(Run.RUN_ACTOR, EventKind.NOTE, FAILURE_NOTE + headline, cycle.size());
-        return places;
-    }
-
-    /**
-     * Notes the instant the verdict measures hunger at, on the run's lane, and folds every event
-     * before it; returns the instant. A reader of the record folding the same events up to the same
-     * note measures the same hunger.
-     */
-    private long measure(Recorder recorder) {
-        Event instant = recorder.record(Run.RUN_ACTOR, EventKind.NOTE, MEASURED, 0);
-        if (instant == null) {
-            folded = recorder.drain(folded, Integer.MAX_VALUE, hunger::accept);
-            return recorder.clock().nanos();
-        }
-        foldUpTo(recorder, instant.seq());
-        return instant.nanos();
-    }
-
-    /** Folds the events before {@code seq}, waiting (a second at most) for those still being stored by their threads. */
-    private void foldUpTo(Recorder recorder, long seq) {
-        long giveUp = System.nanoTime() + 1_000_000_000L;
-        while (folded < seq && System.nanoTime() < giveUp) {
-            folded = recorder.drain(folded, (int) (seq - folded), hunger::accept);
-            Thread.onSpinWait();
-        }
-    }
-
-    private int indexOf(String philosopher) {
-        return Integer.parseInt(philosopher.substring(philosopher.lastIndexOf('-') + 1)) - 1;
-    }
-
-    private String nameOf(int actor) {
-        return "philosopher-" + (indexOfActor(actor) + 1);
-    }
-
-    private List<Integer> philosophers() {
-        List<Integer> list = new ArrayList<>();
-        for (int actor : actors) {
-            list.add(actor);
-        }
-        return list;
-    }
-
-    /**
-     * Every worker ended: all ate every meal, unless the user stopped the run first, which says
-     * nothing about starving (a philosopher still hungry then had not waited for the timeout).
-     */
     @Override
     public Outcome judge(RunSummary summary) {
-        long asOf = measure(summary.recorder());
-        Hunger.Hungriest hungriest = hunger.hungriest(philosophers(), asOf);
-        String headline = summary.stoppedByUser() ? "no deadlock before the stop" : "every philosopher ate; no deadlock";
-        return new Outcome(Verdict.SAFE, headline, mealsText() + " " + hungerText(hungriest), Map.of(),
-                metrics(hungriest), List.of());
-    }
-
-    /** "philosopher-3 was hungry longest: 1183 ms, and still is." */
-    private String hungerText(Hunger.Hungriest hungriest) {
-        return nameOf(hungriest.actor()) + " was hungry longest: " + Hunger.words(hungriest.millis())
-                + (hungriest.ongoing() ? ", and still is." : ".");
-    }
-
-    private String mealsText() {
-        StringBuilder text = new StringBuilder("Meals:");
-        for (int i = 0; i < n; i++) {
-            text.append(i == 0 ? " " : ", ").append("philosopher-").append(i + 1).append(' ')
-                    .append(hunger.meals(actors[i]));
-        }
-        return text.append('.').toString();
-    }
-
-    private Map<String, Number> metrics(Hunger.Hungriest hungriest) {
-        Map<String, Number> metrics = new LinkedHashMap<>();
-        long total = 0;
-        int fewest = Integer.MAX_VALUE;
-        for (int actor : actors) {
-            total += hunger.meals(actor);
-            fewest = Math.min(fewest, hunger.meals(actor));
-        }
-        metrics.put("meals", total);
-        metrics.put("fewestMeals", fewest);
-        metrics.put("longestHungerMs", hungriest.millis());
-        metrics.put("hungriestPhilosopher", indexOfActor(hungriest.actor()) + 1);
-        metrics.put("forksPutBack", hunger.retries());
-        for (int i = 0; i < n; i++) {
-            metrics.put("meals:philosopher-" + (i + 1), hunger.meals(actors[i]));
-        }
-        return metrics;
-    }
-
-    private int indexOfActor(int actor) {
-        for (int i = 0; i < n; i++) {
-            if (actors[i] == actor) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /** One philosopher: each operation is one meal. */
-    private final class Philosopher extends SyncWorker {
-
-        private final HardenedSemaphore left;
-        private final HardenedSemaphore right;
-        private final Semaphore seat;
-
-        Philosopher(WorkerContext context, SyncClient client) {
-            super(context, client);
-            int k = context.index() + 1;
-            this.left = constructs.hardenedSemaphore(client, fork(k));
-            this.right = constructs.hardenedSemaphore(client, fork(k % n + 1));
-            this.seat = strategy == PhilosophersStrategy.WAITER ? constructs.semaphore(client, SEATS) : null;
-        }
-
-        @Override
-        public void operation(int meal) throws Exception {
-            show(ActorState.THINKING);
-            pause(thinkMillis);
-            context.gate(PhilosophersLab.THINKING);
-            show(ActorState.HUNGRY);
-            if (seat != null) {
-                take(seat);
-            }
-            try {
-                switch (strategy) {
-                    case TRY_BACKOFF -> eatTryingAndBackingOff();
-                    case NAIVE, ORDERED, WAITER -> eatInOrder();
-                }
-            } finally {
-                if (seat != null) {
-                    seat.release();
-                }
-            }
-            show(ActorState.THINKING);
-        }
-
-        /** naive, ordered and waiter: take one fork, then the other, waiting as long as it takes. */
-        private void eatInOrder() throws Exception {
-            boolean leftFirst = strategy != PhilosophersStrategy.ORDERED || context.index() + 1 < n;
-            Semaphore first = leftFirst ? left : right;
-            Semaphore second = leftFirst ? right : left;
-            take(first);
-            try {
-                show(ActorState.HOLDING, first.name());
-                context.gate(PhilosophersLab.BETWEEN_FORKS);
-                take(second);
-                try {
-                    eat();
-                } finally {
-                    second.release();
-                }
-            } finally {
-                first.release();
-            }
-        }
-
-        /**
-         * try-backoff: left fork, then try the right; put the left back when the right is taken,
-         * back off, and try again, for as long as it takes: a livelock or a starving philosopher is
-         * the oracle's to name ({@link #waitingSince}), at the run's timeout.
-         */
-        private void eatTryingAndBackingOff() throws Exception {
-            for (int tries = 1; !context.stopping(); tries++) {
-                take(left);
-                try {
-                    show(ActorState.HOLDING, left.name());
-                    context.gate(PhilosophersLab.BETWEEN_FORKS);
-                    if (right.tryAcquire()) {
-                        try {
-                            eat();
-                        } finally {
-                            right.release();
-                        }
-                        return;
-                    }
-                } finally {
-                    left.release();
-                }
-                carryOn();
-                context.mark(EventKind.RETRY, right.name() + " was taken: put " + left.name() + " back", tries);
-                show(ActorState.HUNGRY);
-                context.gate(PhilosophersLab.BACKOFF);
-            }
-        }
-
-        /**
-         * Shows the philosopher {@code state}, while the run goes on. Stopping the run puts every
-         * fork down, and a fork put down goes to whoever queues for it: the philosopher handed one
-         * then must not be drawn holding it, nor eating, when nothing after the run began stopping
-         * may look like its work (the verdict counts no such meal). It puts the forks down again.
-         */
-        private void show(ActorState state, String about) throws InterruptedException {
-            carryOn();
-            context.state(state, about);
-        }
-
-        private void show(ActorState state) throws InterruptedException {
-            show(state, null);
-        }
-
-        /** Unwinds the meal, forks released on the way out, once the run is stopping. */
-        private void carryOn() throws InterruptedException {
-            if (context.stopping()) {
-                throw new InterruptedException("the run is stopping");
-            }
-        }
-
-        private void take(Semaphore semaphore) throws InterruptedException {
-            if (!semaphore.acquireOrEnqueue()) {
-                while (!semaphore.awaitTurn(PATIENCE)) {
-                    context.mark(EventKind.NOTE, "still waiting for " + semaphore.name(), 0);
-                }
-            }
-        }
-
-        private void eat() throws InterruptedException {
-            show(ActorState.EATING);
-            pause(eatMillis);
-            context.gate(PhilosophersLab.EATING);
-        }
-
-        /** Thinks or eats for a while drawn from the run's seed, so philosophers do not move in lockstep. */
-        private void pause(int most) throws InterruptedException {
-            Thread.sleep(context.random().nextInt(1, most + 1));
-        }
+        return verdict.judge(summary);
     }
 }
