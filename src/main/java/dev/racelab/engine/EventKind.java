@@ -255,6 +255,42 @@ public enum EventKind {
         public String describe(String subject, long value) {
             return subject == null ? "note" : subject;
         }
+    },
+    // Notes a lab's view follows, each its own kind so that no view reads another's words.
+    /** What a run is about, for its lab's panel: the spec, the order of its steps, what it should do. */
+    ABOUT(false, Glyph.NONE, Ink.TEXT, null) {
+        @Override
+        public String describe(String subject, long value) {
+            return subject == null ? "about" : subject;
+        }
+    },
+    /** A worker's wait in a deadlock's cycle, named once judged: for what, held by whom ({@code value}: the holder's lane). */
+    WAITS_FOR(false, Glyph.NONE, Ink.TEXT, null) {
+        @Override
+        public String describe(String subject, long value) {
+            return "deadlock: waits for " + subject;
+        }
+    },
+    /** The run's failure in a line, on the run's lane once judged ({@code value}: how many workers it names). */
+    DIAGNOSIS(false, Glyph.NONE, Ink.TEXT, null) {
+        @Override
+        public String describe(String subject, long value) {
+            return "failure: " + subject;
+        }
+    },
+    /** The instant a verdict measured at, on the run's lane: what the record holds after it is not judged. */
+    MEASURED(false, Glyph.NONE, Ink.TEXT, null) {
+        @Override
+        public String describe(String subject, long value) {
+            return subject == null ? "measured for the verdict" : subject;
+        }
+    },
+    /** A write that replaced one made with a fencing token ({@code value}: that token). */
+    REPLACED(false, Glyph.NONE, Ink.TEXT, null) {
+        @Override
+        public String describe(String subject, long value) {
+            return "replaced the price written with token " + value;
+        }
     };
 
     private final boolean kept;

@@ -110,7 +110,7 @@ public final class RecordingReader {
 
         private final String name;
         private final LineReader in;
-        private final RecordingSink sink;
+        private RecordingSink sink;
         private int lineNumber;
         /** Reads the event lines RaceLab writes without a JSON tree. */
         private final EventLine plain = new EventLine();
@@ -136,6 +136,9 @@ public final class RecordingReader {
             if (version < 1) {
                 throw new RecordingException(name + " claims recording format version " + version
                         + ", which never existed");
+            }
+            if (version < 2) {
+                sink = new OldNotes(sink);
             }
             int runs = 0;
             while (true) {

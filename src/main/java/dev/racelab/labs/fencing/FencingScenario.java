@@ -44,8 +44,6 @@ final class FencingScenario implements Scenario {
     static final String PRICE = "price";
     static final String BOOK_TOKEN = "book token";
     static final String LATEST_TOKEN = "latest token";
-    /** The note after each accepted write: the token of the write it replaced (its value); 0 is the seeded price. */
-    static final String REPLACED = "replaced the price written with token ";
 
     private static final SqlFile SQL = SqlFile.load(FencingScenario.class, "fencing.sql");
     private static final PgFixture.Tables TABLES = new PgFixture.Tables("fencing", 1, SQL);
@@ -237,7 +235,7 @@ final class FencingScenario implements Scenario {
                     context.mark(EventKind.WRITE_ACCEPTED, BOOK, token);
                     // Which write this one replaced, as the book's trigger saw it: the writes in the
                     // order PostgreSQL committed them, whatever order their replies came back in.
-                    context.mark(EventKind.NOTE, REPLACED + replaced, replaced);
+                    context.mark(EventKind.REPLACED, null, replaced);
                     writeOfToken.set((int) token, context.mark(EventKind.WRITE, BOOK, price).seq() + 1);
                     if (replaced > token) {
                         staleApplied.increment();

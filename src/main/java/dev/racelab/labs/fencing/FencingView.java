@@ -69,9 +69,9 @@ final class FencingView implements LabView {
                 landed.put(event.value(), new Write(event.value(), worker, Outcome.ACCEPTED));
                 lastAccepted.put(event.actor(), event.value());
             }
-            case NOTE -> {
+            case REPLACED -> {
                 Long token = lastAccepted.get(event.actor());
-                if (token != null && event.subject() != null && event.subject().startsWith(FencingScenario.REPLACED)) {
+                if (token != null) {
                     replacedBy.put(event.value(), token);
                 }
             }

@@ -115,22 +115,24 @@ final class IsolationScenario implements Scenario {
 
     @Override
     public LabWorker worker(WorkerContext context) {
-        List<String> notes = new ArrayList<>();
+        List<IsolationWorker.Note> notes = new ArrayList<>();
         if (context.index() == 0) {
-            notes.add("scratch database " + sandbox.database() + ", dropped after the run");
+            notes.add(IsolationWorker.Note.plain("scratch database " + sandbox.database() + ", dropped after the run"));
             if (asLogin) {
-                notes.add("the sessions log in as your own login, with all of its rights (Run as my login)");
+                notes.add(IsolationWorker.Note.plain("the sessions log in as your own login, with all of its rights "
+                        + "(Run as my login)"));
             }
-            notes.add("spec " + source.name() + (source.title().equals(source.name()) ? "" : ": " + source.title()));
+            notes.add(IsolationWorker.Note.about("spec " + source.name() + (source.title().equals(source.name()) ? ""
+                    : ": " + source.title())));
             Permutation p = source.permutations().get(number - 1);
             String label = source.label(number).equals("permutation " + number) ? "" : " (" + source.label(number) + ")";
             if (!byHand) {
-                notes.add("permutation " + number + label + ": " + p);
-                source.expectation(number).ifPresent(e -> notes.add("stated: " + e.outcome() + " — "
-                        + e.explanation()));
+                notes.add(IsolationWorker.Note.about("permutation " + number + label + ": " + p));
+                source.expectation(number).ifPresent(e -> notes.add(IsolationWorker.Note.about("stated: " + e.outcome()
+                        + " — " + e.explanation())));
             } else {
-                notes.add("by hand: the steps of permutation " + number + label
-                        + ", each session's in its own order, as you release them");
+                notes.add(IsolationWorker.Note.about("by hand: the steps of permutation " + number + label
+                        + ", each session's in its own order, as you release them"));
             }
         }
         return new IsolationWorker(context, conductor, notes, source.teaching().isPresent());

@@ -74,10 +74,8 @@ final class IsolationView implements LabView {
                     }
                 }
             }
-            case NOTE -> {
-                if (e.actor() == firstWorker && about.size() < 3 && e.subject() != null
-                        && (e.subject().startsWith("spec ") || e.subject().startsWith("permutation ")
-                        || e.subject().startsWith("stated: ") || e.subject().startsWith("by hand"))) {
+            case ABOUT -> {
+                if (e.actor() == firstWorker && about.size() < 3 && e.subject() != null) {
                     about.add(e.subject());
                     version++;
                 }

@@ -25,7 +25,7 @@ final class IsolationWorker implements LabWorker {
     private final Conductor conductor;
     private final List<PermutationStep> script;
     private final BlockingQueue<Conductor.Update> mailbox;
-    private final List<String> notes;
+    private final List<Note> notes;
     /** Only a teaching spec says which outcome is an anomaly (its check step's {@code anomaly} column). */
     private final boolean teaching;
     private boolean done;
@@ -34,7 +34,7 @@ final class IsolationWorker implements LabWorker {
      * @param notes    what this lane notes before it starts (the first session's: which spec, which order)
      * @param teaching whether the spec is one of RaceLab's teaching specs: only those mark an anomaly
      */
-    IsolationWorker(WorkerContext context, Conductor conductor, List<String> notes, boolean teaching) {
+    IsolationWorker(WorkerContext context, Conductor conductor, List<Note> notes, boolean teaching) {
         this.teaching = teaching;
         this.context = context;
         this.conductor = conductor;
@@ -43,13 +43,24 @@ final class IsolationWorker implements LabWorker {
         this.notes = List.copyOf(notes);
     }
 
+    /** A line the lane notes before it starts: {@code ABOUT} for the lab's Spec panel, else a plain note. */
+    record Note(EventKind kind, String text) {
+        static Note about(String text) {
+            return new Note(EventKind.ABOUT, text);
+        }
+
+        static Note plain(String text) {
+            return new Note(EventKind.NOTE, text);
+        }
+    }
+
     @Override
     public void operation(int n) throws Exception {
         if (done) {
             return;
         }
         done = true;
-        notes.forEach(note -> context.mark(EventKind.NOTE, note, 0));
+        notes.forEach(note -> context.mark(note.kind(), note.text(), 0));
         conductor.workerStarted();
         context.state(ActorState.IDLE);
         for (PermutationStep entry : script) {

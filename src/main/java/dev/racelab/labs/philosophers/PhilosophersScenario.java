@@ -36,11 +36,7 @@ final class PhilosophersScenario implements Scenario {
     static final String DEADLOCKED = "deadlocked philosophers";
     static final String LIVELOCKED = "livelocked philosophers";
     static final String STARVING = "starving philosophers";
-    /** The prefix of the notes that name a deadlocked philosopher's edge of the cycle. */
-    static final String CYCLE_NOTE = "deadlock: waits for ";
-    /** The run-lane note whose subject is the verdict's headline (deadlock, livelock, starvation). */
-    static final String FAILURE_NOTE = "failure: ";
-    /** The run-lane note at the instant the verdict measures hunger; the table view measures at it too. */
+    /** The words of the run-lane {@code MEASURED} event at the instant the verdict measures hunger. */
     static final String MEASURED = "hunger measured for the verdict";
     static final String SEATS = "seats";
 

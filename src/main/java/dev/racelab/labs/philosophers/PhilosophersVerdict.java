@@ -17,9 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import static dev.racelab.labs.philosophers.PhilosophersScenario.CYCLE_NOTE;
 import static dev.racelab.labs.philosophers.PhilosophersScenario.DEADLOCKED;
-import static dev.racelab.labs.philosophers.PhilosophersScenario.FAILURE_NOTE;
 import static dev.racelab.labs.philosophers.PhilosophersScenario.LIVELOCKED;
 import static dev.racelab.labs.philosophers.PhilosophersScenario.MEASURED;
 import static dev.racelab.labs.philosophers.PhilosophersScenario.STARVING;
@@ -135,7 +133,7 @@ final class PhilosophersVerdict {
                 places.add(mark.seq());
             }
         }
-        summary.recorder().record(Run.RUN_ACTOR, EventKind.NOTE, FAILURE_NOTE + headline, starving.size());
+        summary.recorder().record(Run.RUN_ACTOR, EventKind.DIAGNOSIS, headline, starving.size());
         return new Outcome(Verdict.STUCK, headline, why + " " + hungerText(hungriest) + " " + mealsText(),
                 Map.of(violation, (long) starving.size()), metrics(hungriest), places);
     }
@@ -200,10 +198,10 @@ final class PhilosophersVerdict {
             if (violation != null) {
                 places.add(violation.seq());
             }
-            recorder.record(waiter, EventKind.NOTE, CYCLE_NOTE + edge.resource() + ", held by " + edge.holder(),
+            recorder.record(waiter, EventKind.WAITS_FOR, edge.resource() + ", held by " + edge.holder(),
                     actors[indexOf(edge.holder())]);
         }
-        recorder.record(Run.RUN_ACTOR, EventKind.NOTE, FAILURE_NOTE + headline, cycle.size());
+        recorder.record(Run.RUN_ACTOR, EventKind.DIAGNOSIS, headline, cycle.size());
         return places;
     }
 
@@ -213,7 +211,7 @@ final class PhilosophersVerdict {
      * note measures the same hunger.
      */
     private long measure(Recorder recorder) {
-        Event instant = recorder.record(Run.RUN_ACTOR, EventKind.NOTE, MEASURED, 0);
+        Event instant = recorder.record(Run.RUN_ACTOR, EventKind.MEASURED, MEASURED, 0);
         if (instant == null) {
             folded = recorder.drain(folded, Integer.MAX_VALUE, hunger::accept);
             return recorder.clock().nanos();

@@ -59,8 +59,15 @@ final class TableView implements LabView {
     @Override
     public void accept(Event e) {
         boolean changed = false;
-        if (e.kind() == EventKind.NOTE && e.subject() != null) {
-            changed = followNote(e);
+        if (e.kind() == EventKind.WAITS_FOR && e.actor() != Actor.RUN_ID) {
+            cycle.put(e.actor(), (int) e.value());
+            changed = true;
+        } else if (e.kind() == EventKind.MEASURED && e.actor() == Actor.RUN_ID) {
+            measuredAt = e.nanos();
+            changed = true;
+        } else if (e.kind() == EventKind.DIAGNOSIS && e.actor() == Actor.RUN_ID) {
+            failure = e.subject();
+            changed = true;
         } else if (e.kind() == EventKind.VIOLATION && e.actor() != Actor.RUN_ID) {
             marked.put(e.actor(), e.subject());
             changed = true;
@@ -87,23 +94,6 @@ final class TableView implements LabView {
             nowNanos = nanos;
             version++;
         }
-    }
-
-    private boolean followNote(Event e) {
-        String subject = e.subject();
-        if (e.actor() != Actor.RUN_ID && subject.startsWith(PhilosophersScenario.CYCLE_NOTE)) {
-            cycle.put(e.actor(), (int) e.value());
-            return true;
-        }
-        if (e.actor() == Actor.RUN_ID && subject.equals(PhilosophersScenario.MEASURED)) {
-            measuredAt = e.nanos();
-            return true;
-        }
-        if (e.actor() == Actor.RUN_ID && subject.startsWith(PhilosophersScenario.FAILURE_NOTE)) {
-            failure = subject.substring(PhilosophersScenario.FAILURE_NOTE.length());
-            return true;
-        }
-        return false;
     }
 
     private void bump(boolean changed) {
