@@ -46,6 +46,11 @@ public enum EventKind {
         public String describe(String subject, long value) {
             return "read " + subject + " = " + value;
         }
+
+        @Override
+        public String valueLabel(long value) {
+            return "read " + value;
+        }
     },
     /** A worker wrote {@code value} to {@code subject}. */
     WRITE(false, Glyph.STROKE, Ink.TEXT, null) {
@@ -53,12 +58,27 @@ public enum EventKind {
         public String describe(String subject, long value) {
             return "wrote " + subject + " = " + value;
         }
+
+        @Override
+        public String valueLabel(long value) {
+            return "wrote " + value;
+        }
     },
     /** A token {@code value} was issued to the worker. */
     TOKEN(false, Glyph.DOT, Ink.TOKEN, "● token") {
         @Override
         public String describe(String subject, long value) {
             return "got " + (subject == null ? "token" : subject) + " " + value;
+        }
+
+        @Override
+        public String valueLabel(long value) {
+            return "#" + value;
+        }
+
+        @Override
+        public boolean labelAbove() {
+            return true;
         }
     },
     /** A write carrying token {@code value} was accepted. */
@@ -338,6 +358,19 @@ public enum EventKind {
     }
 
     /** One line for the hover text of an event of this kind. */
+    /**
+     * The words the timeline writes beside this kind's mark when there is room, from its value (a
+     * token's number, the value read or written), in the kind's ink; null for none.
+     */
+    public String valueLabel(long value) {
+        return null;
+    }
+
+    /** Whether the {@link #valueLabel} goes above the mark (a token's number) rather than boxed below it. */
+    public boolean labelAbove() {
+        return false;
+    }
+
     public String describe(String subject, long value) {
         return name().toLowerCase().replace('_', ' ') + (subject == null ? "" : " " + subject);
     }

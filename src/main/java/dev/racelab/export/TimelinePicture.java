@@ -423,11 +423,11 @@ public final class TimelinePicture {
         }
         for (int a = 0; a < model.arrowToTime.size(); a++) {
             arrow(s, position, model.arrowFromTime.get(a), model.arrowFromLane.get(a), model.arrowToTime.get(a),
-                    model.arrowToLane.get(a), Ink.HIGHLIGHT, 0.4);
+                    model.arrowToLane.get(a), EventKind.WOKEN.ink(), 0.4);
         }
         for (int a = 0; a < model.overwriteFromTime.size(); a++) {
             arrow(s, position, model.overwriteFromTime.get(a), model.overwriteFromLane.get(a),
-                    model.overwriteToTime.get(a), model.overwriteToLane.get(a), Ink.RACE, 0.5);
+                    model.overwriteToTime.get(a), model.overwriteToLane.get(a), EventKind.OVERWROTE.ink(), 0.5);
         }
     }
 

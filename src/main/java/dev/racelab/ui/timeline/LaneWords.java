@@ -203,18 +203,20 @@ final class LaneWords {
                 continue;
             }
             EventKind kind = Lane.KINDS[lane.markKind.get(m)];
-            long value = lane.markValue.get(m);
-            if (kind == EventKind.TOKEN) {
+            String text = kind.valueLabel(lane.markValue.get(m));
+            if (text == null) {
+                continue;
+            }
+            if (kind.labelAbove()) {
                 gc.setTextAlign(TextAlignment.CENTER);
-                gc.setFill(Palette.of(Ink.TOKEN));
-                gc.fillText("#" + value, x, y + laneH * 0.22 + frame.em() * 0.35);
-                textEnd = x + frame.em() * 1.2;
-            } else if (kind == EventKind.READ || kind == EventKind.WRITE) {
-                String text = (kind == EventKind.READ ? "read " : "wrote ") + value;
+                gc.setFill(Palette.of(kind.ink()));
+                gc.fillText(text, x, y + laneH * 0.22 + frame.em() * 0.35);
+                textEnd = x + text.length() * frame.em() * 0.21 + frame.em() * 0.6;
+            } else {
                 double textW = text.length() * frame.em() * 0.42 + 6;
                 gc.setFill(Palette.background().deriveColor(0, 1, 1, 0.92));
                 gc.fillRoundRect(x + 2, y + laneH * 0.62, textW, laneH * 0.36, 5, 5);
-                gc.setFill(Palette.of(Ink.TEXT));
+                gc.setFill(Palette.of(kind.ink()));
                 gc.setTextAlign(TextAlignment.LEFT);
                 gc.fillText(text, x + 5, y + laneH - 3);
                 textEnd = x + textW + 2;

@@ -1,5 +1,6 @@
 package dev.racelab.ui.timeline;
 
+import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Ink;
 import dev.racelab.ui.look.Arrows;
 import dev.racelab.ui.look.Palette;
@@ -26,7 +27,7 @@ final class TimelineOverlays {
         }
         double end = frame.viewStart + frame.lanesWidth() * frame.nanosPerPixel;
         int first = Math.max(0, frame.model.arrowToTime.floor((long) frame.viewStart));
-        gc.setStroke(Palette.of(Ink.HIGHLIGHT).deriveColor(0, 1, 0.85, 0.75));
+        gc.setStroke(Palette.of(EventKind.WOKEN.ink()).deriveColor(0, 1, 0.85, 0.75));
         gc.setLineWidth(1.2);
         double lastX = -1e9;
         for (int a = first; a < n; a++) {
@@ -67,7 +68,7 @@ final class TimelineOverlays {
             return;
         }
         double end = frame.viewStart + frame.lanesWidth() * frame.nanosPerPixel;
-        gc.setStroke(Palette.of(Ink.RACE).deriveColor(0, 1, 1, 0.8));
+        gc.setStroke(Palette.of(EventKind.OVERWROTE.ink()).deriveColor(0, 1, 1, 0.8));
         gc.setLineWidth(1.5);
         int drawn = 0;
         // In the order recorded, which is the order of the overwriting writes: from the first in view.
