@@ -113,12 +113,53 @@ public final class ImageSketch extends Drawing {
     }
 
     @Override
-    public void line(double x1, double y1, double x2, double y2, String hex, double lineWidth, double opacity) {
+    void line(double x1, double y1, double x2, double y2, String hex, double lineWidth, double opacity, double dash) {
         java.awt.Stroke before = g.getStroke();
-        g.setStroke(new BasicStroke((float) lineWidth));
+        g.setStroke(dash > 0 ? new BasicStroke((float) lineWidth, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10,
+                new float[] {(float) dash, (float) dash}, 0) : new BasicStroke((float) lineWidth));
         g.setColor(color(hex, opacity));
         g.draw(new Line2D.Double(x1, y1, x2, y2));
         g.setStroke(before);
+    }
+
+    @Override
+    void roundRect(double x, double y, double w, double h, double radius, String hex, double opacity) {
+        g.setColor(color(hex, opacity));
+        g.fill(new RoundRectangle2D.Double(x, y, w, h, 2 * radius, 2 * radius));
+    }
+
+    @Override
+    void text(String raw, double x, double y, double px, boolean bold, Align align, String hex, double opacity,
+              double maxWidth) {
+        String text = Printable.line(raw);
+        g.setFont(font(bold, px));
+        double w = g.getFontMetrics().getStringBounds(text, g).getWidth();
+        if (maxWidth <= 0 || w <= maxWidth) {
+            draw(raw, x, y, px, bold, align, color(hex, opacity));
+            return;
+        }
+        // Squeezed to fit, as the window's canvas squeezes a name into the gutter.
+        java.awt.geom.AffineTransform before = g.getTransform();
+        double left = switch (align) {
+            case LEFT -> x;
+            case CENTER -> x - maxWidth / 2;
+            case RIGHT -> x - maxWidth;
+        };
+        g.translate(left, y);
+        g.scale(maxWidth / w, 1);
+        g.setColor(color(hex, opacity));
+        g.drawString(text, 0f, 0f);
+        g.setTransform(before);
+    }
+
+    /** The lanes' pixels, each an image pixel at scale 1 (a larger scale repeats them: no blur). */
+    @Override
+    public void pixels(int[] argb, int w, int h, double x, double y) {
+        BufferedImage lanes = new BufferedImage(w, h, BufferedImage.TYPE_INT_ARGB_PRE);
+        System.arraycopy(argb, 0, ((java.awt.image.DataBufferInt) lanes.getRaster().getDataBuffer()).getData(), 0,
+                w * h);
+        g.setRenderingHint(RenderingHints.KEY_INTERPOLATION, RenderingHints.VALUE_INTERPOLATION_NEAREST_NEIGHBOR);
+        g.drawImage(lanes, (int) Math.round(x), (int) Math.round(y), null);
     }
 
     @Override
@@ -176,5 +217,15 @@ public final class ImageSketch extends Drawing {
     private static Color color(String hex, double opacity) {
         int rgb = Theme.rgb(hex);
         return new Color(rgb >> 16 & 0xff, rgb >> 8 & 0xff, rgb & 0xff, (int) Math.round(255 * opacity));
+    }
+
+    @Override
+    void shifted(double dy, Runnable inside) {
+        g.translate(0, dy);
+        try {
+            inside.run();
+        } finally {
+            g.translate(0, -dy);
+        }
     }
 }

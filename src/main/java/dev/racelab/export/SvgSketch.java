@@ -6,6 +6,7 @@ import dev.racelab.engine.view.Sketch;
 import dev.racelab.engine.view.Theme;
 
 import java.io.BufferedWriter;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
@@ -104,11 +105,52 @@ public final class SvgSketch extends Drawing {
     }
 
     @Override
-    public void line(double x1, double y1, double x2, double y2, String hex, double lineWidth, double opacity) {
+    void line(double x1, double y1, double x2, double y2, String hex, double lineWidth, double opacity, double dash) {
         svg.append("<line x1=\"").append(n(x1)).append("\" y1=\"").append(n(y1)).append("\" x2=\"").append(n(x2))
                 .append("\" y2=\"").append(n(y2)).append("\" stroke=\"").append(hex).append("\" stroke-width=\"")
                 .append(n(lineWidth)).append('"')
-                .append(opacity < 1 ? " stroke-opacity=\"" + n(opacity) + "\"" : "").append("/>\n");
+                .append(opacity < 1 ? " stroke-opacity=\"" + n(opacity) + "\"" : "")
+                .append(dash > 0 ? " stroke-dasharray=\"" + n(dash) + "\"" : "").append("/>\n");
+    }
+
+    @Override
+    void roundRect(double x, double y, double w, double h, double radius, String hex, double opacity) {
+        svg.append("<rect x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" width=\"").append(n(w))
+                .append("\" height=\"").append(n(h)).append("\" rx=\"").append(n(radius)).append("\" fill=\"")
+                .append(hex).append('"').append(opacity < 1 ? " fill-opacity=\"" + n(opacity) + "\"" : "")
+                .append("/>\n");
+    }
+
+    @Override
+    void text(String text, double x, double y, double px, boolean bold, Align align, String hex, double opacity,
+              double maxWidth) {
+        svg.append("<text x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" font-size=\"")
+                .append(n(px)).append('"').append(bold ? " font-weight=\"bold\"" : "")
+                .append(switch (align) {
+                    case LEFT -> "";
+                    case CENTER -> " text-anchor=\"middle\"";
+                    case RIGHT -> " text-anchor=\"end\"";
+                }).append(opacity < 1 ? " fill-opacity=\"" + n(opacity) + "\"" : "")
+                .append(maxWidth > 0 && textWidth(text, px) > maxWidth
+                        ? " textLength=\"" + n(maxWidth) + "\" lengthAdjust=\"spacingAndGlyphs\"" : "")
+                .append(" fill=\"").append(hex).append("\">").append(escape(text)).append("</text>\n");
+    }
+
+    /** The lanes' pixels as one PNG image in the document, kept sharp when scaled (no smoothing). */
+    @Override
+    public void pixels(int[] argb, int w, int h, double x, double y) {
+        BufferedImage lanes = new BufferedImage(w, h, BufferedImage.TYPE_INT_ARGB_PRE);
+        System.arraycopy(argb, 0, ((java.awt.image.DataBufferInt) lanes.getRaster().getDataBuffer()).getData(), 0,
+                w * h);
+        java.io.ByteArrayOutputStream png = new java.io.ByteArrayOutputStream();
+        try {
+            javax.imageio.ImageIO.write(lanes, "png", png);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        svg.append("<image x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" width=\"").append(n(w))
+                .append("\" height=\"").append(n(h)).append("\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64,")
+                .append(java.util.Base64.getEncoder().encodeToString(png.toByteArray())).append("\"/>\n");
     }
 
     @Override
@@ -168,5 +210,12 @@ public final class SvgSketch extends Drawing {
             }
         }
         return out.toString();
+    }
+
+    @Override
+    void shifted(double dy, Runnable inside) {
+        svg.append("<g transform=\"translate(0 ").append(n(dy)).append(")\">\n");
+        inside.run();
+        svg.append("</g>\n");
     }
 }

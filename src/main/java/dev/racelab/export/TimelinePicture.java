@@ -1,9 +1,7 @@
 package dev.racelab.export;
 
-import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.EventKind;
-import dev.racelab.engine.Glyph;
 import dev.racelab.engine.EventLog;
 import dev.racelab.engine.Ink;
 import dev.racelab.engine.Outcome;
@@ -12,30 +10,30 @@ import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.view.Sketch;
 import dev.racelab.engine.view.Theme;
 import dev.racelab.engine.view.timeline.Columns;
-import dev.racelab.engine.view.timeline.Lane;
-import dev.racelab.engine.view.timeline.StateColumns;
 import dev.racelab.engine.view.timeline.TimelineModel;
-
+import dev.racelab.engine.view.timeline.paint.PaintColours;
+import dev.racelab.engine.view.timeline.paint.TimelineLayout;
+import dev.racelab.engine.view.timeline.paint.TimelinePainter;
 import dev.racelab.record.RecordingException;
 import dev.racelab.record.RecordingReader;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
 /**
- * A run's timeline as a picture for a slide: its verdict on top, the time axis, the server lanes
- * with what they said, each worker's states (delays hatched, halts barred, so they read without
- * colour), the server's stripe under each worker, the marks, the arrows, and a legend — drawn from
- * a {@link TimelineModel} as the window's canvas is, folded to the picture's pixel columns
- * ({@link TimelineModel#folded}), so a picture of a run of any length costs its columns; each
- * column shows the state the window would ({@link StateColumns}). As SVG with real text or as a
- * PNG at any scale. A window of time may be chosen; the whole run is the default.
+ * A run's timeline as a picture for a slide: its verdict on top, then the timeline drawn by the
+ * window's own {@link TimelinePainter} — the time axis, the server lanes with what they said, each
+ * worker's states (delays hatched, halts barred, so they read without colour), the server's stripe
+ * under each worker, the marks, the arrows — and a legend. The timeline is folded to the picture's
+ * pixel columns as it is read ({@link TimelineModel#folded}), so a picture of a run of any length
+ * costs its columns. As SVG with real text (the lanes one image in it) or as a PNG at any scale. A
+ * window of time may be chosen; the whole run is the default. A picture of the timeline as the
+ * window shows it ({@link #asShown}) has the window's width, font, zoom, range and lane height, and
+ * its timeline is the window's canvas.
  */
 public final class TimelinePicture {
 
@@ -49,20 +47,15 @@ public final class TimelinePicture {
     public static final long MOST_PIXELS = 100_000_000;
     private static final double EM = 14;
     private static final double MARGIN = 12;
-    private static final double GUTTER = 9 * EM;
-    /** The lanes' width in the drawing's pixels: the columns a timeline is folded to. */
-    private static final int COLUMNS = (int) (WIDTH - 2 * MARGIN - GUTTER);
+    /** The header's height: the verdict and the run's settings. */
+    private static final double HEADER = Math.ceil(MARGIN + 3.6 * EM);
+    private static final double LEGEND = 3.2 * EM;
 
     private final RunHeader run;
     private final Outcome outcome;
     private final TimelineModel model;
     private final Theme theme;
-    private final long from;
-    private final long to;
-    private final List<Lane> lanes = new ArrayList<>();
-    private final StateColumns stateColumns = new StateColumns();
-    private final double laneH;
-    private final double top;
+    private final TimelineLayout layout;
     private final double height;
 
     /**
@@ -70,7 +63,7 @@ public final class TimelinePicture {
      * where it ends, once folded to the picture's columns.
      *
      * @param record the run
-     * @param from   where the picture starts, in ns from the timeline's origin (0: the start)
+     * @param from   where the picture starts, in ns from the run's start (0: the start)
      * @param to     where it ends (a negative value: the run's end)
      */
     public TimelinePicture(RunRecord record, long from, long to, Theme theme) {
@@ -82,26 +75,53 @@ public final class TimelinePicture {
      * (null while it goes on) for the verdict on top.
      */
     public TimelinePicture(RunHeader run, Outcome outcome, TimelineModel folded, Theme theme) {
+        this(run, outcome, folded, theme, standard());
+    }
+
+    private TimelinePicture(RunHeader run, Outcome outcome, TimelineModel folded, Theme theme, TimelineLayout frame) {
         this.run = run;
         this.outcome = outcome;
         this.theme = theme;
         this.model = folded;
         folded.fed();
-        this.from = folded.columns().from();
-        this.to = folded.columns().to();
-        for (Lane lane : model.lanes) {
-            if (lane != null && lane.kind == Actor.Kind.SERVER) {
-                lanes.add(lane);
-            }
+        layout = frame;
+        layout.model = folded;
+        layout.viewStart = folded.columns().from();
+        layout.nanosPerPixel = folded.columns().nanosPerColumn();
+        layout.now = folded.end();
+        layout.scrollY = 0;
+        layout.orderLanes();
+        int lanes = layout.order.length;
+        if (layout.fixedLaneHeight <= 0) {
+            layout.fixedLaneHeight = lanes > 40 ? Math.max(6, 1000.0 / lanes) : 2.1 * layout.em();
         }
-        for (Lane lane : model.lanes) {
-            if (lane != null && lane.kind == Actor.Kind.WORKER) {
-                lanes.add(lane);
-            }
-        }
-        this.laneH = lanes.size() > 40 ? Math.max(6, 1000.0 / lanes.size()) : 2.1 * EM;
-        this.top = MARGIN + 3.4 * EM + 1.8 * EM;
-        this.height = top + lanes.size() * laneH + 3.2 * EM;
+        layout.height = layout.axisHeight() + lanes * layout.fixedLaneHeight;
+        this.height = HEADER + layout.height + LEGEND;
+    }
+
+    /** The picture's own layout: {@link #WIDTH} wide, text of {@link #EM}, lanes with room for words. */
+    private static TimelineLayout standard() {
+        TimelineLayout layout = new TimelineLayout();
+        layout.width = WIDTH;
+        layout.setEm(EM);
+        return layout;
+    }
+
+    /**
+     * The timeline as the window shows it ({@code shown}: its width, font, lane height ({@link
+     * TimelineLayout#fixedLaneHeight}), zoom and the time in view), every lane of it, under the
+     * verdict and over the legend.
+     */
+    public static TimelinePicture asShown(RunRecord record, TimelineLayout shown, Theme theme) {
+        TimelineLayout layout = new TimelineLayout();
+        layout.width = shown.width;
+        layout.setEm(shown.em());
+        layout.compact = shown.compact;
+        layout.fixedLaneHeight = shown.fixedLaneHeight;
+        long from = (long) Math.max(0, shown.viewStart);
+        int count = (int) layout.lanesWidth();
+        Columns columns = new Columns(from, from + Math.max(1_000, Math.round(count * shown.nanosPerPixel)), count);
+        return new TimelinePicture(record.header(), record.outcome(), fed(record, columns), theme, layout);
     }
 
     /**
@@ -110,7 +130,7 @@ public final class TimelinePicture {
      */
     public static Columns columns(long from, long to, long end) {
         long start = Math.max(0, from);
-        return new Columns(start, Math.max(start + 1_000, to < 0 ? end : to), COLUMNS);
+        return new Columns(start, Math.max(start + 1_000, to < 0 ? end : to), (int) standard().lanesWidth());
     }
 
     /**
@@ -133,18 +153,32 @@ public final class TimelinePicture {
         return model;
     }
 
+    public double width() {
+        return layout.width;
+    }
+
     public double height() {
         return height;
     }
 
+    /** Where the timeline begins, below the header, in the drawing's pixels. */
+    public double timelineTop() {
+        return HEADER;
+    }
+
+    /** The timeline's height (its axis and every lane), in the drawing's pixels. */
+    public double timelineHeight() {
+        return layout.height;
+    }
+
     /** How many lanes the picture draws. */
     public int laneCount() {
-        return lanes.size();
+        return layout.order.length;
     }
 
     /** The PNG's size at {@code scale}, in its pixels: width and height. */
     public long[] pixels(double scale) {
-        return new long[] {(long) Math.ceil(WIDTH * scale), (long) Math.ceil(height * scale)};
+        return new long[] {(long) Math.ceil(layout.width * scale), (long) Math.ceil(height * scale)};
     }
 
     /** Whether the PNG at {@code scale} has no more than {@link #MOST_PIXELS}. */
@@ -164,7 +198,7 @@ public final class TimelinePicture {
 
     /** The picture as an SVG document. */
     public void svg(OutputStream out) throws IOException {
-        SvgSketch svg = new SvgSketch(out, WIDTH, height, EM, theme);
+        SvgSketch svg = new SvgSketch(out, layout.width, height, layout.em(), theme);
         draw(svg);
         svg.finish();
     }
@@ -174,52 +208,26 @@ public final class TimelinePicture {
      * is drawn, where that would be more than {@link #MOST_PIXELS} ({@link #fits}).
      */
     public void png(OutputStream out, double scale) throws IOException {
+        javax.imageio.ImageIO.write(image(scale), "png", out);
+    }
+
+    /** The picture drawn, {@code scale} image pixels per drawing pixel. */
+    public java.awt.image.BufferedImage image(double scale) throws IOException {
         if (!fits(scale)) {
             long[] size = pixels(scale);
             throw new IOException(String.format(Locale.ROOT, "the picture of %,d lanes at scale %s would be %d × %d "
-                    + "pixels, more than the %,d a PNG is drawn with; scale %d fits", lanes.size(), SvgSketch.n(scale),
+                    + "pixels, more than the %,d a PNG is drawn with; scale %d fits", laneCount(), SvgSketch.n(scale),
                     size[0], size[1], MOST_PIXELS, largestScale()));
         }
-        ImageSketch image = new ImageSketch(WIDTH, height, EM, scale, theme);
+        ImageSketch image = new ImageSketch(layout.width, height, layout.em(), scale, theme);
         draw(image);
-        javax.imageio.ImageIO.write(image.image(), "png", out);
+        return image.image();
     }
 
-    private double x(long t) {
-        return MARGIN + GUTTER + (t - from) * (WIDTH - 2 * MARGIN - GUTTER) / (double) (to - from);
-    }
-
-    private double laneTop(int pos) {
-        return top + pos * laneH;
-    }
-
-    void draw(Surface s) {
+    void draw(Drawing s) {
         header(s);
-        axis(s);
-        double left = MARGIN + GUTTER;
-        double right = WIDTH - MARGIN;
-        for (int pos = 0; pos < lanes.size(); pos++) {
-            Lane lane = lanes.get(pos);
-            double y = laneTop(pos);
-            if (pos % 2 == 1) {
-                s.rect(MARGIN, y, WIDTH - 2 * MARGIN, laneH, theme.laneBand(), 1);
-            }
-            if (laneH >= 10) {
-                s.text(lane.name, MARGIN + 4, y + laneH * 0.62, Math.min(EM, laneH * 0.6), lane.kind == Actor.Kind.SERVER,
-                        Sketch.Align.LEFT, theme.hex(lane.kind == Actor.Kind.SERVER ? Ink.HOLDING : Ink.TEXT));
-            }
-            Lane current = lane;
-            s.clipped(left, y, right - left, laneH, () -> {
-                if (current.kind == Actor.Kind.SERVER) {
-                    serverLabels(s, current, y);
-                } else {
-                    states(s, current, y);
-                    stripe(s, current, y);
-                }
-                marks(s, current, y);
-            });
-        }
-        s.clipped(left, top, right - left, lanes.size() * laneH, () -> arrows(s));
+        TimelinePainter painter = new TimelinePainter(layout, new PaintColours(theme));
+        s.shifted(HEADER, () -> painter.paint(s, TimelinePainter.Marks.NONE));
         legend(s);
     }
 
@@ -238,212 +246,22 @@ public final class TimelinePicture {
                 false, Sketch.Align.LEFT, theme.hex(Ink.MUTED));
     }
 
-    private void axis(Surface s) {
-        double span = to - from;
-        double step = 1;
-        for (double candidate : new double[] {1, 2, 5}) {
-            for (double scale = 1e3; scale <= 1e12; scale *= 10) {
-                double value = candidate * scale;
-                if (span / value <= 12 && (step == 1 || value < step)) {
-                    step = value;
-                }
-            }
-        }
-        double labelY = top - 0.5 * EM;
-        for (double t = Math.ceil(from / step) * step; t <= to; t += step) {
-            double x = x((long) t);
-            s.line(x, top - 0.2 * EM, x, top + lanes.size() * laneH, theme.grid(), 1, 1);
-            s.text(TimelineModel.formatTime(t, step), x + 3, labelY, 0.85 * EM, false, Sketch.Align.LEFT,
-                    theme.hex(Ink.MUTED));
-        }
-        s.text("time", MARGIN + 4, labelY, 0.85 * EM, false, Sketch.Align.LEFT, theme.hex(Ink.MUTED));
-    }
-
-    /**
-     * A worker's states, a pixel column at a time: where several fall into one column, the one
-     * that matters most wins it, as in the window ({@link StateColumns}); a run of columns of one
-     * state is one shape.
-     */
-    private void states(Surface s, Lane lane, double y) {
-        stateColumns.paint(lane, COLUMNS, from, model.columns().nanosPerColumn(), model.end());
-        double left = MARGIN + GUTTER;
-        double y0 = y + laneH * 0.12;
-        double h = laneH * 0.62;
-        for (int x = 0; x < COLUMNS; ) {
-            int state = stateColumns.state(x);
-            int until = x + 1;
-            while (until < COLUMNS && stateColumns.state(until) == state) {
-                until++;
-            }
-            if (state >= 0) {
-                flush(s, ActorState.byOrdinal(state), left + x, left + until, y0, h);
-            }
-            x = until;
-        }
-    }
-
-    private void flush(Surface s, ActorState state, double xa, double xb, double y, double h) {
-        double w = Math.max(xb - xa, 0.6);
-        String ink = theme.hex(state.ink());
-        switch (state.pattern()) {
-            case NONE -> { }
-            case SOLID -> s.rect(xa, y, w, h, ink, 1);
-            case HATCHED -> {
-                s.rect(xa, y, w, h, ink, 0.55);
-                for (double hx = xa - h; hx < xa + w; hx += 5) {
-                    double x1 = Math.max(hx, xa);
-                    double x2 = Math.min(hx + h, xa + w);
-                    if (x2 > x1) {
-                        s.line(x1, y + h - (x1 - hx), x2, y + h - (x2 - hx), theme.hex(Ink.WAITING), 1, 0.8);
-                    }
-                }
-            }
-            case BARRED -> {
-                s.rect(xa, y, w, h, ink, 0.35);
-                for (double bx = xa + 1.5; bx < xa + w; bx += 4) {
-                    s.line(bx, y, bx, y + h, ink, 1.5, 1);
-                }
+    /** A swatch of {@code state} as the lanes draw it: its colour, a delay's or a halt's lighter columns. */
+    private void swatch(Drawing s, PaintColours colours, ActorState state, double x, double y, double w, double h) {
+        int colour = colours.of(state);
+        s.fillRect(x, y, w, h, colour);
+        int light = colours.faded(colour, 0.55);
+        for (int column = 0; column < (int) w; column++) {
+            if (state.pattern() == ActorState.Pattern.HATCHED && column % 8 < 3
+                    || state.pattern() == ActorState.Pattern.BARRED && column % 6 < 2) {
+                s.fillRect(x + column, y, 1, h, light);
             }
         }
     }
 
-    /** What the server says of this worker's session: a thin stripe under its states. */
-    private void stripe(Surface s, Lane lane, double y) {
-        int n = lane.stripeStart.size();
-        for (int i = 0; i < n; i++) {
-            int state = lane.stripeState.get(i);
-            if (state == Lane.SERVER_NONE) {
-                continue;
-            }
-            long a = Math.max(lane.stripeStart.get(i), from);
-            long b = Math.min(model.stripeStop(lane, i), to);
-            if (b <= a) {
-                continue;
-            }
-            s.rect(x(a), y + laneH * 0.78, Math.max(0.6, x(b) - x(a)), laneH * 0.14,
-                    theme.hex(state == Lane.SERVER_HOLDS ? Ink.HOLDING : Ink.WAITING), 1);
-        }
-    }
-
-    /** A server lane's words, each from the read that said it to the next; an old read's hatched. */
-    private void serverLabels(Surface s, Lane lane, double y) {
-        int n = lane.labelStart.size();
-        if (n == 0) {
-            s.text(lane.sampleTime.size() > 0 ? "no lock held or awaited" : "not read", x(from) + 6, y + laneH * 0.62, 0.8 * EM, false, Sketch.Align.LEFT,
-                    theme.hex(Ink.MUTED));
-            return;
-        }
-        double px = Math.min(0.85 * EM, laneH * 0.5);
-        double textEnd = Double.NEGATIVE_INFINITY;
-        for (int i = 0; i < n; i++) {
-            long a = Math.max(lane.labelStart.get(i), from);
-            long b = Math.min(model.labelStop(lane, i), to);
-            if (b <= a) {
-                continue;
-            }
-            double xa = x(a);
-            double w = Math.max(0.6, x(b) - xa);
-            String ink = theme.hex(Ink.values()[lane.labelInk.get(i)]);
-            boolean stale = lane.labelStale.get(i) == 1;
-            s.rect(xa, y + laneH * 0.12, w, laneH * 0.76, ink, stale ? 0.08 : 0.14);
-            s.line(xa, y + laneH * 0.12, xa, y + laneH * 0.88, ink, 1, 0.6);
-            if (stale) {
-                // No read came in time here: what is shown is an older read's, hatched as in the window.
-                double h = laneH * 0.76;
-                for (double hx = xa - h; hx < xa + w; hx += 6) {
-                    double x1 = Math.max(hx, xa);
-                    double x2 = Math.min(hx + h, xa + w);
-                    if (x2 > x1) {
-                        s.line(x1, y + laneH * 0.88 - (x1 - hx), x2, y + laneH * 0.88 - (x2 - hx),
-                                theme.hex(Ink.MUTED), 0.8, 0.6);
-                    }
-                }
-            }
-            // Words where something new was said and there is room since the last words: the
-            // whole text if it fits before the words change, else the shorter one, which may run
-            // over readings too brief to label (their bands still show each change).
-            if (!lane.labelSaysNew(i) || xa < textEnd + px * 0.5) {
-                continue;
-            }
-            double room = x(Math.min(model.labelStop(lane, lane.sameLabelUntil(i, to)), to)) - xa - 6;
-            String text = lane.labelText.get(i);
-            if (s.textWidth(text, px) > room) {
-                text = lane.labelShort.get(i);
-            }
-            s.text(text, xa + 4, y + laneH * 0.62, px, false, Sketch.Align.LEFT, theme.hex(Ink.TEXT));
-            textEnd = xa + 4 + s.textWidth(text, px);
-        }
-    }
-
-    private void marks(Surface s, Lane lane, double y) {
-        int n = lane.markTime.size();
-        double r = Math.max(2.5, laneH * 0.16);
-        double cy = y + laneH * 0.43;
-        for (int i = 0; i < n; i++) {
-            long t = lane.markTime.get(i);
-            if (t < from || t > to) {
-                continue;
-            }
-            EventKind kind = EventKind.values()[lane.markKind.get(i)];
-            Glyph glyph = kind.glyph();
-            if (glyph == null || glyph == Glyph.NONE) {
-                continue;
-            }
-            double cx = x(t);
-            String ink = theme.hex(kind.ink());
-            switch (glyph) {
-                case DOT -> s.circle(cx, cy, r, ink, 0);
-                case TICK -> {
-                    s.line(cx - r, cy, cx - r * 0.2, cy + r * 0.8, ink, 2, 1);
-                    s.line(cx - r * 0.2, cy + r * 0.8, cx + r, cy - r, ink, 2, 1);
-                }
-                case RING -> {
-                    s.circle(cx, cy, r, ink, 1.5);
-                    s.line(cx - r * 0.7, cy + r * 0.7, cx + r * 0.7, cy - r * 0.7, ink, 1.5, 1);
-                }
-                case CROSS -> {
-                    double c = r * 1.3;
-                    s.line(cx - c, cy - c, cx + c, cy + c, ink, 2.6, 1);
-                    s.line(cx - c, cy + c, cx + c, cy - c, ink, 2.6, 1);
-                }
-                case CIRCLE -> s.circle(cx, cy, r, ink, 1.5);
-                case STROKE -> s.line(cx, y + laneH * 0.55, cx, y + laneH * 0.74, ink, 1.2, 1);
-                case BAR -> s.line(cx, y + 1, cx, y + laneH - 1, ink, 2.5, 1);
-                default -> { }
-            }
-        }
-    }
-
-    /** The timeline's arrows: releases to the waiters they woke, overwriting writes back to what they wiped out. */
-    private void arrows(Surface s) {
-        int[] position = new int[model.lanes.size()];
-        java.util.Arrays.fill(position, -1);
-        for (int pos = 0; pos < lanes.size(); pos++) {
-            position[lanes.get(pos).actor] = pos;
-        }
-        for (int a = 0; a < model.arrowToTime.size(); a++) {
-            arrow(s, position, model.arrowFromTime.get(a), model.arrowFromLane.get(a), model.arrowToTime.get(a),
-                    model.arrowToLane.get(a), EventKind.WOKEN.ink(), 0.4);
-        }
-        for (int a = 0; a < model.overwriteFromTime.size(); a++) {
-            arrow(s, position, model.overwriteFromTime.get(a), model.overwriteFromLane.get(a),
-                    model.overwriteToTime.get(a), model.overwriteToLane.get(a), EventKind.OVERWROTE.ink(), 0.5);
-        }
-    }
-
-    private void arrow(Surface s, int[] position, long fromTime, int fromLane, long toTime, int toLane, Ink ink,
-                       double at) {
-        if (fromLane >= position.length || toLane >= position.length || position[fromLane] < 0
-                || position[toLane] < 0 || Math.max(fromTime, toTime) < from || Math.min(fromTime, toTime) > to) {
-            return;
-        }
-        double y1 = laneTop(position[fromLane]) + laneH * at;
-        double y2 = laneTop(position[toLane]) + laneH * at;
-        s.arrow(x(fromTime), y1, x(toTime), y2, theme.hex(ink), 1.5);
-    }
-
-    private void legend(Surface s) {
-        double y = top + lanes.size() * laneH + 1.6 * EM;
+    private void legend(Drawing s) {
+        PaintColours colours = new PaintColours(theme);
+        double y = HEADER + layout.height + 1.8 * EM;
         double x = MARGIN;
         Set<ActorState> seen = EnumSet.copyOf(model.statesSeen().isEmpty() ? EnumSet.of(ActorState.RUNNING)
                 : model.statesSeen());
@@ -451,7 +269,7 @@ public final class TimelinePicture {
             if (state.legend() == null) {
                 continue;
             }
-            flush(s, state, x, x + EM, y - 0.9 * EM, EM);
+            swatch(s, colours, state, x, y - 0.9 * EM, EM, EM);
             s.text(state.legend(), x + 1.3 * EM, y, 0.85 * EM, false, Sketch.Align.LEFT, theme.hex(Ink.TEXT));
             x += 1.8 * EM + s.textWidth(state.legend(), 0.85 * EM);
         }

@@ -6,6 +6,7 @@ import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.Theme;
 import dev.racelab.export.CsvExport;
 import dev.racelab.export.LabPicture;
+import dev.racelab.engine.view.timeline.paint.TimelineLayout;
 import dev.racelab.export.TimelinePicture;
 import dev.racelab.export.TraceExport;
 import dev.racelab.files.OutputFile;
@@ -70,7 +71,7 @@ public final class ExportFiles {
     }
 
     private final Supplier<RunRecord> shown;
-    private final Supplier<long[]> shownWindow;
+    private final Supplier<TimelineLayout> shownLayout;
     private final Labs labs;
     private final Settings settings;
     private final Node anchor;
@@ -80,12 +81,12 @@ public final class ExportFiles {
 
     /**
      * @param shown       the record the window shows now (null: none)
-     * @param shownWindow the timeline's time in view, from and to, in ns from its origin
+     * @param shownLayout the timeline as the window shows it now: its size, font, zoom and time in view
      */
-    public ExportFiles(Supplier<RunRecord> shown, Supplier<long[]> shownWindow, Labs labs, Settings settings,
+    public ExportFiles(Supplier<RunRecord> shown, Supplier<TimelineLayout> shownLayout, Labs labs, Settings settings,
                        Node anchor) {
         this.shown = shown;
-        this.shownWindow = shownWindow;
+        this.shownLayout = shownLayout;
         this.labs = labs;
         this.settings = settings;
         this.anchor = anchor;
@@ -158,12 +159,12 @@ public final class ExportFiles {
         if (busy.get() || record == null) {
             return;
         }
-        long[] window = shownWindow.get();
+        TimelineLayout window = shownLayout.get();
         OutputQuestion.decide(file, chosen, window(), "The export was not written",
                 output -> write(kind, output, record, window));
     }
 
-    private void write(Kind kind, OutputFile output, RunRecord record, long[] window) {
+    private void write(Kind kind, OutputFile output, RunRecord record, TimelineLayout window) {
         LabView picture = kind.picture() ? view(record) : null;
         busy.set(true);
         Task<Path> task = new Task<>() {
@@ -171,8 +172,8 @@ public final class ExportFiles {
             protected Path call() throws Exception {
                 return output.write(out -> {
                     switch (kind) {
-                        case TIMELINE_SHOWN_PNG -> new TimelinePicture(record, window[0], window[1], Theme.LIGHT).png(out, scale);
-                        case TIMELINE_SHOWN_SVG -> new TimelinePicture(record, window[0], window[1], Theme.LIGHT).svg(out);
+                        case TIMELINE_SHOWN_PNG -> TimelinePicture.asShown(record, window, Theme.LIGHT).png(out, scale);
+                        case TIMELINE_SHOWN_SVG -> TimelinePicture.asShown(record, window, Theme.LIGHT).svg(out);
                         case TIMELINE_PNG -> new TimelinePicture(record, 0, -1, Theme.LIGHT).png(out, scale);
                         case TIMELINE_SVG -> new TimelinePicture(record, 0, -1, Theme.LIGHT).svg(out);
                         case PICTURE_PNG -> LabPicture.png(picture, Theme.LIGHT, scale, out);

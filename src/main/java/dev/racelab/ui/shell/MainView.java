@@ -94,7 +94,7 @@ public final class MainView extends BorderPane {
         controls.batch.setOnAction(e -> openBatch());
         banner.onGuide(() -> openWalkthrough(session.lab() == null ? null : session.lab().id()));
         recordings = new RecordingFiles(session, labs, settings, this);
-        exports = new ExportFiles(shownRun::record, timeline::shownWindow, labs, settings, this);
+        exports = new ExportFiles(shownRun::record, timeline::shownLayout, labs, settings, this);
         labList = new LabList(labs.all());
         labList.follow(session, settings);
         timeline.selectedActorProperty().addListener((o, a, actor) -> shownRun.selectLane(actor.intValue()));

@@ -3,6 +3,7 @@ package dev.racelab.ui.timeline;
 import dev.racelab.engine.Ink;
 import dev.racelab.engine.view.timeline.HoverText;
 import dev.racelab.engine.view.timeline.Lane;
+import dev.racelab.engine.view.timeline.paint.TimelineLayout;
 import dev.racelab.ui.look.Palette;
 import javafx.geometry.VPos;
 import javafx.scene.canvas.GraphicsContext;
@@ -17,12 +18,14 @@ import java.util.List;
  */
 final class TimelineHover {
 
-    private final TimelineFrame frame;
+    private final TimelineLayout frame;
+    private final FxSurface surface;
     private double mouseX = -1;
     private double mouseY = -1;
 
-    TimelineHover(TimelineFrame frame) {
+    TimelineHover(TimelineLayout frame, FxSurface surface) {
         this.frame = frame;
+        this.surface = surface;
     }
 
     /** The mouse is at ({@code x}, {@code y}) on the canvas. */
@@ -47,7 +50,7 @@ final class TimelineHover {
         Lane lane = frame.model.lanes.get(frame.order[pos]);
         double t = frame.viewStart + (mouseX - frame.gutter()) * frame.nanosPerPixel;
         List<String> lines = HoverText.at(frame.model, lane, t, frame.nanosPerPixel, frame.now);
-        gc.setFont(frame.font(0.85, false));
+        gc.setFont(surface.font(frame.em() * 0.85, false));
         double lineH = frame.em() * 1.25;
         double boxW = 0;
         for (String line : lines) {
@@ -55,8 +58,8 @@ final class TimelineHover {
         }
         boxW += frame.em();
         double boxH = lines.size() * lineH + frame.em() * 0.5;
-        double x = Math.min(mouseX + 14, frame.canvas.getWidth() - boxW - 4);
-        double y = Math.min(mouseY + 14, frame.canvas.getHeight() - boxH - 4);
+        double x = Math.min(mouseX + 14, frame.width - boxW - 4);
+        double y = Math.min(mouseY + 14, frame.height - boxH - 4);
         gc.setFill(Palette.background().deriveColor(0, 1, 1, 0.96));
         gc.fillRoundRect(x, y, boxW, boxH, 8, 8);
         gc.setStroke(Palette.of(Ink.OUTLINE));

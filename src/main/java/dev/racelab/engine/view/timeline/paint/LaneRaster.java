@@ -1,4 +1,4 @@
-package dev.racelab.ui.timeline;
+package dev.racelab.engine.view.timeline.paint;
 
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
@@ -13,7 +13,7 @@ import java.util.Arrays;
  * states, {@link StateColumns}; a server lane's labels), the server's stripe under a worker, the
  * hatching, and the marks ({@link MarkerSprites}); each lane is rows of its own.
  *
- * <p>Owned by the FX thread, as its {@link LanePixels}.
+ * <p>One thread at a time, as its {@link LanePixels}.
  */
 final class LaneRaster {
 
@@ -35,7 +35,7 @@ final class LaneRaster {
         }
     }
 
-    private final TimelineFrame frame;
+    private final TimelineLayout frame;
     private final LanePixels.Colours colours;
     private final int[] pixels;
     private final int width;
@@ -48,7 +48,7 @@ final class LaneRaster {
     private final ColumnSpans spans = new ColumnSpans();
     private final MarkerSprites sprites;
 
-    LaneRaster(TimelineFrame frame, LanePixels.Colours colours, int[] pixels, int width, int height) {
+    LaneRaster(TimelineLayout frame, LanePixels.Colours colours, int[] pixels, int width, int height) {
         this.frame = frame;
         this.colours = colours;
         this.pixels = pixels;
@@ -59,7 +59,7 @@ final class LaneRaster {
         this.stripe = new int[width];
         this.whiteRow = new int[width];
         Arrays.fill(whiteRow, colours.white);
-        this.sprites = new MarkerSprites(pixels);
+        this.sprites = new MarkerSprites(pixels, colours);
     }
 
     /** Paints the lane at position {@code i}, {@code laneH} pixels high. */

@@ -1,34 +1,36 @@
-package dev.racelab.ui.timeline;
+package dev.racelab.engine.view.timeline.paint;
 
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Ink;
-import dev.racelab.ui.look.Arrows;
-import dev.racelab.ui.look.Palette;
-import javafx.scene.canvas.GraphicsContext;
 
 /**
  * What is drawn across lanes: arrows from a cause to its effect, arrows from an overwriting write
  * back to the writes it wiped out, and the ring around the violation the user asked to see.
  *
- * <p>Owned by the FX thread.
+ * <p>One thread at a time, as its {@link TimelinePainter}.
  */
 final class TimelineOverlays {
 
-    private final TimelineFrame frame;
+    private final TimelineLayout frame;
+    private PaintColours colours;
 
-    TimelineOverlays(TimelineFrame frame) {
+    TimelineOverlays(TimelineLayout frame, PaintColours colours) {
         this.frame = frame;
+        this.colours = colours;
     }
 
-    void drawArrows(GraphicsContext gc, double laneH, double top) {
+    void colours(PaintColours next) {
+        colours = next;
+    }
+
+    void drawArrows(TimelineSurface gc, double laneH, double top) {
         int n = frame.model.arrowToTime.size();
         if (n == 0) {
             return;
         }
         double end = frame.viewStart + frame.lanesWidth() * frame.nanosPerPixel;
         int first = Math.max(0, frame.model.arrowToTime.floor((long) frame.viewStart));
-        gc.setStroke(Palette.of(EventKind.WOKEN.ink()).deriveColor(0, 1, 0.85, 0.75));
-        gc.setLineWidth(1.2);
+        int ink = PaintColours.derived(colours.of(EventKind.WOKEN.ink()), 0.85, 0.75);
         double lastX = -1e9;
         for (int a = first; a < n; a++) {
             long to = frame.model.arrowToTime.get(a);
@@ -50,10 +52,10 @@ final class TimelineOverlays {
             double x1 = Math.max(frame.gutter(), frame.xOf(frame.model.arrowFromTime.get(a)));
             double y1 = top + fromPos * laneH - frame.scrollY + laneH * 0.4;
             double y2 = top + toPos * laneH - frame.scrollY + laneH * 0.4;
-            if (Math.max(y1, y2) < top || Math.min(y1, y2) > frame.canvas.getHeight()) {
+            if (Math.max(y1, y2) < top || Math.min(y1, y2) > frame.height) {
                 continue;
             }
-            Arrows.draw(gc, x1, y1, Math.max(x1 + 2, x2), y2, Math.max(5, frame.em() * 0.45));
+            gc.arrow(x1, y1, Math.max(x1 + 2, x2), y2, ink, 1.2, Math.max(5, frame.em() * 0.45));
             lastX = x2;
         }
     }
@@ -62,14 +64,13 @@ final class TimelineOverlays {
      * Arrows from each overwriting write (its ✕) back to the writes it wiped out (a lost update, a
      * newer price replaced by a stale one), in the race's colour, to follow by eye. At most {@link #MOST_OVERWRITE_ARROWS} a frame.
      */
-    void drawOverwriteArrows(GraphicsContext gc, double laneH, double top) {
+    void drawOverwriteArrows(TimelineSurface gc, double laneH, double top) {
         int n = frame.model.overwriteFromTime.size();
         if (n == 0) {
             return;
         }
         double end = frame.viewStart + frame.lanesWidth() * frame.nanosPerPixel;
-        gc.setStroke(Palette.of(EventKind.OVERWROTE.ink()).deriveColor(0, 1, 1, 0.8));
-        gc.setLineWidth(1.5);
+        int ink = PaintColours.derived(colours.of(EventKind.OVERWROTE.ink()), 1, 0.8);
         int drawn = 0;
         // In the order recorded, which is the order of the overwriting writes: from the first in view.
         int first = frame.model.overwriteFromTime.floor((long) Math.ceil(frame.viewStart) - 1) + 1;
@@ -89,30 +90,26 @@ final class TimelineOverlays {
             }
             double y1 = top + fromPos * laneH - frame.scrollY + laneH * 0.5;
             double y2 = top + toPos * laneH - frame.scrollY + laneH * 0.5;
-            if (Math.max(y1, y2) < top || Math.min(y1, y2) > frame.canvas.getHeight()) {
+            if (Math.max(y1, y2) < top || Math.min(y1, y2) > frame.height) {
                 continue;
             }
-            Arrows.draw(gc, frame.xOf(from), y1, Math.max(frame.gutter(), frame.xOf(to)), y2, Math.max(5, frame.em() * 0.45));
+            gc.arrow(frame.xOf(from), y1, Math.max(frame.gutter(), frame.xOf(to)), y2, ink, 1.5,
+                    Math.max(5, frame.em() * 0.45));
             drawn++;
         }
     }
 
     private static final int MOST_OVERWRITE_ARROWS = 200;
 
-    void drawViolationFocus(GraphicsContext gc, double laneH, double top, int focusedViolation) {
+    void drawViolationFocus(TimelineSurface gc, double laneH, double top, int focusedViolation) {
         if (focusedViolation < 0 || focusedViolation >= frame.model.violations()) {
             return;
         }
         double x = frame.xOf(frame.model.violationTime.get(focusedViolation));
         int pos = frame.positionOf(frame.model.violationLane.get(focusedViolation));
         double y = top + pos * laneH - frame.scrollY + laneH * 0.4;
-        gc.setStroke(Palette.of(Ink.RACE));
-        gc.setLineWidth(1);
-        gc.setLineDashes(4, 4);
-        gc.strokeLine(x, top, x, frame.canvas.getHeight());
-        gc.setLineDashes();
-        gc.setLineWidth(2.5);
+        gc.line(x, top, x, frame.height, colours.of(Ink.RACE), 1, 4);
         double r = Math.max(laneH * 0.7, frame.em());
-        gc.strokeOval(x - r, y - r, 2 * r, 2 * r);
+        gc.strokeCircle(x, y, r, colours.of(Ink.RACE), 2.5);
     }
 }

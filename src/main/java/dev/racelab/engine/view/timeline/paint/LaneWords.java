@@ -1,4 +1,4 @@
-package dev.racelab.ui.timeline;
+package dev.racelab.engine.view.timeline.paint;
 
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
@@ -6,25 +6,28 @@ import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Ink;
 import dev.racelab.engine.view.timeline.Growable;
 import dev.racelab.engine.view.timeline.Lane;
-import dev.racelab.ui.look.Palette;
-import javafx.geometry.VPos;
-import javafx.scene.canvas.GraphicsContext;
-import javafx.scene.paint.Color;
-import javafx.scene.text.TextAlignment;
+import dev.racelab.engine.view.Sketch.Align;
+import dev.racelab.engine.view.timeline.paint.TimelineSurface.Baseline;
 
 /**
  * The words written on the lanes, over their colours: what a server lane read, the state of a
  * worker's long segments (the gate it waits at, the lock it holds), and the values of its markers,
  * each only where it fits whole and reads.
  *
- * <p>Owned by the FX thread.
+ * <p>One thread at a time, as its {@link TimelinePainter}.
  */
 final class LaneWords {
 
-    private final TimelineFrame frame;
+    private final TimelineLayout frame;
+    private PaintColours colours;
 
-    LaneWords(TimelineFrame frame) {
+    LaneWords(TimelineLayout frame, PaintColours colours) {
         this.frame = frame;
+        this.colours = colours;
+    }
+
+    void colours(PaintColours next) {
+        colours = next;
     }
 
     /**
@@ -35,23 +38,18 @@ final class LaneWords {
         return lane.sampleTime.size() > 0 ? "no lock held or awaited" : "not read yet";
     }
 
-    void drawServerLabels(GraphicsContext gc, Lane lane, double y, double laneH) {
+    void drawServerLabels(TimelineSurface gc, Lane lane, double y, double laneH) {
         int n = lane.labelStart.size();
         if (n == 0) {
-            gc.setFont(frame.font(0.8, false));
-            gc.setTextBaseline(VPos.CENTER);
-            gc.setTextAlign(TextAlignment.LEFT);
-            gc.setFill(Palette.of(Ink.MUTED));
-            gc.fillText(quiet(lane), frame.gutter() + 6, y + laneH / 2 - 1);
+            gc.text(quiet(lane), frame.gutter() + 6, y + laneH / 2 - 1, frame.em() * 0.8, false, Align.LEFT,
+                    Baseline.CENTER, colours.of(Ink.MUTED), 0);
             return;
         }
         double width = frame.lanesWidth();
         double left = frame.gutter();
         int first = Math.max(0, lane.labelStart.floor((long) frame.viewStart));
         double end = frame.viewStart + width * frame.nanosPerPixel;
-        gc.setFont(frame.font(laneH < frame.em() * 1.5 ? 0.7 : 0.85, false));
-        gc.setTextBaseline(VPos.CENTER);
-        gc.setTextAlign(TextAlignment.LEFT);
+        double px = frame.em() * (laneH < frame.em() * 1.5 ? 0.7 : 0.85);
         double lastTextEnd = -1;
         for (int s = first; s < n; s++) {
             long start = lane.labelStart.get(s);
@@ -78,8 +76,8 @@ final class LaneWords {
             // hover has the words). A label cut mid-word ("3 wait…") reads as something else.
             String text = whole(lane.labelText.get(from), lane.labelShort.get(from), x1 - Math.max(x0, lastTextEnd) - 8);
             if (text != null) {
-                gc.setFill(Palette.of(Ink.TEXT));
-                gc.fillText(text, Math.max(x0, left) + 4, y + laneH / 2 - 1);
+                gc.text(text, Math.max(x0, left) + 4, y + laneH / 2 - 1, px, false, Align.LEFT, Baseline.CENTER,
+                        colours.of(Ink.TEXT), 0);
                 lastTextEnd = x1;
             }
         }
@@ -108,7 +106,7 @@ final class LaneWords {
     }
 
     /** Names long segments where they are wide enough: the gate a worker waits at, the lock it holds. */
-    void drawSegmentWords(GraphicsContext gc, Lane lane, double y, double laneH) {
+    void drawSegmentWords(TimelineSurface gc, Lane lane, double y, double laneH) {
         int n = lane.segStart.size();
         double width = frame.lanesWidth();
         double minWidth = frame.em() * 7;
@@ -117,9 +115,7 @@ final class LaneWords {
         }
         int first = Math.max(0, lane.segStart.floor((long) frame.viewStart));
         double end = frame.viewStart + width * frame.nanosPerPixel;
-        gc.setFont(frame.font(0.75, false));
-        gc.setTextBaseline(VPos.CENTER);
-        gc.setTextAlign(TextAlignment.LEFT);
+        double px = frame.em() * 0.75;
         int drawn = 0;
         int lastInView = lane.segStart.floor((long) end);
         long longEnough = (long) (minWidth * frame.nanosPerPixel);
@@ -144,20 +140,20 @@ final class LaneWords {
                 continue;
             }
             String text = state.describe(lane.segSubject.get(s));
-            Color background = Palette.of(state.ink());
+            int background = colours.of(state.ink());
             String fitted = fit(text, x1 - x0 - 10);
             if (fitted.isEmpty()) {
                 continue;
             }
+            int ink;
             if (state.pattern() == ActorState.Pattern.BARRED) {
-                gc.setFill(Palette.background());
-                gc.fillRoundRect(x0 + 3, y + laneH * 0.14, fitted.length() * frame.em() * 0.45 + 8, laneH * 0.56, 6, 6);
-                gc.setFill(Palette.of(Ink.TEXT));
+                gc.fillRoundRect(x0 + 3, y + laneH * 0.14, fitted.length() * frame.em() * 0.45 + 8, laneH * 0.56, 6,
+                        colours.background());
+                ink = colours.of(Ink.TEXT);
             } else {
-                gc.setFill(state.pattern() == ActorState.Pattern.HATCHED ? Palette.of(Ink.TEXT)
-                        : Palette.textOn(background));
+                ink = state.pattern() == ActorState.Pattern.HATCHED ? colours.of(Ink.TEXT) : PaintColours.textOn(background);
             }
-            gc.fillText(fitted, x0 + 5, y + laneH * 0.42);
+            gc.text(fitted, x0 + 5, y + laneH * 0.42, px, false, Align.LEFT, Baseline.CENTER, ink, 0);
             drawn++;
         }
     }
@@ -180,7 +176,7 @@ final class LaneWords {
      * Writes the values of markers where they are sparse enough to read (the marks themselves are
      * painted into the lane's pixels by {@link MarkerSprites}).
      */
-    void drawMarkers(GraphicsContext gc, Lane lane, double y, double laneH) {
+    void drawMarkers(TimelineSurface gc, Lane lane, double y, double laneH) {
         int n = lane.markTime.size();
         if (n == 0 || laneH < frame.em() * 1.5 || lane.kind != Actor.Kind.WORKER) {
             return;
@@ -194,8 +190,7 @@ final class LaneWords {
             return;
         }
         double textEnd = -1e9;
-        gc.setFont(frame.font(0.7, true));
-        gc.setTextBaseline(VPos.BOTTOM);
+        double px = frame.em() * 0.7;
         for (int m = first; m <= last && m < n; m++) {
             long t = lane.markTime.get(m);
             double x = frame.xOf(t);
@@ -208,17 +203,14 @@ final class LaneWords {
                 continue;
             }
             if (kind.labelAbove()) {
-                gc.setTextAlign(TextAlignment.CENTER);
-                gc.setFill(Palette.of(kind.ink()));
-                gc.fillText(text, x, y + laneH * 0.22 + frame.em() * 0.35);
+                gc.text(text, x, y + laneH * 0.22 + frame.em() * 0.35, px, true, Align.CENTER, Baseline.BOTTOM,
+                        colours.of(kind.ink()), 0);
                 textEnd = x + text.length() * frame.em() * 0.21 + frame.em() * 0.6;
             } else {
                 double textW = text.length() * frame.em() * 0.42 + 6;
-                gc.setFill(Palette.background().deriveColor(0, 1, 1, 0.92));
-                gc.fillRoundRect(x + 2, y + laneH * 0.62, textW, laneH * 0.36, 5, 5);
-                gc.setFill(Palette.of(kind.ink()));
-                gc.setTextAlign(TextAlignment.LEFT);
-                gc.fillText(text, x + 5, y + laneH - 3);
+                gc.fillRoundRect(x + 2, y + laneH * 0.62, textW, laneH * 0.36, 5,
+                        PaintColours.derived(colours.background(), 1, 0.92));
+                gc.text(text, x + 5, y + laneH - 3, px, true, Align.LEFT, Baseline.BOTTOM, colours.of(kind.ink()), 0);
                 textEnd = x + textW + 2;
             }
         }

@@ -1,4 +1,4 @@
-package dev.racelab.ui.timeline;
+package dev.racelab.engine.view.timeline.paint;
 
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.EventKind;
@@ -36,7 +36,7 @@ class ThinnedMarksTest {
     @Test
     void theMarksDrawnAreThoseLookingAtEachInTurnDraws() {
         SplittableRandom random = new SplittableRandom(29);
-        MarkerSprites sprites = new MarkerSprites(new int[1]);
+        MarkerSprites sprites = new MarkerSprites(new int[1], new LanePixels.Colours(new PaintColours(dev.racelab.engine.view.Theme.LIGHT)));
         for (int trial = 0; trial < 40; trial++) {
             Lane lane = lane(random, 1 + random.nextInt(trial < 20 ? 500 : 100_000));
             long end = lane.markTime.get(lane.markTime.size() - 1);

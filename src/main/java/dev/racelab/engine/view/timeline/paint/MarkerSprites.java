@@ -1,4 +1,4 @@
-package dev.racelab.ui.timeline;
+package dev.racelab.engine.view.timeline.paint;
 
 import dev.racelab.engine.view.timeline.Growable;
 import dev.racelab.engine.view.timeline.Lane;
@@ -6,7 +6,6 @@ import dev.racelab.engine.view.timeline.Lane;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Glyph;
 import dev.racelab.engine.Ink;
-import dev.racelab.ui.look.Palette;
 
 import java.util.Arrays;
 
@@ -104,9 +103,9 @@ final class MarkerSprites {
 
     /** Per kind ordinal: how it is drawn, and in which colour (a shade darker, to stand out on any state). */
     private static final Glyph[] GLYPHS = new Glyph[EventKind.values().length];
-    private final int[] inks = new int[EventKind.values().length];
+    private final int[] inks;
     private final int[] pixels;
-    private final int white = Palette.argb(Palette.background());
+    private final int white;
     /** The marks chosen to be drawn on the lane being painted (their indexes), and how many. */
     private int[] chosen = new int[256];
     /** Looking at each mark in turn: per kind, the pixel of the last one drawn. */
@@ -128,13 +127,20 @@ final class MarkerSprites {
         }
     }
 
-    MarkerSprites(int[] pixels) {
+    MarkerSprites(int[] pixels, LanePixels.Colours colours) {
         this.pixels = pixels;
+        this.inks = colours.markArgb;
+        this.white = colours.white;
+    }
+
+    /** Per kind ordinal, its mark's colour: marks in a state's colour (a retry is a wait) a shade darker, to stand out on it. */
+    static int[] inks(PaintColours colours) {
+        int[] inks = new int[EventKind.values().length];
         for (EventKind kind : EventKind.values()) {
-            // Marks drawn in a state's colour (a retry is a wait) are drawn darker, to stand out on it.
             boolean stateColour = kind.ink().ordinal() >= Ink.RUNNING.ordinal() && kind.ink().ordinal() <= Ink.FAILED.ordinal();
-            inks[kind.ordinal()] = Palette.argb(stateColour ? Palette.of(kind.ink()).darker() : Palette.of(kind.ink()));
+            inks[kind.ordinal()] = stateColour ? PaintColours.darker(colours.of(kind.ink())) : colours.of(kind.ink());
         }
+        return inks;
     }
 
     /**

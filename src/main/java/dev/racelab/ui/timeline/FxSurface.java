@@ -1,0 +1,122 @@
+package dev.racelab.ui.timeline;
+
+import dev.racelab.engine.view.Sketch.Align;
+import dev.racelab.engine.view.timeline.paint.TimelineSurface;
+import javafx.geometry.VPos;
+import javafx.scene.canvas.GraphicsContext;
+import javafx.scene.image.PixelBuffer;
+import javafx.scene.image.PixelFormat;
+import javafx.scene.image.WritableImage;
+import javafx.scene.paint.Color;
+import javafx.scene.text.Font;
+import javafx.scene.text.FontWeight;
+import javafx.scene.text.TextAlignment;
+
+import java.nio.IntBuffer;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The timeline's painter drawing on the window's canvas: colours and fonts made once and kept
+ * (drawing asks for the same few every frame), and the lanes' pixels shown through an image that
+ * shares their array, so a frame uploads them without a copy. Owned by the FX thread.
+ */
+final class FxSurface implements TimelineSurface {
+
+    private final GraphicsContext gc;
+    private final Map<Integer, Color> colours = new HashMap<>();
+    private final Map<Long, Font> fonts = new HashMap<>();
+    private int[] shown;
+    private PixelBuffer<IntBuffer> buffer;
+    private WritableImage image;
+
+    FxSurface(GraphicsContext gc) {
+        this.gc = gc;
+    }
+
+    private Color colour(int argb) {
+        return colours.computeIfAbsent(argb, c -> Color.rgb((c >> 16) & 0xff, (c >> 8) & 0xff, c & 0xff,
+                ((c >>> 24) & 0xff) / 255.0));
+    }
+
+    /** The base font {@code px} pixels high, bold or not. */
+    Font font(double px, boolean bold) {
+        long key = Math.round(px * 100) * 2 + (bold ? 1 : 0);
+        return fonts.computeIfAbsent(key, k -> Font.font(Font.getDefault().getFamily(),
+                bold ? FontWeight.BOLD : FontWeight.NORMAL, px));
+    }
+
+    @Override
+    public void fillRect(double x, double y, double w, double h, int argb) {
+        gc.setFill(colour(argb));
+        gc.fillRect(x, y, w, h);
+    }
+
+    @Override
+    public void fillRoundRect(double x, double y, double w, double h, double arc, int argb) {
+        gc.setFill(colour(argb));
+        gc.fillRoundRect(x, y, w, h, arc, arc);
+    }
+
+    @Override
+    public void fillCircle(double cx, double cy, double r, int argb) {
+        gc.setFill(colour(argb));
+        gc.fillOval(cx - r, cy - r, 2 * r, 2 * r);
+    }
+
+    @Override
+    public void strokeCircle(double cx, double cy, double r, int argb, double width) {
+        gc.setStroke(colour(argb));
+        gc.setLineWidth(width);
+        gc.strokeOval(cx - r, cy - r, 2 * r, 2 * r);
+    }
+
+    @Override
+    public void line(double x1, double y1, double x2, double y2, int argb, double width, double dash) {
+        gc.setStroke(colour(argb));
+        gc.setLineWidth(width);
+        if (dash > 0) {
+            gc.setLineDashes(dash, dash);
+        }
+        gc.strokeLine(x1, y1, x2, y2);
+        if (dash > 0) {
+            gc.setLineDashes();
+        }
+    }
+
+    @Override
+    public void text(String text, double x, double y, double px, boolean bold, Align align, Baseline baseline,
+                     int argb, double maxWidth) {
+        gc.setFont(font(px, bold));
+        gc.setFill(colour(argb));
+        gc.setTextAlign(switch (align) {
+            case LEFT -> TextAlignment.LEFT;
+            case CENTER -> TextAlignment.CENTER;
+            case RIGHT -> TextAlignment.RIGHT;
+        });
+        gc.setTextBaseline(switch (baseline) {
+            case ALPHABETIC -> VPos.BASELINE;
+            case CENTER -> VPos.CENTER;
+            case BOTTOM -> VPos.BOTTOM;
+        });
+        if (maxWidth > 0) {
+            gc.fillText(text, x, y, maxWidth);
+        } else {
+            gc.fillText(text, x, y);
+        }
+    }
+
+    @Override
+    public void pixels(int[] argb, int w, int h, double x, double y) {
+        if (argb != shown || image == null || (int) image.getWidth() != w || (int) image.getHeight() != h) {
+            shown = argb;
+            buffer = new PixelBuffer<>(w, h, IntBuffer.wrap(argb), PixelFormat.getIntArgbPreInstance());
+            image = new WritableImage(buffer);
+        } else {
+            // The image shares the pixel array: marking it dirty is all, the texture upload happens
+            // on the render thread.
+            buffer.updateBuffer(b -> null);
+        }
+        gc.drawImage(image, x, y);
+    }
+}
