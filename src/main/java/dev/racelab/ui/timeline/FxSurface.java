@@ -26,12 +26,50 @@ final class FxSurface implements TimelineSurface {
     private final GraphicsContext gc;
     private final Map<Integer, Color> colours = new HashMap<>();
     private final Map<Long, Font> fonts = new HashMap<>();
+    /** What the context is set to now: each is set only when it changes (every set is a command the canvas keeps). */
+    private int fill = 1;
+    private int stroke = 1;
+    private double lineWidth = -1;
+    private Font font;
+    private Align align;
+    private Baseline baseline;
     private int[] shown;
     private PixelBuffer<IntBuffer> buffer;
     private WritableImage image;
 
     FxSurface(GraphicsContext gc) {
         this.gc = gc;
+    }
+
+    /**
+     * Forgets what the context was set to: a frame's first use of each sets it again (another
+     * drawer, the hover box, changes the context after the painter).
+     */
+    void newFrame() {
+        fill = 1;
+        stroke = 1;
+        lineWidth = -1;
+        font = null;
+        align = null;
+        baseline = null;
+    }
+
+    private void fill(int argb) {
+        if (argb != fill) {
+            fill = argb;
+            gc.setFill(colour(argb));
+        }
+    }
+
+    private void stroke(int argb, double width) {
+        if (argb != stroke) {
+            stroke = argb;
+            gc.setStroke(colour(argb));
+        }
+        if (width != lineWidth) {
+            lineWidth = width;
+            gc.setLineWidth(width);
+        }
     }
 
     private Color colour(int argb) {
@@ -48,33 +86,31 @@ final class FxSurface implements TimelineSurface {
 
     @Override
     public void fillRect(double x, double y, double w, double h, int argb) {
-        gc.setFill(colour(argb));
+        fill(argb);
         gc.fillRect(x, y, w, h);
     }
 
     @Override
     public void fillRoundRect(double x, double y, double w, double h, double arc, int argb) {
-        gc.setFill(colour(argb));
+        fill(argb);
         gc.fillRoundRect(x, y, w, h, arc, arc);
     }
 
     @Override
     public void fillCircle(double cx, double cy, double r, int argb) {
-        gc.setFill(colour(argb));
+        fill(argb);
         gc.fillOval(cx - r, cy - r, 2 * r, 2 * r);
     }
 
     @Override
     public void strokeCircle(double cx, double cy, double r, int argb, double width) {
-        gc.setStroke(colour(argb));
-        gc.setLineWidth(width);
+        stroke(argb, width);
         gc.strokeOval(cx - r, cy - r, 2 * r, 2 * r);
     }
 
     @Override
     public void line(double x1, double y1, double x2, double y2, int argb, double width, double dash) {
-        gc.setStroke(colour(argb));
-        gc.setLineWidth(width);
+        stroke(argb, width);
         if (dash > 0) {
             gc.setLineDashes(dash, dash);
         }
@@ -87,18 +123,28 @@ final class FxSurface implements TimelineSurface {
     @Override
     public void text(String text, double x, double y, double px, boolean bold, Align align, Baseline baseline,
                      int argb, double maxWidth) {
-        gc.setFont(font(px, bold));
-        gc.setFill(colour(argb));
-        gc.setTextAlign(switch (align) {
-            case LEFT -> TextAlignment.LEFT;
-            case CENTER -> TextAlignment.CENTER;
-            case RIGHT -> TextAlignment.RIGHT;
-        });
-        gc.setTextBaseline(switch (baseline) {
-            case ALPHABETIC -> VPos.BASELINE;
-            case CENTER -> VPos.CENTER;
-            case BOTTOM -> VPos.BOTTOM;
-        });
+        Font wanted = font(px, bold);
+        if (wanted != font) {
+            font = wanted;
+            gc.setFont(wanted);
+        }
+        fill(argb);
+        if (align != this.align) {
+            this.align = align;
+            gc.setTextAlign(switch (align) {
+                case LEFT -> TextAlignment.LEFT;
+                case CENTER -> TextAlignment.CENTER;
+                case RIGHT -> TextAlignment.RIGHT;
+            });
+        }
+        if (baseline != this.baseline) {
+            this.baseline = baseline;
+            gc.setTextBaseline(switch (baseline) {
+                case ALPHABETIC -> VPos.BASELINE;
+                case CENTER -> VPos.CENTER;
+                case BOTTOM -> VPos.BOTTOM;
+            });
+        }
         if (maxWidth > 0) {
             gc.fillText(text, x, y, maxWidth);
         } else {

@@ -236,6 +236,7 @@ public final class TimelineView extends Region {
             camera.follow();
         }
         boolean following = camera.followLive().get();
+        surface.newFrame();
         painter.paint(surface, new TimelinePainter.Marks(following, live && following, focusedViolation,
                 selectedActor.get()));
         if (layout.model != null) {
