@@ -68,9 +68,7 @@ public final class SvgSketch extends Drawing {
 
     @Override
     public void fillRoundRect(double x, double y, double w, double h, double radius) {
-        svg.append("<rect x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" width=\"").append(n(w))
-                .append("\" height=\"").append(n(h)).append("\" rx=\"").append(n(radius)).append("\" fill=\"")
-                .append(fill).append("\"/>\n");
+        roundRect(x, y, w, h, radius, fill, 1);
     }
 
     @Override
@@ -155,13 +153,7 @@ public final class SvgSketch extends Drawing {
 
     @Override
     public void text(String text, double x, double y, double px, boolean bold, Align align, String hex) {
-        svg.append("<text x=\"").append(n(x)).append("\" y=\"").append(n(y)).append("\" font-size=\"")
-                .append(n(px)).append('"').append(bold ? " font-weight=\"bold\"" : "")
-                .append(switch (align) {
-                    case LEFT -> "";
-                    case CENTER -> " text-anchor=\"middle\"";
-                    case RIGHT -> " text-anchor=\"end\"";
-                }).append(" fill=\"").append(hex).append("\">").append(escape(text)).append("</text>\n");
+        text(text, x, y, px, bold, align, hex, 1, 0);
     }
 
     @Override
