@@ -276,7 +276,8 @@ public enum EventKind {
             return subject == null ? "note" : subject;
         }
     },
-    // Notes a lab's view follows, each its own kind so that no view reads another's words.
+    // Notes a lab's view follows, each its own kind so that no view reads another's words; the
+    // verdict's own (the cycle, the failure, the instant it measured at) are kept, as the verdict is.
     /** What a run is about, for its lab's panel: the spec, the order of its steps, what it should do. */
     ABOUT(false, Glyph.NONE, Ink.TEXT, null) {
         @Override
@@ -285,21 +286,21 @@ public enum EventKind {
         }
     },
     /** A worker's wait in a deadlock's cycle, named once judged: for what, held by whom ({@code value}: the holder's lane). */
-    WAITS_FOR(false, Glyph.NONE, Ink.TEXT, null) {
+    WAITS_FOR(true, Glyph.NONE, Ink.TEXT, null) {
         @Override
         public String describe(String subject, long value) {
             return "deadlock: waits for " + subject;
         }
     },
     /** The run's failure in a line, on the run's lane once judged ({@code value}: how many workers it names). */
-    DIAGNOSIS(false, Glyph.NONE, Ink.TEXT, null) {
+    DIAGNOSIS(true, Glyph.NONE, Ink.TEXT, null) {
         @Override
         public String describe(String subject, long value) {
             return "failure: " + subject;
         }
     },
     /** The instant a verdict measured at, on the run's lane: what the record holds after it is not judged. */
-    MEASURED(false, Glyph.NONE, Ink.TEXT, null) {
+    MEASURED(true, Glyph.NONE, Ink.TEXT, null) {
         @Override
         public String describe(String subject, long value) {
             return subject == null ? "measured for the verdict" : subject;
@@ -357,7 +358,6 @@ public enum EventKind {
         return legend;
     }
 
-    /** One line for the hover text of an event of this kind. */
     /**
      * The words the timeline writes beside this kind's mark when there is room, from its value (a
      * token's number, the value read or written), in the kind's ink; null for none.
@@ -371,6 +371,16 @@ public enum EventKind {
         return false;
     }
 
+    /**
+     * Whether this kind is a note: words for the hover text ({@link #NOTE}) or a fact a lab's view
+     * follows ({@link #ABOUT} … {@link #REPLACED}), never a mark drawn nor an instant in a trace.
+     */
+    public boolean note() {
+        return this == NOTE || this == ABOUT || this == WAITS_FOR || this == DIAGNOSIS || this == MEASURED
+                || this == REPLACED;
+    }
+
+    /** One line for the hover text of an event of this kind. */
     public String describe(String subject, long value) {
         return name().toLowerCase().replace('_', ' ') + (subject == null ? "" : " " + subject);
     }

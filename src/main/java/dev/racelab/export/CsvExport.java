@@ -99,7 +99,8 @@ public final class CsvExport implements RecordingSink {
             b.append('-');
             nanos = nanos == Long.MIN_VALUE ? Long.MAX_VALUE : -nanos;
         }
-        long thousandths = (nanos + 500) / 1000;
+        // Rounded half up without adding first: the largest times a file may hold do not overflow.
+        long thousandths = nanos / 1000 + (nanos % 1000 >= 500 ? 1 : 0);
         long fraction = thousandths % 1000;
         b.append(thousandths / 1000).append('.');
         if (fraction < 100) {

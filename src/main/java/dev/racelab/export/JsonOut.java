@@ -115,9 +115,12 @@ final class JsonOut {
 
     /** {@code nanos} as microseconds, exactly: {@code 1234567} as {@code 1234.567}, {@code -5000} as {@code -5}. */
     JsonOut micros(long nanos) throws IOException {
+        if (nanos == Long.MIN_VALUE) {
+            return raw("-9223372036854775.808");
+        }
         if (nanos < 0) {
             raw("-");
-            return micros(nanos == Long.MIN_VALUE ? Long.MAX_VALUE : -nanos);
+            return micros(-nanos);
         }
         number(nanos / 1000);
         int fraction = (int) (nanos % 1000);

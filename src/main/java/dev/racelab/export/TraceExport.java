@@ -192,7 +192,7 @@ public final class TraceExport implements RecordingSink {
                         "p");
                 case WOKEN, OVERWROTE -> flow(e);
                 default -> {
-                    if (e.kind().marked() && e.kind() != EventKind.NOTE) {
+                    if (e.kind().marked() && !e.kind().note()) {
                         instant(e, e.kind().describe(e.subject(), e.value()), "t");
                     }
                 }

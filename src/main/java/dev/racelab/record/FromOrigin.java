@@ -14,16 +14,22 @@ import java.util.Map;
  * Hands each run's events on counted from the run's {@link TimeOrigin}, whatever the file counted
  * from (version 1 from the run's first event; version 2 from the origin already, or a hand-edited
  * file from anywhere). A run's first events wait here until its start is seen, at most {@link
- * #LOOKAHEAD} of them (a run's start comes within its first few dozen); a run with no start among
- * them counts from its first event that is not a lane's announcement, as {@link TimeOrigin} does.
+ * #LOOKAHEAD} of them and {@link #LOOKAHEAD_CHARS} of their words (a run's start comes after its
+ * lanes are announced and its workers connected: a few thousand events at most); a run with no
+ * start among them counts from its first event that is not a lane's announcement, as {@link
+ * TimeOrigin} does (a hand-made file whose start comes later still is shown on the timeline from
+ * that start, and exported from the earlier origin).
  */
 final class FromOrigin implements RecordingSink {
 
     /** How many events of a run wait for its start, at most. */
     static final int LOOKAHEAD = 1 << 16;
+    /** How many characters of their subjects, at most: a file of long lines is read a line at a time still. */
+    static final long LOOKAHEAD_CHARS = 16L << 20;
 
     private final RecordingSink sink;
     private final List<Event> waiting = new ArrayList<>();
+    private long waitingChars;
     private TimeOrigin origin;
     /** Where the run's time starts, once decided; {@link TimeOrigin#UNKNOWN} while events wait. */
     private long decided;
@@ -37,6 +43,7 @@ final class FromOrigin implements RecordingSink {
         origin = new TimeOrigin();
         decided = TimeOrigin.UNKNOWN;
         waiting.clear();
+        waitingChars = 0;
         sink.run(number, header, backend);
     }
 
@@ -48,7 +55,8 @@ final class FromOrigin implements RecordingSink {
         }
         origin.see(event);
         waiting.add(event);
-        if (origin.settled() || waiting.size() >= LOOKAHEAD) {
+        waitingChars += event.subject() == null ? 0 : event.subject().length();
+        if (origin.settled() || waiting.size() >= LOOKAHEAD || waitingChars >= LOOKAHEAD_CHARS) {
             handOn();
         }
     }
@@ -73,5 +81,6 @@ final class FromOrigin implements RecordingSink {
             sink.event(TimeOrigin.shifted(e, decided));
         }
         waiting.clear();
+        waitingChars = 0;
     }
 }

@@ -60,7 +60,7 @@ final class SameTimeEverywhere {
             boolean worker = actor < any.laneCount() && any.lanes.get(actor).kind == Actor.Kind.WORKER;
             if (t > 0 && worker && kind == EventKind.STATE) {
                 states.add(seq);
-            } else if (t > 0 && worker && kind.marked() && kind != EventKind.NOTE) {
+            } else if (t > 0 && worker && kind.marked() && !kind.note()) {
                 marks.add(seq);
             }
         }

@@ -29,10 +29,13 @@ class JsonOutTest {
         long[] nanos = new long[100_000];
         long[] numbers = new long[nanos.length];
         for (int i = 0; i < nanos.length; i++) {
-            nanos[i] = switch (i % 4) {
+            nanos[i] = switch (i % 6) {
                 case 0 -> random.nextLong(10_000);
                 case 1 -> random.nextLong(1_000_000_000L);
                 case 2 -> random.nextLong(Long.MAX_VALUE);
+                // Before a run's start (connecting), and a hand-made file's extremes.
+                case 3 -> -random.nextLong(1_000_000_000L);
+                case 4 -> i < 10 ? (i % 2 == 0 ? Long.MIN_VALUE : Long.MAX_VALUE) : -random.nextLong(Long.MAX_VALUE);
                 default -> random.nextLong(1_000_000) * 1000;
             };
             numbers[i] = i % 3 == 0 ? -random.nextLong(Long.MAX_VALUE) : random.nextLong();

@@ -39,7 +39,8 @@ import java.util.function.Function;
  *
  * <p>Settings are plain properties the controls bind to. A setting changed while nothing runs only
  * marks the settings changed; {@link #apply} turns the changes into one fresh run, however many
- * there were (each command applies first, and so does {@link #tick}). The record, the phase and
+ * there were (Run and Step apply first, and so does {@link #tick} each frame; the other
+ * commands make a fresh run or stop one). The record, the phase and
  * the outcome are read-only: they change only through the commands and {@link #tick}, which the
  * window calls once per frame to pick up what the run's threads did. What can be done now (run,
  * pause, step, …) is derived in {@link Commands}. Everything that shows a run reads its
@@ -87,7 +88,7 @@ public final class Session {
         switches.addListener((o, a, b) -> settingChanged());
         gates.addListener((o, a, b) -> {
             Run current = run.get();
-            if (current != null && b != null && current.phase().live()) {
+            if (current != null && b != null && !idle()) {
                 current.setPlan(b);
             } else {
                 settingChanged();
@@ -250,18 +251,20 @@ public final class Session {
         freshRun();
     }
 
-    /** Applies changed settings, then picks up what the run did since the last frame. */
+    /**
+     * Picks up what the run did since the last frame, then applies changed settings: a run that
+     * ended meanwhile has its outcome shown and kept before a fresh run could replace it.
+     */
     public void tick() {
-        apply();
         Run current = run.get();
-        if (current == null) {
-            return;
+        if (current != null) {
+            state.set(current.phase());
+            if (outcome.get() == null && current.record().ended()) {
+                outcome.set(current.record().outcome());
+                keepLastRun(current.record());
+            }
         }
-        state.set(current.phase());
-        if (outcome.get() == null && current.record().ended()) {
-            outcome.set(current.record().outcome());
-            keepLastRun(current.record());
-        }
+        apply();
     }
 
     private void keepLastRun(RunRecord ended) {
@@ -298,11 +301,19 @@ public final class Session {
      * and the run's picture stays when it ends.
      */
     private void settingChanged() {
-        Run current = run.get();
-        if (lab.get() != null && (replaying.get() || current == null
-                || current.phase() == RunPhase.READY || current.phase() == RunPhase.ENDED)) {
+        if (lab.get() != null && idle()) {
             settingsChanged = true;
         }
+    }
+
+    /**
+     * Whether nothing runs, as the window shows it: its phase as of the last {@link #tick} (a run
+     * that ended since is still shown running until the next, which shows its outcome first).
+     */
+    private boolean idle() {
+        RunPhase shown = state.get();
+        return replaying.get() || run.get() == null || shown == null || shown == RunPhase.READY
+                || shown == RunPhase.ENDED;
     }
 
     /** The one step that applies changed settings: a fresh run with all of them, once. */
