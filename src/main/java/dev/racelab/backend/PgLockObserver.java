@@ -128,8 +128,8 @@ public final class PgLockObserver implements ServerObserver {
                 continue;
             }
             List<PgSessions.Belief> believers = atRead.believers(held.key, held.pid);
-            String asker = atRead.userOf(held.pid);
-            if (believers.isEmpty() && atRead.asks(asker, held.key)) {
+            String asker = atRead.askerOf(held.key, held.pid);
+            if (believers.isEmpty() && asker != null) {
                 holdsNow.merge(asker, held.lock + " in " + atRead.nameOf(held.pid) + ", granted just now",
                         (a, b) -> a + ", " + b);
                 continue;
@@ -333,7 +333,7 @@ public final class PgLockObserver implements ServerObserver {
             if (row.granted) {
                 String user = sessions.userOf(row.pid);
                 held.add(new Held(row.pid, sessions.nameOf(row.pid), row.key, user, sessions.tracked(row.key),
-                        sessions.believers(row.key, row.pid), sessions.asks(user, row.key)));
+                        sessions.believers(row.key, row.pid), user != null && user.equals(sessions.askerOf(row.key, row.pid))));
             } else {
                 awaited.add(new Awaited(row.pid, sessions.userOf(row.pid), row.key, List.of(row.blockers)));
             }

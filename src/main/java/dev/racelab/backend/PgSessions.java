@@ -122,7 +122,7 @@ public final class PgSessions implements AutoCloseable {
      */
     private final Map<AdvisoryKey, Map<String, Belief>> beliefs = new ConcurrentHashMap<>();
     /** Per worker with a lock call in flight, the advisory key it asks for: it believes in the lock once the call returns. */
-    private final Map<String, AdvisoryKey> asking = new ConcurrentHashMap<>();
+    private final Map<String, Ask> asking = new ConcurrentHashMap<>();
     private final Set<Session> open = ConcurrentHashMap.newKeySet();
     /** Where the pool's threads come from, and the one that shuts an abandoned pool. */
     private final ThreadFactory threads;
@@ -153,6 +153,10 @@ public final class PgSessions implements AutoCloseable {
         return new HikariDataSource(config);
     }
 
+    /** A lock call in flight: for {@code key}, on the session with backend {@code pid}. */
+    private record Ask(AdvisoryKey key, int pid) {
+    }
+
     /**
      * What worker {@code worker} believes of one advisory lock: that it holds it {@code times} times
      * (a session lock taken n times needs n unlocks), at session or transaction level, in the
@@ -176,7 +180,7 @@ public final class PgSessions implements AutoCloseable {
     public View view() {
         Map<Integer, String> names = Map.copyOf(this.names);
         Map<Integer, String> users = Map.copyOf(this.users);
-        Map<String, AdvisoryKey> asking = Map.copyOf(this.asking);
+        Map<String, Ask> asking = Map.copyOf(this.asking);
         Map<AdvisoryKey, Map<String, Belief>> beliefs = new HashMap<>();
         this.beliefs.forEach((key, of) -> beliefs.put(key, Map.copyOf(of)));
         return new View(names, users, beliefs, asking);
@@ -187,10 +191,10 @@ public final class PgSessions implements AutoCloseable {
         private final Map<Integer, String> names;
         private final Map<Integer, String> users;
         private final Map<AdvisoryKey, Map<String, Belief>> beliefs;
-        private final Map<String, AdvisoryKey> asking;
+        private final Map<String, Ask> asking;
 
         private View(Map<Integer, String> names, Map<Integer, String> users,
-                     Map<AdvisoryKey, Map<String, Belief>> beliefs, Map<String, AdvisoryKey> asking) {
+                     Map<AdvisoryKey, Map<String, Belief>> beliefs, Map<String, Ask> asking) {
             this.names = names;
             this.users = users;
             this.beliefs = beliefs;
@@ -219,11 +223,18 @@ public final class PgSessions implements AutoCloseable {
         }
 
         /**
-         * Whether worker {@code worker} has a lock call for {@code key} in flight: a lock its
-         * session was granted a moment ago is its, though it has not said so yet.
+         * The worker with a lock call for {@code key} in flight on the session with backend {@code
+         * pid}, or null: a lock that session was granted a moment ago is that worker's, though it
+         * has not said so yet. Asked by session, not by who used the session last: a worker that
+         * gave a session back and asks on another is not the one granted a lock in the first.
          */
-        public boolean asks(String worker, AdvisoryKey key) {
-            return worker != null && key.equals(asking.get(worker));
+        public String askerOf(AdvisoryKey key, int pid) {
+            for (Map.Entry<String, Ask> ask : asking.entrySet()) {
+                if (ask.getValue().pid() == pid && ask.getValue().key().equals(key)) {
+                    return ask.getKey();
+                }
+            }
+            return null;
         }
 
         /** The name of the run's session with backend {@code pid} ({@code client-3}, {@code pool-4711}), or {@code pid N}. */
@@ -350,15 +361,16 @@ public final class PgSessions implements AutoCloseable {
         }
 
         /**
-         * Says that this worker's lock call for {@code key} is in flight (null: none is). The
-         * server may grant the lock before the call returns and the worker {@linkplain #believes
-         * believes} in it; meanwhile the lock is the asker's, not an orphan.
+         * Says that this worker's lock call for {@code key} is in flight on the session with
+         * backend {@code pid} (a null key: none is). The server may grant the lock before the call
+         * returns and the worker {@linkplain #believes believes} in it; meanwhile the lock is the
+         * asker's, not an orphan.
          */
-        public void asks(AdvisoryKey key) {
+        public void asks(AdvisoryKey key, int pid) {
             if (key == null) {
                 asking.remove(context.name());
             } else {
-                asking.put(context.name(), key);
+                asking.put(context.name(), new Ask(key, pid));
             }
         }
 

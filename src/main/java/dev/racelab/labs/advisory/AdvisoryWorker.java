@@ -194,7 +194,7 @@ abstract class AdvisoryWorker implements LabWorker {
         if (believed == 0 && !retrying) {
             context.state(ActorState.WAITING, words.asking());
         }
-        session.asks(key);
+        session.asks(key, lease.pid());
         boolean granted;
         try {
             granted = LockCalls.call(lease.connection(), blocking ? call : "try-" + call, key);
@@ -211,7 +211,7 @@ abstract class AdvisoryWorker implements LabWorker {
                 believe(times, transactionLevel);
             }
         } finally {
-            session.asks(null);
+            session.asks(null, 0);
         }
         if (granted) {
             return true;

@@ -1,5 +1,6 @@
 package dev.racelab.labs.support;
 
+import dev.racelab.backend.AdvisoryKey;
 import dev.racelab.backend.PgLockObserver;
 import dev.racelab.backend.PgSessions;
 import dev.racelab.backend.SqlFile;
@@ -171,6 +172,43 @@ class PgFixtureTest {
         assertNull(lane.last(EventKind.SERVER_ORPHANS).subject());
         query(waiter.connection(), "SELECT pg_advisory_unlock(7)");
         waiter.close();
+        session.close();
+    }
+
+    /**
+     * A worker whose lock call for a tracked lock is in flight on one of its sessions is not the
+     * holder of that lock in another of its sessions, where nobody believes in it: the lane once
+     * read "granted just now" off whoever used the holding session and asked for the key on any
+     * session, and drew the worker holding a lock nobody will unlock.
+     */
+    @Test
+    void aLockCallInFlightOnOneSessionIsNotTheHolderOfTheLockInAnother() throws Exception {
+        PgFixture pg = open(1, PgSessions.Mode.pooled(2));
+        Worker client = new Worker(0);
+        PgSessions.Session session = pg.session(client);
+        PgLockObserver observer = pg.lockObserver();
+        AdvisoryKey key = AdvisoryKey.of(9);
+        session.tracks(key);
+
+        PgSessions.Lease locker = session.borrow();
+        PgSessions.Lease other = session.borrow();
+        int holder = locker.pid();
+        query(locker.connection(), "SELECT pg_advisory_lock(9)");
+        session.asks(key, other.pid());
+        observer.poll(lane);
+        observer.poll(lane);
+        assertNull(lane.lastHolds(), "nobody is drawn holding it: " + lane.events);
+        assertEquals("pool-" + holder + " holds advisory lock 9, no worker owns it",
+                lane.last(EventKind.SERVER_ORPHANS).subject());
+
+        session.asks(key, holder);
+        observer.poll(lane);
+        assertEquals(new Holds(client.actor(), "advisory lock 9 in pool-" + holder + ", granted just now"),
+                lane.lastHolds(), "asked for on the session that has it: the asker's");
+        session.asks(null, 0);
+        query(locker.connection(), "SELECT pg_advisory_unlock(9)");
+        locker.close();
+        other.close();
         session.close();
     }
 
