@@ -27,7 +27,7 @@ import java.util.Set;
  * <p>An advisory lock held by a session no worker uses now (a pooled session back in the pool) is
  * an <em>orphan</em>: nobody is going to unlock it. Orphans are reported together, in one {@code
  * SERVER_ORPHANS} event on the lane naming each session and key, counted in its value. For a key
- * whose believers the lab keeps ({@link PgSessions.View#tracked}), the workers that believe they hold it
+ * whose believers the lab keeps ({@link SessionBook.View#tracked}), the workers that believe they hold it
  * in the session that has it are its holders, whoever borrows that session now ("advisory lock 42
  * in pool-4711, session level"); a worker whose lock call for it is still in flight on that session
  * has it "granted just now"; and the lock is an orphan when none of these holds for two reads
@@ -98,7 +98,7 @@ public final class PgLockObserver implements ServerObserver {
         // The run's sessions as of the read's start, the moment its answer is drawn from: asked
         // after the answer came back, they could name a worker that took a session's lock only
         // then, and the lane would draw it holding the lock before it did.
-        PgSessions.View atRead = sessions.view();
+        SessionBook.View atRead = sessions.view();
         Integer[] pids = atRead.pids().toArray(Integer[]::new);
         if (pids.length == 0) {
             // No session of the run is open (before the workers connect, after they closed): none
@@ -127,7 +127,7 @@ public final class PgLockObserver implements ServerObserver {
                 untracked.computeIfAbsent(held.pid, k -> new ArrayList<>()).add(held.lock);
                 continue;
             }
-            List<PgSessions.Belief> believers = atRead.believers(held.key, held.pid);
+            List<SessionBook.Belief> believers = atRead.believers(held.key, held.pid);
             String asker = atRead.askerOf(held.key, held.pid);
             if (believers.isEmpty() && asker != null) {
                 holdsNow.merge(asker, held.lock + " in " + atRead.nameOf(held.pid) + ", granted just now",
@@ -143,7 +143,7 @@ public final class PgLockObserver implements ServerObserver {
                 }
                 continue;
             }
-            for (PgSessions.Belief belief : believers) {
+            for (SessionBook.Belief belief : believers) {
                 holdsNow.merge(belief.worker(), held.lock + " in " + atRead.nameOf(held.pid) + ", "
                         + (belief.transactionLevel() ? "transaction" : "session") + " level", (a, b) -> a + ", " + b);
             }
@@ -214,7 +214,7 @@ public final class PgLockObserver implements ServerObserver {
     }
 
     /** Names the sessions whose open transaction is the xmax of a protected row: they hold its lock. */
-    private void rowHolders(Array pids, PgSessions.View atRead, Map<String, String> holdsNow) throws SQLException {
+    private void rowHolders(Array pids, SessionBook.View atRead, Map<String, String> holdsNow) throws SQLException {
         Map<Long, Integer> pidOfXid = new HashMap<>();
         try (PreparedStatement ps = connection.prepareStatement(XIDS)) {
             ps.setArray(1, pids);
@@ -300,11 +300,11 @@ public final class PgLockObserver implements ServerObserver {
      * that believe they hold it, for a key the lab keeps count of; else the session's user; else the
      * session (an orphan's, which nobody will unlock).
      */
-    private static String holderName(PgSessions.View atRead, int blocker, AdvisoryKey key) {
+    private static String holderName(SessionBook.View atRead, int blocker, AdvisoryKey key) {
         if (key != null && atRead.tracked(key)) {
-            List<PgSessions.Belief> believers = atRead.believers(key, blocker);
+            List<SessionBook.Belief> believers = atRead.believers(key, blocker);
             if (!believers.isEmpty()) {
-                return String.join(", ", believers.stream().map(PgSessions.Belief::worker).toList());
+                return String.join(", ", believers.stream().map(SessionBook.Belief::worker).toList());
             }
             return atRead.nameOf(blocker);
         }
@@ -319,7 +319,7 @@ public final class PgLockObserver implements ServerObserver {
      * must know, not guess, whether a lock is orphaned or a worker waits for one for ever.
      */
     public static AdvisoryLocks advisoryLocks(Connection connection, PgSessions run) throws SQLException {
-        PgSessions.View sessions = run.live();
+        SessionBook.View sessions = run.live();
         Integer[] pids = sessions.pids().toArray(Integer[]::new);
         List<Held> held = new ArrayList<>();
         List<Awaited> awaited = new ArrayList<>();
@@ -361,7 +361,7 @@ public final class PgLockObserver implements ServerObserver {
      * for it is still in flight.
      */
     public record Held(int pid, String session, AdvisoryKey key, String user, boolean tracked,
-                       List<PgSessions.Belief> believers, boolean askedByUser) {
+                       List<SessionBook.Belief> believers, boolean askedByUser) {
         public Held {
             believers = List.copyOf(believers);
         }

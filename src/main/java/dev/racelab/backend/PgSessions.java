@@ -15,10 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -37,8 +34,8 @@ import java.util.logging.Logger;
  * one lease and an unlock sent on another, the classic pooling mistake, happens when a lab wants it.
  *
  * <p><b>Who uses what.</b> A dedicated session belongs to its worker until the worker closes it; a
- * pooled one to the worker holding a lease on it, and to nobody between leases. {@link View#userOf}
- * answers this for the lock observer: a lock held by a session no worker uses is a lock nobody is
+ * pooled one to the worker holding a lease on it, and to nobody between leases. The run's
+ * {@link SessionBook} keeps this, and answers it for the lock observer: a lock held by a session no worker uses is a lock nobody is
  * going to release. A lab whose workers take an advisory lock on one pooled session and go on
  * without it (the article's pooled lock, or a lock taken many times over) says which locks each
  * worker believes it holds ({@link Session#believes}); for those keys the believers, not the
@@ -110,24 +107,11 @@ public final class PgSessions implements AutoCloseable {
     private final Mode mode;
     /** Null unless the mode pools for this run's workers. */
     private final HikariDataSource pool;
-    /** Every session this run opened, by backend pid: its name without the prefix. */
-    private final Map<Integer, String> names = new ConcurrentHashMap<>();
-    /** Which worker uses each backend now: for its whole life (dedicated) or while it holds a lease (pooled). */
-    private final Map<Integer, String> users = new ConcurrentHashMap<>();
-    /**
-     * Per advisory key a lab declared beliefs about, which workers believe they hold it: written
-     * by each worker's thread for itself, read by the lock observer and the lab's oracle. A key
-     * stays here once declared (its map empty when nobody believes), so the observer knows the
-     * lab keeps count of it.
-     */
-    private final Map<AdvisoryKey, Map<String, Belief>> beliefs = new ConcurrentHashMap<>();
-    /** Per worker with a lock call in flight, the advisory key it asks for: it believes in the lock once the call returns. */
-    private final Map<String, Ask> asking = new ConcurrentHashMap<>();
+    /** Who uses each session, who believes they hold which advisory lock, who asks for one. */
+    private final SessionBook book = new SessionBook();
     private final Set<Session> open = ConcurrentHashMap.newKeySet();
     /** Where the pool's threads come from, and the one that shuts an abandoned pool. */
     private final ThreadFactory threads;
-    /** The maps above, read through. */
-    private final View live = new View(names, users, beliefs, asking);
 
     /**
      * Opens the pool, if {@code mode} pools for {@code workers} workers; dedicated sessions open
@@ -153,99 +137,14 @@ public final class PgSessions implements AutoCloseable {
         return new HikariDataSource(config);
     }
 
-    /** A lock call in flight: for {@code key}, on the session with backend {@code pid}. */
-    private record Ask(AdvisoryKey key, int pid) {
-    }
-
-    /**
-     * What worker {@code worker} believes of one advisory lock: that it holds it {@code times} times
-     * (a session lock taken n times needs n unlocks), at session or transaction level, in the
-     * session with backend {@code pid} (where the server granted it).
-     */
-    public record Belief(String worker, int times, boolean transactionLevel, int pid) {
-    }
-
     /** The sessions read through: each answer is as of the moment it is asked. */
-    public View live() {
-        return live;
+    public SessionBook.View live() {
+        return book.live();
     }
 
-    /**
-     * The sessions as they are now, kept: who uses each, who believes they hold what, who asks.
-     * For a reader that matches them with what the server said at about this moment, however long
-     * the server takes to say it; the workers go on meanwhile. Copied in the order the workers
-     * hand over (a session is borrowed before its lock is asked for, asked for before it is
-     * believed in), so a worker between two steps is found at one of them, not at neither.
-     */
-    public View view() {
-        Map<Integer, String> names = Map.copyOf(this.names);
-        Map<Integer, String> users = Map.copyOf(this.users);
-        Map<String, Ask> asking = Map.copyOf(this.asking);
-        Map<AdvisoryKey, Map<String, Belief>> beliefs = new HashMap<>();
-        this.beliefs.forEach((key, of) -> beliefs.put(key, Map.copyOf(of)));
-        return new View(names, users, beliefs, asking);
-    }
-
-    /** The run's sessions: read through ({@link #live}) or as of one moment ({@link #view}). */
-    public static final class View {
-        private final Map<Integer, String> names;
-        private final Map<Integer, String> users;
-        private final Map<AdvisoryKey, Map<String, Belief>> beliefs;
-        private final Map<String, Ask> asking;
-
-        private View(Map<Integer, String> names, Map<Integer, String> users,
-                     Map<AdvisoryKey, Map<String, Belief>> beliefs, Map<String, Ask> asking) {
-            this.names = names;
-            this.users = users;
-            this.beliefs = beliefs;
-            this.asking = asking;
-        }
-
-        /** The worker using the session with backend {@code pid}, or null. */
-        public String userOf(int pid) {
-            return users.get(pid);
-        }
-
-        /**
-         * Whether the lab keeps count of who believes they hold advisory lock {@code key} ({@link
-         * Session#believes}): then a session holding it that no worker believes it holds is an
-         * orphan, even while some worker borrows that session for something else.
-         */
-        public boolean tracked(AdvisoryKey key) {
-            return beliefs.containsKey(key);
-        }
-
-        /** The workers that believe they hold advisory lock {@code key} in the session with backend {@code pid}, by name. */
-        public List<Belief> believers(AdvisoryKey key, int pid) {
-            Map<String, Belief> of = beliefs.get(key);
-            return of == null ? List.of() : of.values().stream().filter(b -> b.pid() == pid)
-                    .sorted(Comparator.comparing(Belief::worker)).toList();
-        }
-
-        /**
-         * The worker with a lock call for {@code key} in flight on the session with backend {@code
-         * pid}, or null: a lock that session was granted a moment ago is that worker's, though it
-         * has not said so yet. Asked by session, not by who used the session last: a worker that
-         * gave a session back and asks on another is not the one granted a lock in the first.
-         */
-        public String askerOf(AdvisoryKey key, int pid) {
-            for (Map.Entry<String, Ask> ask : asking.entrySet()) {
-                if (ask.getValue().pid() == pid && ask.getValue().key().equals(key)) {
-                    return ask.getKey();
-                }
-            }
-            return null;
-        }
-
-        /** The name of the run's session with backend {@code pid} ({@code client-3}, {@code pool-4711}), or {@code pid N}. */
-        public String nameOf(int pid) {
-            return names.getOrDefault(pid, "pid " + pid);
-        }
-
-        /** The backend pids of every session the run opened. */
-        public Set<Integer> pids() {
-            return Set.copyOf(names.keySet());
-        }
+    /** The sessions as they are now, kept ({@link SessionBook#view}). */
+    public SessionBook.View view() {
+        return book.view();
     }
 
     /**
@@ -275,7 +174,7 @@ public final class PgSessions implements AutoCloseable {
                     rename.execute();
                 }
             }
-            names.put(pid, name);
+            book.named(pid, name);
             if (mode.isolation() != Mode.SERVER_DEFAULT) {
                 connection.setTransactionIsolation(mode.isolation());
             }
@@ -309,7 +208,7 @@ public final class PgSessions implements AutoCloseable {
             } else {
                 int pid = pidOf(dedicated);
                 this.own = new Lease(this, dedicated, pid, false);
-                users.put(pid, context.name());
+                book.uses(pid, context.name());
                 context.mark(EventKind.CONNECTED, context.name(), pid);
             }
         }
@@ -329,8 +228,8 @@ public final class PgSessions implements AutoCloseable {
             int pid = pidOf(connection);
             Lease lease = new Lease(this, connection, pid, true);
             leases.add(lease);
-            users.put(pid, context.name());
-            context.mark(EventKind.CONNECTED, live.nameOf(pid), pid);
+            book.uses(pid, context.name());
+            context.mark(EventKind.CONNECTED, book.live().nameOf(pid), pid);
             return lease;
         }
 
@@ -343,12 +242,7 @@ public final class PgSessions implements AutoCloseable {
          * ever unlock.
          */
         public void believes(AdvisoryKey key, int pid, int times, boolean transactionLevel) {
-            Map<String, Belief> of = beliefs.computeIfAbsent(key, k -> new ConcurrentHashMap<>());
-            if (times > 0) {
-                of.put(context.name(), new Belief(context.name(), times, transactionLevel, pid));
-            } else {
-                of.remove(context.name());
-            }
+            book.believes(context.name(), key, pid, times, transactionLevel);
         }
 
         /**
@@ -357,7 +251,7 @@ public final class PgSessions implements AutoCloseable {
          * holding it is the believers', never simply its borrower's.
          */
         public void tracks(AdvisoryKey key) {
-            beliefs.computeIfAbsent(key, k -> new ConcurrentHashMap<>());
+            book.tracks(key);
         }
 
         /**
@@ -367,11 +261,7 @@ public final class PgSessions implements AutoCloseable {
          * asker's, not an orphan.
          */
         public void asks(AdvisoryKey key, int pid) {
-            if (key == null) {
-                asking.remove(context.name());
-            } else {
-                asking.put(context.name(), new Ask(key, pid));
-            }
+            book.asks(context.name(), key, pid);
         }
 
         /**
@@ -410,7 +300,7 @@ public final class PgSessions implements AutoCloseable {
                 }
             } finally {
                 if (own != null) {
-                    users.remove(own.pid, context.name());
+                    book.gaveBack(own.pid, context.name());
                     own.connection.close();
                 }
             }
@@ -450,7 +340,7 @@ public final class PgSessions implements AutoCloseable {
             }
             closed = true;
             session.leases.remove(this);
-            users.remove(pid, session.context.name());
+            book.gaveBack(pid, session.context.name());
             connection.close();
         }
     }
@@ -468,7 +358,7 @@ public final class PgSessions implements AutoCloseable {
         if (pool != null) {
             pool.close();
         }
-        if (!names.isEmpty()) {
+        if (!book.pids().isEmpty()) {
             awaitGone();
         }
     }
@@ -519,7 +409,7 @@ public final class PgSessions implements AutoCloseable {
     }
 
     private Integer[] alive(Connection admin) throws SQLException {
-        Array array = admin.createArrayOf("int4", names.keySet().toArray());
+        Array array = admin.createArrayOf("int4", book.pids().toArray());
         try (PreparedStatement query = admin.prepareStatement(
                 "SELECT pid FROM pg_stat_activity WHERE pid = ANY(?) AND application_name LIKE 'racelab:%'")) {
             query.setArray(1, array);
