@@ -246,19 +246,6 @@ public final class TimelinePicture {
                 false, Sketch.Align.LEFT, theme.hex(Ink.MUTED));
     }
 
-    /** A swatch of {@code state} as the lanes draw it: its colour, a delay's or a halt's lighter columns. */
-    private void swatch(Drawing s, PaintColours colours, ActorState state, double x, double y, double w, double h) {
-        int colour = colours.of(state);
-        s.fillRect(x, y, w, h, colour);
-        int light = colours.faded(colour, 0.55);
-        for (int column = 0; column < (int) w; column++) {
-            if (state.pattern() == ActorState.Pattern.HATCHED && column % 8 < 3
-                    || state.pattern() == ActorState.Pattern.BARRED && column % 6 < 2) {
-                s.fillRect(x + column, y, 1, h, light);
-            }
-        }
-    }
-
     private void legend(Drawing s) {
         PaintColours colours = new PaintColours(theme);
         double y = HEADER + layout.height + 1.8 * EM;
@@ -269,7 +256,7 @@ public final class TimelinePicture {
             if (state.legend() == null) {
                 continue;
             }
-            swatch(s, colours, state, x, y - 0.9 * EM, EM, EM);
+            TimelinePainter.swatch(s, colours, state, x, y - 0.9 * EM, EM, EM);
             s.text(state.legend(), x + 1.3 * EM, y, 0.85 * EM, false, Sketch.Align.LEFT, theme.hex(Ink.TEXT));
             x += 1.8 * EM + s.textWidth(state.legend(), 0.85 * EM);
         }

@@ -86,22 +86,20 @@ final class SameTimeEverywhere {
             }
         }
 
-        for (long seq : sample(states)) {
+        // A state change's hover says its segment began then; a mark's, that it happened then.
+        everywhere(sample(states), ", from ", "its state began then", recorded, csv, trace, timelines);
+        everywhere(sample(marks), " at ", "it happened then", recorded, csv, trace, timelines);
+    }
+
+    private static void everywhere(List<Long> seqs, String before, String what, Map<Long, long[]> recorded,
+                                   Map<Long, String> csv, Map<Long, BigDecimal> trace, List<TimelineModel> timelines) {
+        for (long seq : seqs) {
             long t = recorded.get(seq)[0];
             same(seq, t, csv, trace);
             for (TimelineModel timeline : timelines) {
-                assertTrue(hover(timeline, recorded.get(seq), t).stream().anyMatch(l -> l.endsWith(", from "
-                        + HoverText.time(t))), "event " + seq + " at " + t + " ns: the hover says its state began then, "
-                        + hover(timeline, recorded.get(seq), t));
-            }
-        }
-        for (long seq : sample(marks)) {
-            long t = recorded.get(seq)[0];
-            same(seq, t, csv, trace);
-            for (TimelineModel timeline : timelines) {
-                assertTrue(hover(timeline, recorded.get(seq), t).stream().anyMatch(l -> l.endsWith(" at "
-                        + HoverText.time(t))), "event " + seq + " at " + t + " ns: the hover names it then, "
-                        + hover(timeline, recorded.get(seq), t));
+                List<String> hover = hover(timeline, recorded.get(seq), t);
+                assertTrue(hover.stream().anyMatch(l -> l.endsWith(before + HoverText.time(t))),
+                        "event " + seq + " at " + t + " ns: the hover says " + what + ", " + hover);
             }
         }
     }

@@ -35,6 +35,19 @@ final class LaneRaster {
         }
     }
 
+    /**
+     * Whether pixel column {@code x} of a state filled {@code fill} ({@link #fill}) is drawn in the
+     * state's lighter colour: a delay's hatching, three columns in eight; a halt's bars, two in six.
+     */
+    static boolean lighter(int fill, int x) {
+        return fill == PATTERN_HATCHED && x % 8 < 3 || fill == PATTERN_BARRED && x % 6 < 2;
+    }
+
+    /** How {@code state} is filled, as {@link #lighter} takes it. */
+    static int fill(ActorState state) {
+        return PATTERN[state.ordinal()];
+    }
+
     private final TimelineLayout frame;
     private final LanePixels.Colours colours;
     private final int[] pixels;
@@ -86,10 +99,8 @@ final class LaneRaster {
         for (int x = 0; x < width; x++) {
             int pattern = rowPattern[x];
             if (pattern >= 0) {
-                int state = pattern >> 2;
-                int fill = pattern & 3;
-                if (fill == PATTERN_HATCHED && x % 8 < 3 || fill == PATTERN_BARRED && x % 6 < 2) {
-                    row[x] = colours.stateArgbLight[state];
+                if (lighter(pattern & 3, x)) {
+                    row[x] = colours.stateArgbLight[pattern >> 2];
                 }
             }
             if (hasStripe && stripe[x] == 0) {

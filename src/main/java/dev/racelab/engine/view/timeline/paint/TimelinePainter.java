@@ -1,6 +1,7 @@
 package dev.racelab.engine.view.timeline.paint;
 
 import dev.racelab.engine.Actor;
+import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Ink;
 import dev.racelab.engine.view.timeline.Lane;
 
@@ -93,6 +94,22 @@ public final class TimelinePainter {
         if (marks.nowLine()) {
             double x = layout.xOf(layout.now);
             surface.line(x, top, x, h, colours.of(Ink.MUTED), 1, 0);
+        }
+    }
+
+    /**
+     * A legend's swatch of {@code state}, filled as the lanes fill it: its colour, with a delay's
+     * or a halt's lighter columns.
+     */
+    public static void swatch(TimelineSurface surface, PaintColours colours, ActorState state, double x, double y,
+                              double w, double h) {
+        int colour = colours.of(state);
+        surface.fillRect(x, y, w, h, colour);
+        int light = colours.faded(colour, 0.55);
+        for (int column = 0; column < (int) w; column++) {
+            if (LaneRaster.lighter(LaneRaster.fill(state), column)) {
+                surface.fillRect(x + column, y, 1, h, light);
+            }
         }
     }
 
