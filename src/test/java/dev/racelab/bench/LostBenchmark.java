@@ -85,7 +85,7 @@ public final class LostBenchmark {
                 if (againstItself) {
                     our = new Result(our.lost(), true, "(pgbench)");
                 }
-                System.out.printf("%5d %8d %8d %8.1f  %s%n", round + 1, our.lost(), their.lost(), MachineLoad.oneMinute(), our.note());
+                System.out.printf("%5d %8d %8d %8.1f  %s%n", round + 1, our.lost(), their.lost(), MachineLoad.oneMinute(), our.note() + (their.note().isEmpty() ? "" : "; " + their.note()));
             }
         } finally {
             Files.deleteIfExists(script);
@@ -116,8 +116,16 @@ public final class LostBenchmark {
         long lost = outcome.metrics().get("lostIncrements").longValue();
         long recorded = latestWrite(run.recorder().snapshot());
         boolean agrees = reported == recorded && committed - lost == reported && committed == (long) clients * increments;
+        double msPerRound = clients * 1000.0 / outcome.metrics().get("opsPerSec").doubleValue();
+        java.util.Map<Integer, Long> firstRead = new java.util.HashMap<>();
+        for (Event e : run.recorder().snapshot()) {
+            if (e.kind() == EventKind.READ) {
+                firstRead.putIfAbsent(e.actor(), e.nanos());
+            }
+        }
+        double spread = (java.util.Collections.max(firstRead.values()) - java.util.Collections.min(firstRead.values())) / 1e6;
         String note = reported + (agrees ? "" : " DISAGREES: the record's latest write " + recorded + ", committed "
-                + committed + " − lost " + lost);
+                + committed + " − lost " + lost) + String.format(" · a round %.2f ms, first reads within %.2f ms", msPerRound, spread);
         return new Result(lost, agrees, note);
     }
 
@@ -143,12 +151,13 @@ public final class LostBenchmark {
         try (Connection c = postgres.connect("bench-lost")) {
             execute(c, "INSERT INTO racelab.counters (run_id) VALUES (?)", run);
             try {
-                Pgbench.run(postgres.address(), script, clients, increments, Map.of("run", run), false);
+                Pgbench.Report report = Pgbench.run(postgres.address(), script, clients, increments, Map.of("run", run), false);
                 try (PreparedStatement ps = c.prepareStatement("SELECT value FROM racelab.counters WHERE run_id = ?")) {
                     ps.setString(1, run);
                     try (ResultSet rs = ps.executeQuery()) {
                         rs.next();
-                        return new Result((long) clients * increments - rs.getLong(1), true, "");
+                        return new Result((long) clients * increments - rs.getLong(1), true,
+                                String.format("pgbench's round %.2f ms", report.seconds() * 1000 / increments));
                     }
                 }
             } finally {
