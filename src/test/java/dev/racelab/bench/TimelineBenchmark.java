@@ -125,11 +125,20 @@ public final class TimelineBenchmark extends Application {
         report("panning, 10 s in view", pan);
 
         onFx(() -> view[0].fit());
+        // Every frame painted anew: the clock moves on (a run going on, the whole of it in view).
         long[] whole = frames(wholeOnly ? 1200 : 120, frame -> {
             view[0].invalidate();
-            view[0].render(RUN_NANOS, false);
+            view[0].render(RUN_NANOS + frame, false);
         });
         report("whole run in view (60 s, every event)", whole);
+        if (!wholeOnly) {
+            // Redrawn with nothing changed but the pointer over it: the lanes' pixels stay as painted.
+            long[] hover = frames(120, frame -> {
+                view[0].invalidate();
+                view[0].render(RUN_NANOS, false);
+            });
+            report("the same, the pointer moving over it", hover);
+        }
     }
 
     private static List<Actor> actors(int lanes) {

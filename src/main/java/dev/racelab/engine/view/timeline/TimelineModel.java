@@ -76,6 +76,8 @@ public final class TimelineModel {
     private final TimeOrigin timeOrigin = new TimeOrigin();
     private long origin = TimeOrigin.UNKNOWN;
     private long latest;
+    /** How many events it has taken ({@link #revision}). */
+    private long revision;
     /** When the run ended (its {@code RUN_ENDED}), or -1 while it goes on. */
     private long ended = -1;
 
@@ -104,6 +106,14 @@ public final class TimelineModel {
     }
 
     /**
+     * How many events this model has taken: what it shows changes only when this does, so a
+     * picture of it painted before can be shown again as it is.
+     */
+    public long revision() {
+        return revision;
+    }
+
+    /**
      * No more events come to this folded model: it lets go of what only taking them needed (where
      * the latest events happened, which arrows it kept: up to 12 MB and 10 MB), before it is drawn.
      */
@@ -114,6 +124,7 @@ public final class TimelineModel {
 
     /** Takes the run's next event, in sequence order (from the window's {@link dev.racelab.engine.view.Feed}, or a recording read). */
     public void accept(Event e) {
+        revision++;
         take(columns != null && e.subject() != null && e.subject().length() > LONGEST_TEXT
                 ? new Event(e.seq(), e.nanos(), e.actor(), e.kind(), Printable.excerpt(e.subject(), LONGEST_TEXT),
                         e.value())

@@ -3,6 +3,7 @@ package dev.racelab.engine.view.timeline.paint;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Ink;
 import dev.racelab.engine.view.timeline.StateColumns;
+import dev.racelab.engine.view.timeline.TimelineModel;
 
 import java.util.Arrays;
 
@@ -62,6 +63,7 @@ final class LanePixels {
     private int width;
     private int height;
     private LaneRaster raster;
+    private Painted painted;
 
     LanePixels(TimelineLayout layout, PaintColours colours) {
         this.layout = layout;
@@ -75,6 +77,44 @@ final class LanePixels {
     }
 
     /**
+     * What the buffer was last painted from: the model as of its revision, the view, the lanes
+     * in view and their order. The same again, the buffer is the same: a frame that only moves the
+     * hover or marks a selection costs no repainting of the lanes, however many events they hold.
+     */
+    private static final class Painted {
+        private final TimelineModel model;
+        private final long revision;
+        private final double viewStart;
+        private final double nanosPerPixel;
+        private final long now;
+        private final double scrollY;
+        private final int firstLane;
+        private final int lastLane;
+        private final double laneH;
+        private final int[] order;
+
+        Painted(TimelineLayout layout, int firstLane, int lastLane, double laneH) {
+            model = layout.model;
+            revision = model.revision();
+            viewStart = layout.viewStart;
+            nanosPerPixel = layout.nanosPerPixel;
+            now = layout.now;
+            scrollY = layout.scrollY;
+            this.firstLane = firstLane;
+            this.lastLane = lastLane;
+            this.laneH = laneH;
+            order = layout.order.clone();
+        }
+
+        boolean same(Painted before) {
+            return before != null && before.model == model && before.revision == revision
+                    && before.viewStart == viewStart && before.nanosPerPixel == nanosPerPixel && before.now == now
+                    && before.scrollY == scrollY && before.firstLane == firstLane && before.lastLane == lastLane
+                    && before.laneH == laneH && Arrays.equals(before.order, order);
+        }
+    }
+
+    /**
      * Paints the lanes from {@code firstLane} to {@code lastLane} into a buffer {@code width} ×
      * {@code height} (the lanes' area), rows below the last lane in the background's colour.
      */
@@ -84,7 +124,14 @@ final class LanePixels {
             this.height = height;
             pixels = new int[width * height];
             raster = new LaneRaster(layout, colours, pixels, width, height);
+            painted = null;
         }
+        Painted now = new Painted(layout, firstLane, lastLane, laneH);
+        if (now.same(painted)) {
+            // Nothing the lanes' pixels show has changed (the pointer moved, a lane was selected): as they are.
+            return pixels;
+        }
+        painted = now;
         for (int i = firstLane; i <= lastLane; i++) {
             raster.paint(i, laneH);
         }

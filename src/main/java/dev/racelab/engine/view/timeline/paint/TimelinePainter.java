@@ -15,7 +15,8 @@ import dev.racelab.engine.view.timeline.Lane;
  * placed as one image; over it the words ({@link LaneWords}), the arrows and the focused violation
  * ({@link TimelineOverlays}), the gutter's names ({@link LaneNames}) and the time axis ({@link
  * TimeAxis}). Cost per drawing grows with the segments in view and the pixels drawn, not with the
- * length of the recording. One thread at a time.
+ * length of the recording; a frame in which nothing the lanes show has changed (the pointer
+ * moved, a lane was selected) keeps the lanes' pixels as they were. One thread at a time.
  */
 public final class TimelinePainter {
 
