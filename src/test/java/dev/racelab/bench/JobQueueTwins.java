@@ -222,6 +222,19 @@ final class JobQueueTwins {
                 return ids;
             }
 
+            /** The mark, again when PostgreSQL cancelled it as a deadlock (it marked nothing), as the lab marks. */
+            private static ResultSet executeMark(PreparedStatement ps) throws SQLException {
+                while (true) {
+                    try {
+                        return ps.executeQuery();
+                    } catch (SQLException e) {
+                        if (!DEADLOCK_DETECTED.equals(e.getSQLState())) {
+                            throw e;
+                        }
+                    }
+                }
+            }
+
             private void mark(List<Integer> ids, long token) throws SQLException {
                 try (PreparedStatement ps = c.prepareStatement(SQL.get("mark-sent"))) {
                     ps.setString(1, run);
@@ -233,7 +246,7 @@ final class JobQueueTwins {
                         ps.setLong(4, token);
                     }
                     ps.setBoolean(5, false);
-                    try (ResultSet rs = ps.executeQuery()) {
+                    try (ResultSet rs = executeMark(ps)) {
                         while (rs.next()) {
                             marks.set(rs.getInt(1), rs.getInt(2));
                         }

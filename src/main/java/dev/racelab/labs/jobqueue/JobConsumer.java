@@ -206,6 +206,28 @@ final class JobConsumer implements LabWorker {
         }
     }
 
+    /**
+     * Runs the mark until PostgreSQL lets it through. A mark can wait for a claim that locked one
+     * of its jobs while that claim waits for another of them: a claim that waited long enough for
+     * its snapshot to count the batch's jobs still free locks each as it rechecks it, and keeps the
+     * lock though the job is no longer free. PostgreSQL then cancels one (40P01); a mark cancelled
+     * so marked nothing, and the consumer, as a plain program would have to, notes it and marks
+     * again.
+     */
+    private ResultSet executeMark(PreparedStatement ps) throws SQLException {
+        while (true) {
+            try {
+                return ps.executeQuery();
+            } catch (SQLException e) {
+                if (!DEADLOCK_DETECTED.equals(e.getSQLState())) {
+                    throw e;
+                }
+                context.mark(EventKind.RETRY, "deadlock: PostgreSQL cancelled this mark, which waited for a claim "
+                        + "holding one of its jobs while that claim waited for it (40P01); it marked nothing", 0);
+            }
+        }
+    }
+
     private Batch claimSkipLocked() throws Exception {
         busy("claiming jobs, skipping locked ones");
         long token = tokens.incrementAndGet();
@@ -303,7 +325,7 @@ final class JobConsumer implements LabWorker {
                 ps.setNull(4, Types.BIGINT);
             }
             ps.setBoolean(5, rules.conditionalMark());
-            try (ResultSet rs = ps.executeQuery()) {
+            try (ResultSet rs = executeMark(ps)) {
                 while (rs.next()) {
                     int id = rs.getInt(1);
                     int marks = rs.getInt(2);
