@@ -21,6 +21,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -85,7 +87,8 @@ public final class LostBenchmark {
                 if (againstItself) {
                     our = new Result(our.lost(), true, "(pgbench)");
                 }
-                System.out.printf("%5d %8d %8d %8.1f  %s%n", round + 1, our.lost(), their.lost(), MachineLoad.oneMinute(), our.note() + (their.note().isEmpty() ? "" : "; " + their.note()));
+                System.out.printf("%5d %8d %8d %8.1f  %s%n", round + 1, our.lost(), their.lost(), MachineLoad.oneMinute(),
+                        our.note() + (their.note().isEmpty() ? "" : "; " + their.note()));
             }
         } finally {
             Files.deleteIfExists(script);
@@ -117,13 +120,13 @@ public final class LostBenchmark {
         long recorded = latestWrite(run.recorder().snapshot());
         boolean agrees = reported == recorded && committed - lost == reported && committed == (long) clients * increments;
         double msPerRound = clients * 1000.0 / outcome.metrics().get("opsPerSec").doubleValue();
-        java.util.Map<Integer, Long> firstRead = new java.util.HashMap<>();
+        Map<Integer, Long> firstRead = new HashMap<>();
         for (Event e : run.recorder().snapshot()) {
             if (e.kind() == EventKind.READ) {
                 firstRead.putIfAbsent(e.actor(), e.nanos());
             }
         }
-        double spread = (java.util.Collections.max(firstRead.values()) - java.util.Collections.min(firstRead.values())) / 1e6;
+        double spread = (Collections.max(firstRead.values()) - Collections.min(firstRead.values())) / 1e6;
         String note = reported + (agrees ? "" : " DISAGREES: the record's latest write " + recorded + ", committed "
                 + committed + " − lost " + lost) + String.format(" · a round %.2f ms, first reads within %.2f ms", msPerRound, spread);
         return new Result(lost, agrees, note);
@@ -131,7 +134,7 @@ public final class LostBenchmark {
 
     /** The value of the latest write in the server's order, as the record shows it. */
     private static long latestWrite(List<Event> events) {
-        java.util.Map<Integer, Long> pending = new java.util.HashMap<>();
+        Map<Integer, Long> pending = new HashMap<>();
         long latest = 0;
         long value = 0;
         for (Event e : events) {
