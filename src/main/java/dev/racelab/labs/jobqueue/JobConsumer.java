@@ -197,35 +197,38 @@ final class JobConsumer implements LabWorker {
         try {
             return ps.executeQuery();
         } catch (SQLException e) {
-            if (!DEADLOCK_DETECTED.equals(e.getSQLState())) {
-                throw e;
-            }
-            context.mark(EventKind.RETRY, "deadlock: PostgreSQL cancelled this claim, which waited for "
-                    + "another claim's jobs while that one waited for its own (40P01); it took nothing", 0);
+            cancelledAsDeadlock(e, "claim, which waited for another claim's jobs while that one waited for its "
+                    + "own (40P01); it took nothing");
             return null;
         }
     }
 
     /**
-     * Runs the mark until PostgreSQL lets it through. A mark can wait for a claim that locked one
-     * of its jobs while that claim waits for another of them: a claim that waited long enough for
-     * its snapshot to count the batch's jobs still free locks each as it rechecks it, and keeps the
-     * lock though the job is no longer free. PostgreSQL then cancels one (40P01); a mark cancelled
-     * so marked nothing, and the consumer, as a plain program would have to, notes it and marks
-     * again.
+     * Runs the mark until PostgreSQL lets it through. A mark locks its batch in id order, and
+     * another session can hold one of those jobs while it waits for one the mark holds (seen with
+     * a claim in that place); PostgreSQL then cancels one of the two (40P01). A mark cancelled so
+     * marked nothing: as a plain program would have to, the consumer notes it and marks again.
      */
     private ResultSet executeMark(PreparedStatement ps) throws SQLException {
         while (true) {
             try {
                 return ps.executeQuery();
             } catch (SQLException e) {
-                if (!DEADLOCK_DETECTED.equals(e.getSQLState())) {
-                    throw e;
-                }
-                context.mark(EventKind.RETRY, "deadlock: PostgreSQL cancelled this mark, which waited for a claim "
-                        + "holding one of its jobs while that claim waited for it (40P01); it marked nothing", 0);
+                cancelledAsDeadlock(e, "mark, which waited for a job of its batch while the session holding "
+                        + "that job waited for it (40P01); it marked nothing");
             }
         }
+    }
+
+    /**
+     * Rethrows {@code e} unless PostgreSQL cancelled the statement as a deadlock; then the lane says
+     * which statement it was ({@code what}) and that the consumer sends it again.
+     */
+    private void cancelledAsDeadlock(SQLException e, String what) throws SQLException {
+        if (!DEADLOCK_DETECTED.equals(e.getSQLState())) {
+            throw e;
+        }
+        context.mark(EventKind.RETRY, "deadlock: PostgreSQL cancelled this " + what, 0);
     }
 
     private Batch claimSkipLocked() throws Exception {

@@ -195,6 +195,47 @@ class JobQueueLabTest {
     }
 
     /**
+     * A mark deadlocks too: consumer-1's mark locks its batch in id order and waits for its last
+     * job, which the test holds while it asks for the first. The mark waited first, so its check
+     * cancels it (40P01); it marked nothing, the consumer says so and marks again, and the run
+     * sends every job once. (Seen in the wild with a claim in the test's place.)
+     */
+    @Test
+    void aMarkCancelledAsADeadlockIsMarkedAgainAndEveryJobIsSentOnce() throws Exception {
+        Run run = tokenClaimsHeldBeforeTheirFirstTake();
+        run.gates().setPlan(GatePlan.NONE.with(JobQueueLab.BEFORE_MARK.id(), CONSUMER_1, GateRule.BREAKPOINT)
+                .with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_2, GateRule.BREAKPOINT));
+        run.step(CONSUMER_1);
+        assertEquals(JobQueueLab.BEFORE_MARK, run.gates().awaitSettled(CONSUMER_1, WAIT));
+        List<Long> batch = taken(run, CONSUMER_1);
+        assertEquals(4, batch.size(), "consumer-1's batch: " + batch);
+
+        try (Connection test = TestServers.connect()) {
+            test.setAutoCommit(false);
+            lockJob(test, run, Math.toIntExact(batch.stream().max(Long::compare).orElseThrow()));
+            run.step(CONSUMER_1);
+            assertTrue(Poll.eventually(WAIT, () -> waitsForALock(test, run, "consumer-1")),
+                    "consumer-1's mark waits for its last job");
+            lockJob(test, run, Math.toIntExact(batch.stream().min(Long::compare).orElseThrow()));
+            test.rollback();
+        }
+        Poll.until("consumer-1 noted the deadlock", () -> count(run, EventKind.RETRY, CONSUMER_1) == 1);
+        run.gates().setPlan(GatePlan.NONE);
+        Outcome outcome = run.awaitOutcome(WAIT);
+
+        assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
+        assertEquals(8L, outcome.metrics().get("emailsSent"));
+        assertEquals(0L, outcome.metrics().get("duplicateEmails"));
+        assertEquals(0L, outcome.metrics().get("lostJobs"));
+        Event retry = run.recorder().snapshot().stream()
+                .filter(e -> e.kind() == EventKind.RETRY && e.actor() == run.workerActor(CONSUMER_1))
+                .findFirst().orElseThrow();
+        assertTrue(retry.subject().startsWith("deadlock: PostgreSQL cancelled this mark"), retry.subject());
+        assertTrue(run.recorder().snapshot().stream().noneMatch(e -> e.kind() == EventKind.ERROR),
+                "no worker failed");
+    }
+
+    /**
      * A request-token run of two consumers, each held at its first claim, once the producer has
      * added its 8 jobs and consumer-1 stands at its gate.
      */
