@@ -15,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -358,7 +359,7 @@ public final class PgSessions implements AutoCloseable {
         if (pool != null) {
             pool.close();
         }
-        if (!book.pids().isEmpty()) {
+        if (!gone().isEmpty()) {
             awaitGone();
         }
     }
@@ -408,8 +409,15 @@ public final class PgSessions implements AutoCloseable {
         }
     }
 
+    /** The sessions this run opened that must leave the server: all but those kept for the next run. */
+    private Set<Integer> gone() {
+        Set<Integer> pids = new HashSet<>(book.pids());
+        pids.removeAll(postgres.keptPids());
+        return pids;
+    }
+
     private Integer[] alive(Connection admin) throws SQLException {
-        Array array = admin.createArrayOf("int4", book.pids().toArray());
+        Array array = admin.createArrayOf("int4", gone().toArray());
         try (PreparedStatement query = admin.prepareStatement(
                 "SELECT pid FROM pg_stat_activity WHERE pid = ANY(?) AND application_name LIKE 'racelab:%'")) {
             query.setArray(1, array);

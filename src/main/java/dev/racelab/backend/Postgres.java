@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -42,6 +43,8 @@ public final class Postgres implements AutoCloseable {
     private final AutoCloseable server;
     /** The login bound {@code --connect-timeout} gave, or null: the URL's, else {@link #LOGIN_DEFAULT}. */
     private final Duration login;
+    /** Sessions kept between runs, while an exploration asks for it. */
+    private final SessionKeeper keeper = new SessionKeeper();
 
     private Postgres(PgAddress address, String description, AutoCloseable server, Duration login) {
         this.address = address;
@@ -145,7 +148,7 @@ public final class Postgres implements AutoCloseable {
      * cuts its connection.
      */
     public Connection connect(String name) throws SQLException {
-        return connect(address, APP_PREFIX + name, 0, login);
+        return keeper.lend(name + "|worker", () -> connect(address, APP_PREFIX + name, 0, login));
     }
 
     /**
@@ -154,7 +157,20 @@ public final class Postgres implements AutoCloseable {
      * connections and then never answers makes these calls fail, not hang.
      */
     public Connection control(String name) throws SQLException {
-        return connect(address, APP_PREFIX + name, CONTROL_TIMEOUT_SECONDS, login);
+        return keeper.lend(name + "|control", () -> connect(address, APP_PREFIX + name, CONTROL_TIMEOUT_SECONDS, login));
+    }
+
+    /**
+     * Keeps the sessions runs close, reset, for the runs after them ({@link SessionKeeper}): on
+     * while many short runs follow each other; off closes what is kept.
+     */
+    public void keepSessions(boolean on) {
+        keeper.keep(on);
+    }
+
+    /** The backend pids of sessions kept between runs: meant to be there while keeping is on. */
+    Set<Integer> keptPids() {
+        return keeper.idlePids();
     }
 
     /** A session of RaceLab's own, as {@link #control(String)}, in another database of the same server. */
@@ -355,6 +371,7 @@ public final class Postgres implements AutoCloseable {
     /** Stops the embedded server, if this is one. */
     @Override
     public void close() throws Exception {
+        keeper.keep(false);
         if (server != null) {
             server.close();
         }

@@ -1,6 +1,7 @@
 package dev.racelab.backend;
 
 import java.util.Comparator;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -157,6 +158,17 @@ public final class SessionBook {
         /** The name of the run's session with backend {@code pid} ({@code client-3}, {@code pool-4711}), or {@code pid N}. */
         public String nameOf(int pid) {
             return names.getOrDefault(pid, "pid " + pid);
+        }
+
+        /** The backends the named workers use now, each with its worker. */
+        public Map<Integer, String> usedBy(Collection<String> workers) {
+            Map<Integer, String> used = new HashMap<>();
+            users.forEach((pid, worker) -> {
+                if (workers.contains(worker)) {
+                    used.put(pid, worker);
+                }
+            });
+            return used;
         }
 
         /** The backend pids of every session the run opened. */

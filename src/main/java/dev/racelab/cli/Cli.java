@@ -91,6 +91,7 @@ public final class Cli {
         CommandLine root = new CommandLine(new Commands.Root());
         root.addSubcommand(new Commands.ListCommand(this));
         root.addSubcommand(new Commands.RunCommand(this));
+        root.addSubcommand(new Commands.ExploreLabCommand(this));
         root.addSubcommand(new Commands.ReplayCommand(this));
         root.addSubcommand(new Commands.RerunCommand(this));
         root.addSubcommand(new Commands.ExportCommand(this));
@@ -222,6 +223,12 @@ public final class Cli {
             lab = labs.find(last[0].lab()).orElseThrow();
         }
         return launch(lab.id(), given, base);
+    }
+
+    /** {@code explore LAB [run options] [explore options]}: see {@link ExploreCommand}. */
+    int explore(String lab, RunFlags given, ExploreFlags flags) throws UsageException, BackendException,
+            InterruptedException, RecordingException {
+        return new ExploreCommand(env, home, out, err, watcher).run(lab, given, flags);
     }
 
     /** {@code run LAB [options]}. */

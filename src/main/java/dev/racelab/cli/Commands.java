@@ -96,6 +96,37 @@ final class Commands {
         }
     }
 
+    @Command(name = "explore", description = "every interleaving of a lab's gates on the servers: the failing "
+            + "ones, the simplest shrunk", sortOptions = false, optionListHeading = "%noptions (run's, and):%n",
+            footerHeading = "%n", footer = {"Without --workers and --ops: 2 workers (or the lab's fewest), 1 operation "
+                    + "each. Delays are dropped: the schedule decides the order (a delay at a fault gate arms it).",
+                "Exit 0 whatever it found; 3 with --expect SAFE when a schedule failed."})
+    static final class ExploreLabCommand implements Callable<Integer> {
+
+        private final Cli cli;
+
+        @Parameters(paramLabel = "LAB", description = "the lab to explore (racelab list names them)")
+        String lab;
+
+        @Mixin
+        RunFlags flags;
+
+        @Mixin
+        ExploreFlags explore;
+
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+        boolean help;
+
+        ExploreLabCommand(Cli cli) {
+            this.cli = cli;
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            return cli.explore(lab, flags, explore);
+        }
+    }
+
     @Command(name = "replay", description = "the summary of a recorded run, with no server",
             sortOptions = false, optionListHeading = "%noptions:%n")
     static final class ReplayCommand implements Callable<Integer> {

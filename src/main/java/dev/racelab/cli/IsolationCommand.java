@@ -242,18 +242,7 @@ final class IsolationCommand {
      * write one file: refused.
      */
     private Map<Spec, OutputFile> outputs(Path outDir, List<Spec> specs, boolean force) throws UsageException {
-        if (Files.exists(outDir) && !Files.isDirectory(outDir)) {
-            throw new UsageException("--out " + outDir + ": that is not a folder");
-        }
-        try {
-            if (!Files.isDirectory(outDir)) {
-                // (A link to a folder is a folder here: createDirectories would take it for a file in the way.)
-                Files.createDirectories(outDir);
-            }
-        } catch (IOException e) {
-            throw new UsageException("--out " + outDir + ": cannot make that folder (" + OutputFile.reason(e,
-                    outDir.toAbsolutePath().getParent()) + ")");
-        }
+        Outputs.folder("--out", outDir);
         Map<Spec, OutputFile> outputs = new LinkedHashMap<>();
         Map<String, Spec> byName = new HashMap<>();
         for (Spec spec : specs) {

@@ -2,7 +2,9 @@ package dev.racelab.cli;
 
 import dev.racelab.files.OutputFile;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -39,6 +41,22 @@ final class Outputs {
         if (force && given == null) {
             throw new UsageException("--force goes with " + option + ": it lets " + option
                     + " replace a file that exists");
+        }
+    }
+
+    /** The folder {@code option} names, made if it is not there; refused if something else is there. */
+    static void folder(String option, Path dir) throws UsageException {
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new UsageException(option + " " + dir + ": that is not a folder");
+        }
+        try {
+            if (!Files.isDirectory(dir)) {
+                // (A link to a folder is a folder here: createDirectories would take it for a file in the way.)
+                Files.createDirectories(dir);
+            }
+        } catch (IOException e) {
+            throw new UsageException(option + " " + dir + ": cannot make that folder (" + OutputFile.reason(e,
+                    dir.toAbsolutePath().getParent()) + ")");
         }
     }
 }

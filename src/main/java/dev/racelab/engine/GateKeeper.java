@@ -204,6 +204,52 @@ public final class GateKeeper {
         }
     }
 
+    /**
+     * The workers settled now, as bits: halted at a gate and not yet released ({@code halted}),
+     * or finished ({@code finished}). For a scheduled run ({@link Steering}); at most 64 workers.
+     */
+    Settled settled() {
+        lock.lock();
+        try {
+            return settledNow();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits at most {@code nanos} until who is settled differs from {@code seen}; returns it then. */
+    Settled awaitChange(Settled seen, long nanos) throws InterruptedException {
+        lock.lock();
+        try {
+            Settled now = settledNow();
+            while (now.equals(seen) && nanos > 0) {
+                nanos = changed.awaitNanos(nanos);
+                now = settledNow();
+            }
+            return now;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Settled settledNow() {
+        long halted = 0;
+        long done = 0;
+        for (int w = 0; w < Math.min(workers, 64); w++) {
+            if (haltedAt.get(w) != null && !permit[w]) {
+                halted |= 1L << w;
+            }
+            if (finished[w]) {
+                done |= 1L << w;
+            }
+        }
+        return new Settled(halted, done, stopped);
+    }
+
+    /** Who is halted and who finished, as bits, and whether the run is stopping. */
+    record Settled(long halted, long finished, boolean stopped) {
+    }
+
     /** Releases every halted worker for good: the run is stopping. */
     public void stop() {
         lock.lock();

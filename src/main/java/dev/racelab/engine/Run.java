@@ -72,6 +72,8 @@ public final class Run {
     private final WorkerThreads threads;
     private final AtomicReference<Failure> failure = new AtomicReference<>();
     private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+    /** Releases the workers one gate at a time in a chosen order; null when the run is not scheduled. */
+    private final Steering steering;
 
     private final RunPhases phases;
     private volatile boolean stopRequested;
@@ -86,6 +88,14 @@ public final class Run {
     }
 
     public Run(Experiment lab, RunSpec spec, Clock clock, int recorderCapacity) {
+        this(lab, spec, clock, recorderCapacity, null);
+    }
+
+    /**
+     * A run whose workers pass their gates one at a time in the order {@code chooser} picks
+     * ({@link Steering}); a null chooser follows the spec's {@link RunSpec#schedule} if it has one.
+     */
+    public Run(Experiment lab, RunSpec spec, Clock clock, int recorderCapacity, Chooser chooser) {
         this.lab = lab;
         this.spec = spec;
         this.strategy = lab.strategy(spec.strategy()).orElseThrow(() -> new IllegalArgumentException(
@@ -107,7 +117,11 @@ public final class Run {
             int actor = addActor(name, Actor.Kind.WORKER);
             workers.add(new WorkerHandle(i, name, actor, spec.seed(), recorder, gates, this::stopping));
         }
-        this.threads = new WorkerThreads(workers, recorder);
+        this.threads = new WorkerThreads(workers, recorder, gates, spec.ops());
+        Chooser order = chooser != null || spec.schedule().isEmpty() ? chooser
+                : Chooser.following(spec.schedule(), true, lab::workerName);
+        this.steering = order == null ? null : new Steering(gates, spec.workers(), order, lab::workerName,
+                this::step, spec.timeout().toNanos());
     }
 
     /** Gives the next lane to {@code name} and announces it in the record; returns its actor id. */
@@ -161,6 +175,11 @@ public final class Run {
     /** Actor id of worker {@code index} (0-based). */
     public int workerActor(int index) {
         return workers.get(index).actor();
+    }
+
+    /** The passages of a scheduled run so far; null for a run that is not scheduled. */
+    public Steering steering() {
+        return steering;
     }
 
     /** Operations finished so far, summed over workers. */
@@ -275,6 +294,9 @@ public final class Run {
             } catch (Throwable e) {
                 recorder.record(RUN_ACTOR, EventKind.ERROR, "summing up the run failed: " + RunResults.message(e), 0);
             } finally {
+                if (steering != null) {
+                    record.followed(steering.schedule());
+                }
                 phases.end(record, last, false);
                 outcome.complete(last);
             }
@@ -298,7 +320,10 @@ public final class Run {
                 stage = "connect its observers";
                 observing = new RunObservers(scenario.observers(), recorder, servers, runThreads, lab.id(), observed);
             }
-            if (spec.stepMode()) {
+            if (steering != null) {
+                steering.askingOf(scenario.serverWaits());
+            }
+            if (spec.stepMode() || steering != null) {
                 pause();
             }
             stage = "run the workers";
@@ -339,9 +364,12 @@ public final class Run {
             observing.begin();
         }
         startNanos = clock.nanos();
-        threads.make(runThreads, this::work);
+        threads.make(runThreads, this::stopping, (worker, e) -> failure.compareAndSet(null, new Failure(worker, e)));
         phases.workersStart();
         threads.startAll();
+        if (steering != null) {
+            runThreads.start("schedule-" + lab.id(), steering::drive);
+        }
         StallWatch watch = new StallWatch(startNanos, spec.timeout());
         while (!threads.await(POLL_MILLIS)) {
             if (stopRequested || failure.get() != null) {
@@ -401,40 +429,6 @@ public final class Run {
                     + (long) spec.workers() * spec.ops() + " operations. ");
         }
         return judged;
-    }
-
-    private void work(WorkerHandle worker) {
-        try {
-            threads.startLine();
-            worker.state(ActorState.RUNNING);
-            for (int op = 0; op < spec.ops() && !stopping; op++) {
-                worker.script.operation(op);
-                worker.mark(EventKind.OP_END, null, op);
-                worker.opDone();
-            }
-            if (!stopping) {
-                worker.state(ActorState.DONE);
-            }
-        } catch (GateKeeper.RunStopped | InterruptedException e) {
-            // Stopped: the lane keeps showing what the worker was doing when the run ended.
-        } catch (Throwable e) {
-            // Errors too (an AssertionError in a lab, a StackOverflowError): the worker is gone
-            // and the run must say so, not judge what is left as if nothing had happened.
-            if (!stopping) {
-                failure.compareAndSet(null, new Failure(worker.name(), e));
-                worker.mark(EventKind.ERROR, RunResults.message(e), 0);
-                worker.state(ActorState.FAILED);
-            }
-        } finally {
-            gates.finished(worker.index());
-            try {
-                worker.script.close();
-            } catch (Exception e) {
-                worker.mark(EventKind.NOTE, "closing failed: " + RunResults.message(e), 0);
-            } finally {
-                threads.finished();
-            }
-        }
     }
 
     /** Ends every worker thread still alive: release, interrupt, abort, join. Idempotent. */

@@ -14,7 +14,7 @@ import java.util.Map;
  */
 public final class RunRecord {
 
-    private final RunHeader header;
+    private volatile RunHeader header;
     private final EventLog events;
     private volatile Outcome outcome;
     private volatile Map<String, String> backend = Map.of();
@@ -50,6 +50,15 @@ public final class RunRecord {
     /** The outcome, or null while the run has not ended. */
     public Outcome outcome() {
         return outcome;
+    }
+
+    /**
+     * A scheduled run's passages, noted as it ends: the header's settings then carry the schedule
+     * it followed, so that its recording can be run again passage for passage.
+     */
+    void followed(Schedule schedule) {
+        RunHeader was = header;
+        this.header = new RunHeader(was.lab(), was.spec().withSchedule(schedule), was.startedAt());
     }
 
     void conclude(Outcome result) {

@@ -1,7 +1,9 @@
 package dev.racelab.engine;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One run's worth of a lab: its fresh server state, its workers and its oracle.
@@ -65,6 +67,20 @@ public interface Scenario extends AutoCloseable {
             }
         }
         return failure.getMessage() == null ? failure.toString() : failure.getMessage();
+    }
+
+    /**
+     * Who of the workers a server holds waiting (a lock wait, a blocking call), for a scheduled run
+     * ({@link Steering}): by default, whoever any of its fixtures' servers holds.
+     */
+    default ServerWaits serverWaits() {
+        return workers -> {
+            Set<String> all = new HashSet<>();
+            for (Fixture fixture : fixtures()) {
+                all.addAll(fixture.waiting(workers));
+            }
+            return all;
+        };
     }
 
     /** What the servers themselves say, polled while the run is live. */

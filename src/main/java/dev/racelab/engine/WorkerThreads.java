@@ -4,10 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 
 /**
- * The threads of a run's workers: made, started, waited for, and, when the run stops, interrupted,
+ * The threads of a run's workers: made (each runs its worker's operations, from a start line they
+ * all reach first), started, waited for, and, when the run stops, interrupted,
  * aborted (a worker blocked on a server has its connection cut) and joined against one deadline
  * for all of them, so a thousand stuck workers cost {@link Run#TEARDOWN_MILLIS}, not hours.
  */
@@ -15,6 +17,8 @@ final class WorkerThreads {
 
     private final List<WorkerHandle> workers;
     private final Recorder recorder;
+    private final GateKeeper gates;
+    private final int ops;
     private final List<Thread> threads = new ArrayList<>();
     private final CountDownLatch done;
     /** Counts the workers to the start line, where they wait for each other. */
@@ -22,17 +26,56 @@ final class WorkerThreads {
     /** Whether the workers were released, interrupted, aborted and waited for once; the supervisor's only. */
     private boolean tornDown;
 
-    WorkerThreads(List<WorkerHandle> workers, Recorder recorder) {
+    WorkerThreads(List<WorkerHandle> workers, Recorder recorder, GateKeeper gates, int ops) {
         this.workers = workers;
         this.recorder = recorder;
+        this.gates = gates;
+        this.ops = ops;
         this.done = new CountDownLatch(workers.size());
         this.atTheStart = new CountDownLatch(workers.size());
     }
 
-    /** Makes a thread per worker, running {@code body}, which must end with {@link #finished}. */
-    void make(Threads runThreads, Consumer<WorkerHandle> body) {
+    /**
+     * Makes a thread per worker, running its operations until they are done or the run is
+     * {@code stopping}; a worker that fails is handed to {@code failed} with what it threw.
+     */
+    void make(Threads runThreads, BooleanSupplier stopping, BiConsumer<String, Throwable> failed) {
         for (WorkerHandle worker : workers) {
-            threads.add(runThreads.make(worker.name(), () -> body.accept(worker)));
+            threads.add(runThreads.make(worker.name(), () -> work(worker, stopping, failed)));
+        }
+    }
+
+    private void work(WorkerHandle worker, BooleanSupplier stopping, BiConsumer<String, Throwable> failed) {
+        try {
+            startLine();
+            worker.state(ActorState.RUNNING);
+            for (int op = 0; op < ops && !stopping.getAsBoolean(); op++) {
+                worker.script.operation(op);
+                worker.mark(EventKind.OP_END, null, op);
+                worker.opDone();
+            }
+            if (!stopping.getAsBoolean()) {
+                worker.state(ActorState.DONE);
+            }
+        } catch (GateKeeper.RunStopped | InterruptedException e) {
+            // Stopped: the lane keeps showing what the worker was doing when the run ended.
+        } catch (Throwable e) {
+            // Errors too (an AssertionError in a lab, a StackOverflowError): the worker is gone
+            // and the run must say so, not judge what is left as if nothing had happened.
+            if (!stopping.getAsBoolean()) {
+                failed.accept(worker.name(), e);
+                worker.mark(EventKind.ERROR, RunResults.message(e), 0);
+                worker.state(ActorState.FAILED);
+            }
+        } finally {
+            gates.finished(worker.index());
+            try {
+                worker.script.close();
+            } catch (Exception e) {
+                worker.mark(EventKind.NOTE, "closing failed: " + RunResults.message(e), 0);
+            } finally {
+                finished();
+            }
         }
     }
 
@@ -47,7 +90,7 @@ final class WorkerThreads {
      *
      * @throws InterruptedException if the run stops first
      */
-    void startLine() throws InterruptedException {
+    private void startLine() throws InterruptedException {
         atTheStart.countDown();
         atTheStart.await();
     }

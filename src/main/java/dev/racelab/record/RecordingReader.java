@@ -15,6 +15,7 @@ import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.RunSpec;
+import dev.racelab.engine.Schedule;
 import dev.racelab.engine.Switch;
 import dev.racelab.engine.SwitchValues;
 import dev.racelab.engine.Verdict;
@@ -254,7 +255,21 @@ public final class RecordingReader {
             }
             return new RunSpec(strategy, workers, (int) number(head, "ops"), gates, number(head, "seed"),
                     Duration.ofMillis(number(head, "timeoutMs")), bool(head, "stepMode"), bool(head, "observe"),
-                    switches);
+                    switches, head.has("schedule") ? schedule(lab, string(head, "schedule"), workers) : Schedule.NONE);
+        }
+
+        /** A schedule written as the workers' names in passage order. */
+        private Schedule schedule(Lab lab, String text, int workers) {
+            String[] names = text.isBlank() ? new String[0] : text.trim().split("\\s+");
+            int[] order = new int[names.length];
+            for (int i = 0; i < names.length; i++) {
+                order[i] = lab.workerIndex(names[i], workers);
+                if (order[i] < 0) {
+                    throw new IllegalArgumentException("the schedule names '" + names[i] + "', not one of its "
+                            + workers + " workers");
+                }
+            }
+            return Schedule.of(order);
         }
 
         private List<String> gateIds(GatePlan plan, Lab lab) {

@@ -129,6 +129,9 @@ public final class RecordingWriter implements AutoCloseable {
             w.name("gates").value(spec.gates().describe(lab::workerName));
             w.name("switches");
             strings(w, spec.switches().describe(lab.switches()));
+            if (!spec.schedule().isEmpty()) {
+                w.name("schedule").value(spec.schedule().describe(lab::workerName));
+            }
             w.name("startedAt").value(header.startedAt().toString());
             w.name("backend");
             strings(w, record.backend());

@@ -5,6 +5,7 @@ import dev.racelab.backend.PgLockObserver;
 import dev.racelab.backend.PgSchema;
 import dev.racelab.backend.PgSessions;
 import dev.racelab.backend.PgValueObserver;
+import dev.racelab.backend.PgWaits;
 import dev.racelab.backend.Postgres;
 import dev.racelab.backend.SqlFile;
 import dev.racelab.engine.Fixture;
@@ -19,8 +20,10 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One run's PostgreSQL, as a scenario holds it: a part the scenario composes (alone, or beside a
@@ -70,6 +73,8 @@ public final class PgFixture implements Fixture, ServerWatch.Check {
     private final String runId;
     private final Connection admin;
     private final PgSessions sessions;
+    /** Who of the workers waits for a lock: asked by a scheduled run only. */
+    private final PgWaits waits;
     /** Set when a probe found the server silent; read by whoever closes. */
     private volatile boolean silent;
     /** How often the idle admin session is looked at: a session the server ended is known within this. */
@@ -91,6 +96,7 @@ public final class PgFixture implements Fixture, ServerWatch.Check {
             runWithId("forget");
             runWithId("seed");
             this.sessions = new PgSessions(postgres, runId, setup.workers(), mode, setup.threads().factory("pg-pool"));
+            this.waits = new PgWaits(postgres, sessions);
             this.adminWatch = setup.threads().every("setup-session", ADMIN_WATCH_EVERY, this::adminStillThere);
         } catch (SQLException | RuntimeException e) {
             admin.close();
@@ -231,8 +237,14 @@ public final class PgFixture implements Fixture, ServerWatch.Check {
      * with the next run's {@code forget}, which clears rows older than a day).
      */
     @Override
+    public Set<String> waiting(Collection<String> workers) throws SQLException {
+        return waits.waiting(workers);
+    }
+
+    @Override
     public void close() throws SQLException {
         adminWatch.close();
+        waits.close();
         if (silent) {
             sessions.abandon();
             admin.abort(Runnable::run);

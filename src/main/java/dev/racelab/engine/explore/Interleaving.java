@@ -1,0 +1,95 @@
+package dev.racelab.engine.explore;
+
+import dev.racelab.engine.ActorState;
+import dev.racelab.engine.Actor;
+import dev.racelab.engine.Event;
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.RunRecord;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A scheduled run's passages in words, read from its record: for each passage, who went and what
+ * it did before its next gate ({@code client-1 read 0 · client-2 read 0 · client-1 write 1 ·
+ * client-2 write 1}). What a worker did is its first telling event after the passage; a passage
+ * after which it did nothing the record tells is named by the gate it left.
+ */
+public final class Interleaving {
+
+    /** The events that say what a worker did. */
+    private static final Set<EventKind> TELLING = EnumSet.of(EventKind.READ, EventKind.WRITE, EventKind.TOKEN,
+            EventKind.WRITE_ACCEPTED, EventKind.WRITE_REJECTED, EventKind.JOB_ADDED, EventKind.JOB_TAKEN,
+            EventKind.JOB_SENT, EventKind.LOCK_ACQUIRED, EventKind.LOCK_RELEASED, EventKind.LOCK_REFUSED,
+            EventKind.RETRY, EventKind.STEP_SENT, EventKind.UNLOCK_FALSE, EventKind.ERROR);
+    /** Kinds whose value is worth saying: the value read, written, or the token. */
+    private static final Set<EventKind> VALUED = EnumSet.of(EventKind.READ, EventKind.WRITE, EventKind.TOKEN);
+
+    private Interleaving() {
+    }
+
+    /** The passages of {@code record}, in order, each in words. */
+    public static List<String> passages(RunRecord record) {
+        Map<Integer, String> names = new HashMap<>();
+        Map<Integer, String> gate = new HashMap<>();
+        Map<Integer, Integer> open = new HashMap<>();
+        List<String> who = new ArrayList<>();
+        List<String> did = new ArrayList<>();
+        for (Event e : record.events().upToNow()) {
+            int actor = e.actor();
+            switch (e.kind()) {
+                case ACTOR -> {
+                    if (e.value() == Actor.Kind.WORKER.ordinal()) {
+                        names.put(actor, e.subject());
+                    }
+                }
+                case STEP -> {
+                    open.put(actor, who.size());
+                    who.add(names.getOrDefault(actor, "?"));
+                    did.add(null);
+                }
+                case STATE -> {
+                    ActorState state = e.state();
+                    if (state == ActorState.AT_GATE) {
+                        gate.put(actor, e.subject());
+                        Integer at = open.remove(actor);
+                        if (at != null && did.get(at) == null) {
+                            did.set(at, "to " + e.subject());
+                        }
+                    } else if (state == ActorState.DONE) {
+                        Integer at = open.remove(actor);
+                        if (at != null && did.get(at) == null) {
+                            did.set(at, "finishes");
+                        }
+                    }
+                }
+                default -> {
+                    Integer at = open.get(actor);
+                    if (at != null && did.get(at) == null && TELLING.contains(e.kind())) {
+                        did.set(at, words(e));
+                    }
+                }
+            }
+        }
+        List<String> passages = new ArrayList<>(who.size());
+        for (int i = 0; i < who.size(); i++) {
+            passages.add(who.get(i) + " " + (did.get(i) == null ? "passes" : did.get(i)));
+        }
+        return passages;
+    }
+
+    /** The passages joined: {@code client-1 read 0 · client-2 read 0 · …}. */
+    public static String of(RunRecord record) {
+        return String.join(" · ", passages(record));
+    }
+
+    private static String words(Event e) {
+        String kind = e.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ');
+        return VALUED.contains(e.kind()) ? kind + " " + e.value() : kind;
+    }
+}
