@@ -30,14 +30,32 @@ public interface Chooser {
             return (enabled & (1L << worker)) != 0;
         }
 
-        /** The previous worker if it may go on, else the lowest enabled: a choice that preempts nobody. */
-        public int carryOn() {
-            return previous >= 0 && enabled(previous) ? previous : Long.numberOfTrailingZeros(enabled);
+        /** The workers that may pass now, without time. */
+        public long workers() {
+            return enabled & ~(1L << Schedule.TIME);
         }
 
-        /** Whether releasing {@code worker} here takes the turn from a worker that could have gone on. */
+        /**
+         * The previous worker if it may go on, else the lowest that may, else time: a choice that
+         * preempts nobody.
+         */
+        public int carryOn() {
+            if (previous >= 0 && previous != Schedule.TIME && enabled(previous)) {
+                return previous;
+            }
+            return workers() != 0 ? Long.numberOfTrailingZeros(workers()) : Schedule.TIME;
+        }
+
+        /**
+         * Whether choosing {@code worker} here makes a worker wait that could have gone on: one
+         * released while the one before could have gone on, or time let pass while some worker is
+         * at a gate.
+         */
         public boolean preempts(int worker) {
-            return previous >= 0 && worker != previous && enabled(previous);
+            if (worker == Schedule.TIME) {
+                return workers() != 0;
+            }
+            return previous >= 0 && previous != Schedule.TIME && worker != previous && enabled(previous);
         }
     }
 
@@ -50,14 +68,15 @@ public interface Chooser {
             if (point.step() >= schedule.size()) {
                 if (strict) {
                     throw new IllegalStateException("the schedule ends after " + schedule.size()
-                            + " passages, but " + name.apply(point.carryOn()) + " is still at a gate");
+                            + " passages, but the run goes on there");
                 }
                 return point.carryOn();
             }
             int worker = schedule.at(point.step());
             if (!point.enabled(worker)) {
                 throw new IllegalStateException("passage " + (point.step() + 1) + " of the schedule is "
-                        + name.apply(worker) + "'s, but " + name.apply(worker) + " is not at a gate there");
+                        + (worker == Schedule.TIME ? "time passing, but nobody is backing off there"
+                        : name.apply(worker) + "'s, but " + name.apply(worker) + " is not at a gate there"));
             }
             return worker;
         };

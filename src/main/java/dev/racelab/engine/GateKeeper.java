@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -38,11 +39,17 @@ public final class GateKeeper {
     private final boolean[] permit;
     /** Per worker: finished its script. Guarded by {@code lock}. */
     private final boolean[] finished;
+    /** Per worker: backing off in a scheduled run, for how long it asked (0: not). Guarded by {@code lock}. */
+    private final long[] backingOff;
 
     private volatile GatePlan plan;
     private volatile GateRule[][] rules;
     private volatile double delayScale = 1.0;
     private volatile boolean stepMode;
+    /** Whether a schedule orders the workers ({@link Steering}): backing off waits for it then. */
+    private volatile boolean scheduled;
+    /** Time a schedule let pass without waiting for it: the workers' clock runs this far ahead. */
+    private final AtomicLong skipped = new AtomicLong();
     private volatile boolean stopped;
 
     public GateKeeper(List<Gate> gates, int workers, GatePlan plan, Clock clock) {
@@ -55,6 +62,7 @@ public final class GateKeeper {
         this.haltedAt = new AtomicReferenceArray<>(workers);
         this.permit = new boolean[workers];
         this.finished = new boolean[workers];
+        this.backingOff = new long[workers];
         setPlan(plan);
     }
 
@@ -137,7 +145,7 @@ public final class GateKeeper {
     public boolean step(int worker) {
         lock.lock();
         try {
-            if (haltedAt.get(worker) == null || permit[worker]) {
+            if ((haltedAt.get(worker) == null && backingOff[worker] == 0) || permit[worker]) {
                 return false;
             }
             permit[worker] = true;
@@ -234,20 +242,108 @@ public final class GateKeeper {
 
     private Settled settledNow() {
         long halted = 0;
+        long waiting = 0;
         long done = 0;
         for (int w = 0; w < Math.min(workers, 64); w++) {
             if (haltedAt.get(w) != null && !permit[w]) {
                 halted |= 1L << w;
             }
+            if (backingOff[w] > 0 && !permit[w]) {
+                waiting |= 1L << w;
+            }
             if (finished[w]) {
                 done |= 1L << w;
             }
         }
-        return new Settled(halted, done, stopped);
+        return new Settled(halted, waiting, done, stopped || !scheduled);
     }
 
-    /** Who is halted and who finished, as bits, and whether the run is stopping. */
-    record Settled(long halted, long finished, boolean stopped) {
+    /**
+     * Who is halted at a gate, who backs off waiting for time to pass, who finished, as bits, and
+     * whether the schedule is over (the run stops, or goes on unscheduled).
+     */
+    record Settled(long halted, long backingOff, long finished, boolean stopped) {
+    }
+
+    /** A schedule orders the workers from now: a worker backing off waits for it ({@link #backOff}). */
+    void schedule() {
+        scheduled = true;
+    }
+
+    /** The schedule is over: the workers go on as the threads and servers take them. */
+    void unschedule() {
+        lock.lock();
+        try {
+            scheduled = false;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The workers' clock: the run's, ahead by whatever time a schedule let pass without waiting for it. */
+    long now() {
+        return clock.nanos() + skipped.get();
+    }
+
+    /** Lets {@code nanos} pass on the workers' clock at once. */
+    void skip(long nanos) {
+        skipped.addAndGet(nanos);
+    }
+
+    /** How long worker {@code w}, backing off, asked to wait; 0 if it is not backing off. */
+    long backingOff(int w) {
+        lock.lock();
+        try {
+            return backingOff[w];
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Work that only takes time: slept in a free run, skipped in a scheduled one. */
+    void takeTime(long nanos) throws InterruptedException {
+        if (stopped) {
+            throw new RunStopped();
+        }
+        if (!scheduled && nanos > 0) {
+            clock.sleep(nanos);
+        }
+    }
+
+    /**
+     * A worker waits before trying again (a retry, a poll): for {@code nanos} in a free run; in a
+     * scheduled run until the schedule lets time pass for it ({@link Steering}), so that the order
+     * of events, not the machine's speed, decides what it finds.
+     */
+    void backOff(WorkerHandle worker, long nanos) throws InterruptedException {
+        if (stopped) {
+            throw new RunStopped();
+        }
+        if (!scheduled) {
+            clock.sleep(nanos);
+            return;
+        }
+        int w = worker.index();
+        lock.lock();
+        try {
+            backingOff[w] = Math.max(1, nanos);
+            changed.signalAll();
+            try {
+                while (!permit[w] && !stopped && scheduled) {
+                    changed.await();
+                }
+            } finally {
+                permit[w] = false;
+                backingOff[w] = 0;
+                changed.signalAll();
+            }
+            if (stopped) {
+                throw new RunStopped();
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Releases every halted worker for good: the run is stopping. */

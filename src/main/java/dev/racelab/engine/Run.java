@@ -121,7 +121,8 @@ public final class Run {
         Chooser order = chooser != null || spec.schedule().isEmpty() ? chooser
                 : Chooser.following(spec.schedule(), true, lab::workerName);
         this.steering = order == null ? null : new Steering(gates, spec.workers(), order, lab::workerName,
-                this::step, spec.timeout().toNanos());
+                this::step, () -> recorder.record(RUN_ACTOR, EventKind.STEP, Schedule.TIME_WORD, Schedule.TIME),
+                this::unschedule, spec.timeout().toNanos());
     }
 
     /** Gives the next lane to {@code name} and announces it in the record; returns its actor id. */
@@ -227,6 +228,14 @@ public final class Run {
         return phases.step(index, workers.get(index).actor());
     }
 
+    /** Ends a run's schedule: its workers go on unscheduled, on the record. */
+    private void unschedule() {
+        recorder.record(RUN_ACTOR, EventKind.NOTE, "nothing moved while time passed for the run's timeout: "
+                + "the schedule ends here, and the workers go on unscheduled", 0);
+        gates.unschedule();
+        resume();
+    }
+
     /** Replaces the gates; workers follow the new plan from the next gate they reach. */
     public void setPlan(GatePlan plan) {
         phases.setPlan(plan, lab::workerName);
@@ -322,6 +331,7 @@ public final class Run {
             }
             if (steering != null) {
                 steering.askingOf(scenario.serverWaits());
+                gates.schedule();
             }
             if (spec.stepMode() || steering != null) {
                 pause();

@@ -17,6 +17,11 @@ public final class Schedule {
     /** No schedule: the run's workers go as the threads and the servers take them. */
     public static final Schedule NONE = new Schedule(new int[0]);
 
+    /** Not a worker: time passes, until a worker backing off goes on ({@link Steering}). */
+    public static final int TIME = Steering.MAX_WORKERS;
+    /** How a schedule writes {@link #TIME}. */
+    public static final String TIME_WORD = "time";
+
     private final int[] passages;
 
     private Schedule(int[] passages) {
@@ -25,7 +30,7 @@ public final class Schedule {
 
     public static Schedule of(int... workers) {
         for (int w : workers) {
-            if (w < 0 || w >= Steering.MAX_WORKERS) {
+            if (w < 0 || w > TIME) {
                 throw new IllegalArgumentException("a schedule names workers 1 to " + Steering.MAX_WORKERS + ", not " + (w + 1));
             }
         }
@@ -66,7 +71,7 @@ public final class Schedule {
     public int[] passagesPerWorker(int workers) {
         int[] counts = new int[workers];
         for (int w : passages) {
-            if (w < workers) {
+            if (w < workers && w != TIME) {
                 counts[w]++;
             }
         }
@@ -77,7 +82,7 @@ public final class Schedule {
     public String describe(IntFunction<String> name) {
         StringJoiner text = new StringJoiner(" ");
         for (int w : passages) {
-            text.add(name.apply(w));
+            text.add(w == TIME ? TIME_WORD : name.apply(w));
         }
         return text.toString();
     }

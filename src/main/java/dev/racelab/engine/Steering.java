@@ -21,8 +21,8 @@ import java.util.function.IntPredicate;
  */
 public final class Steering {
 
-    /** The most workers a schedule can order. */
-    public static final int MAX_WORKERS = 64;
+    /** The most workers a schedule can order (the next bit is {@link Schedule#TIME}). */
+    public static final int MAX_WORKERS = 63;
 
     /** How long to wait for a worker to settle before asking the servers whether they hold it. */
     private static final long ASK_AFTER_NANOS = 300_000;
@@ -44,21 +44,30 @@ public final class Steering {
     private final Chooser chooser;
     private final IntFunction<String> names;
     private final IntPredicate release;
+    private final Runnable timePasses;
+    private final Runnable unscheduled;
     private final long patienceNanos;
     private final List<Step> steps = Collections.synchronizedList(new ArrayList<>());
     private volatile ServerWaits waits = ServerWaits.NONE;
 
+    /**
+     * @param release     releases a worker from its gate, on the record (false if the run is over)
+     * @param timePasses  puts on the record that the schedule let time pass
+     * @param unscheduled ends the schedule: the workers go on as the threads and servers take them
+     */
     Steering(GateKeeper gates, int workers, Chooser chooser, IntFunction<String> names, IntPredicate release,
-             long patienceNanos) {
+             Runnable timePasses, Runnable unscheduled, long patienceNanos) {
         if (workers > MAX_WORKERS) {
             throw new IllegalArgumentException("a schedule orders at most " + MAX_WORKERS + " workers, not " + workers);
         }
         this.gates = gates;
         this.workers = workers;
-        this.everyone = workers == 64 ? -1L : (1L << workers) - 1;
+        this.everyone = (1L << workers) - 1;
         this.chooser = chooser;
         this.names = names;
         this.release = release;
+        this.timePasses = timePasses;
+        this.unscheduled = unscheduled;
         this.patienceNanos = patienceNanos;
     }
 
@@ -103,30 +112,93 @@ public final class Steering {
 
     private void steer() throws Exception {
         int previous = -1;
+        long choiceAt = System.nanoTime();
         while (true) {
             Quiet quiet = awaitQuiet();
             if (quiet == null) {
                 return;
             }
-            if (quiet.settled.halted() == 0) {
-                if ((quiet.settled.finished() & everyone) == everyone) {
+            GateKeeper.Settled settled = quiet.settled;
+            long enabled = settled.halted() | (settled.backingOff() != 0 ? 1L << Schedule.TIME : 0);
+            if (enabled == 0) {
+                if ((settled.finished() & everyone) == everyone) {
                     return;
                 }
                 // Everyone left waits on a server: only the server, or the run's timeout, moves them.
-                gates.awaitChange(quiet.settled, SERVER_WAIT_NANOS);
+                gates.awaitChange(settled, SERVER_WAIT_NANOS);
                 continue;
             }
-            Chooser.Point point = new Chooser.Point(steps.size(), quiet.settled.halted(), previous);
+            if (Long.bitCount(enabled) > 1) {
+                choiceAt = System.nanoTime();
+            } else if (System.nanoTime() - choiceAt > patienceNanos) {
+                // One way on for the run's timeout (a worker polling for what never comes): the
+                // schedule has nothing to choose; the run goes on, for its own judging.
+                unscheduled.run();
+                return;
+            }
+            Chooser.Point point = new Chooser.Point(steps.size(), enabled, previous);
             int worker = chooser.choose(point);
-            if (worker < 0 || worker >= workers || !point.enabled(worker)) {
+            if (worker < 0 || worker > Schedule.TIME || !point.enabled(worker)) {
                 throw new IllegalStateException("the schedule chose " + (worker + 1) + ", who is not at a gate");
             }
             steps.add(new Step(worker, point.enabled()));
-            if (!release.test(worker)) {
+            if (worker == Schedule.TIME) {
+                timePasses.run();
+                if (!letTimePass()) {
+                    return;
+                }
+            } else if (!release.test(worker)) {
                 return;
             }
             previous = worker;
         }
+    }
+
+    /**
+     * Time passes: the workers backing off go on, each after the wait it asked for (passed on the
+     * workers' clock at once, {@link WorkerContext#nanoTime}), one at a time in turn, until one of
+     * them gets somewhere (a gate, its end, a wait on a server). Their tries
+     * in between are not passages of the schedule: only that time passed is. If nobody gets
+     * anywhere within the run's timeout, the schedule ends and the run goes on unscheduled, for its
+     * own judging to say what became of it.
+     *
+     * @return false if the schedule is over
+     */
+    private boolean letTimePass() throws Exception {
+        long deadline = System.nanoTime() + patienceNanos;
+        int turn = 0;
+        while (System.nanoTime() - deadline < 0) {
+            GateKeeper.Settled settled = gates.settled();
+            if (settled.stopped()) {
+                return false;
+            }
+            long waiting = settled.backingOff();
+            if (waiting == 0) {
+                return true;
+            }
+            int worker = next(waiting, turn);
+            turn = worker + 1;
+            // Its wait passes on the workers' clock at once: what the worker's deadlines see.
+            gates.skip(gates.backingOff(worker));
+            if (!gates.step(worker)) {
+                continue;
+            }
+            Quiet quiet = awaitQuiet();
+            if (quiet == null) {
+                return false;
+            }
+            if ((quiet.settled.backingOff() & (1L << worker)) == 0) {
+                return true;
+            }
+        }
+        unscheduled.run();
+        return false;
+    }
+
+    /** The first of {@code bits} from {@code from} on, round the workers. */
+    private int next(long bits, int from) {
+        long after = bits & -(1L << Math.min(from, 63));
+        return Long.numberOfTrailingZeros(after != 0 && from < workers ? after : bits);
     }
 
     /**
@@ -137,7 +209,7 @@ public final class Steering {
         long deadline = System.nanoTime() + patienceNanos;
         GateKeeper.Settled settled = gates.settled();
         while (!settled.stopped()) {
-            long moving = everyone & ~settled.halted() & ~settled.finished();
+            long moving = everyone & ~settled.halted() & ~settled.backingOff() & ~settled.finished();
             if (moving == 0) {
                 return new Quiet(settled, 0);
             }

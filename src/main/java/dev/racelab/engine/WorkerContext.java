@@ -39,6 +39,31 @@ public interface WorkerContext {
      */
     boolean fault(Gate gate) throws InterruptedException;
 
+    /**
+     * Waits before trying again (a refused lock tried again, a queue polled): for {@code nanos} in
+     * a free run. In a scheduled run the worker waits until the schedule lets time pass, so that
+     * what it finds on trying again depends on the order of events, not on the machine's speed.
+     *
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    void backOff(long nanos) throws InterruptedException;
+
+    /**
+     * Lets {@code nanos} pass, for work that only takes time (sending an email, a producer keeping
+     * its pace): slept in a free run; skipped in a scheduled run, where the order alone decides
+     * what happens, as the delays at gates are.
+     *
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    void takeTime(long nanos) throws InterruptedException;
+
+    /**
+     * The time by the workers' clock, in nanoseconds from an arbitrary origin, for a worker's own
+     * deadlines (its patience, a pace): in a scheduled run it runs ahead by the time the schedule
+     * let pass for workers backing off, without waiting for it.
+     */
+    long nanoTime();
+
     /** Moves this worker to {@code state}, concerning {@code subject} (may be null). */
     void state(ActorState state, String subject);
 

@@ -93,6 +93,21 @@ final class WorkerHandle implements WorkerContext {
     }
 
     @Override
+    public void takeTime(long nanos) throws InterruptedException {
+        gates.takeTime(nanos);
+    }
+
+    @Override
+    public long nanoTime() {
+        return gates.now();
+    }
+
+    @Override
+    public void backOff(long nanos) throws InterruptedException {
+        gates.backOff(this, nanos);
+    }
+
+    @Override
     public void state(ActorState next, String about) {
         state = next;
         subject = about;

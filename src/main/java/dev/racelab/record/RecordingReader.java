@@ -263,7 +263,7 @@ public final class RecordingReader {
             String[] names = text.isBlank() ? new String[0] : text.trim().split("\\s+");
             int[] order = new int[names.length];
             for (int i = 0; i < names.length; i++) {
-                order[i] = lab.workerIndex(names[i], workers);
+                order[i] = names[i].equals(Schedule.TIME_WORD) ? Schedule.TIME : lab.workerIndex(names[i], workers);
                 if (order[i] < 0) {
                     throw new IllegalArgumentException("the schedule names '" + names[i] + "', not one of its "
                             + workers + " workers");

@@ -33,7 +33,7 @@ final class DepthFirst implements Search {
         }
 
         boolean preempts(int worker) {
-            return previous >= 0 && worker != previous && (enabled & (1L << previous)) != 0;
+            return new Chooser.Point(0, enabled, previous).preempts(worker);
         }
     }
 
@@ -104,7 +104,11 @@ final class DepthFirst implements Search {
                 int worker = Long.numberOfTrailingZeros(untried);
                 untried &= untried - 1;
                 node.tried |= 1L << worker;
-                if (node.preemptionsBefore + (node.preempts(worker) ? 1 : 0) <= bound) {
+                boolean preempts = node.preempts(worker);
+                // Unbounded, time passes only when no worker can go on: else it could pass for ever.
+                boolean allowed = bound == Integer.MAX_VALUE ? !(worker == Schedule.TIME && preempts)
+                        : node.preemptionsBefore + (preempts ? 1 : 0) <= bound;
+                if (allowed) {
                     node.chosen = worker;
                     path.subList(d + 1, path.size()).clear();
                     prefix = new int[d + 1];

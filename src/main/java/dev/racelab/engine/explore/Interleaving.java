@@ -5,6 +5,7 @@ import dev.racelab.engine.Actor;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.RunRecord;
+import dev.racelab.engine.Schedule;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -30,6 +31,9 @@ public final class Interleaving {
     /** Kinds whose value is worth saying: the value read, written, or the token. */
     private static final Set<EventKind> VALUED = EnumSet.of(EventKind.READ, EventKind.WRITE, EventKind.TOKEN);
 
+    /** The key of a time step still open: no actor has it. */
+    private static final int TIME = -1;
+
     private Interleaving() {
     }
 
@@ -49,8 +53,9 @@ public final class Interleaving {
                     }
                 }
                 case STEP -> {
-                    open.put(actor, who.size());
-                    who.add(names.getOrDefault(actor, "?"));
+                    boolean time = Schedule.TIME_WORD.equals(e.subject());
+                    open.put(time ? TIME : actor, who.size());
+                    who.add(time ? "time passes" : names.getOrDefault(actor, "?"));
                     did.add(null);
                 }
                 case STATE -> {
@@ -73,12 +78,19 @@ public final class Interleaving {
                     if (at != null && did.get(at) == null && TELLING.contains(e.kind())) {
                         did.set(at, words(e));
                     }
+                    // What time passing led to: the first thing a worker then did.
+                    Integer time = open.get(TIME);
+                    if (time != null && names.containsKey(actor) && TELLING.contains(e.kind())) {
+                        did.set(time, "· " + names.get(actor) + " " + words(e));
+                        open.remove(TIME);
+                    }
                 }
             }
         }
         List<String> passages = new ArrayList<>(who.size());
         for (int i = 0; i < who.size(); i++) {
-            passages.add(who.get(i) + " " + (did.get(i) == null ? "passes" : did.get(i)));
+            String what = did.get(i) == null ? (who.get(i).equals("time passes") ? "" : " passes") : " " + did.get(i);
+            passages.add(who.get(i) + what);
         }
         return passages;
     }

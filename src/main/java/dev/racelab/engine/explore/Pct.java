@@ -1,6 +1,7 @@
 package dev.racelab.engine.explore;
 
 import dev.racelab.engine.Chooser;
+import dev.racelab.engine.Schedule;
 import dev.racelab.engine.Steering;
 
 import java.util.List;
@@ -30,11 +31,12 @@ final class Pct implements Search {
     @Override
     public Chooser next() {
         SplittableRandom draw = random.split();
-        int[] priority = new int[workers];
-        for (int w = 0; w < workers; w++) {
+        // One more than the workers: the last is time passing, which has a priority too.
+        int[] priority = new int[workers + 1];
+        for (int w = 0; w <= workers; w++) {
             priority[w] = depth + w;
         }
-        for (int w = workers - 1; w > 0; w--) {
+        for (int w = workers; w > 0; w--) {
             int other = draw.nextInt(w + 1);
             int swap = priority[w];
             priority[w] = priority[other];
@@ -46,8 +48,8 @@ final class Pct implements Search {
         }
         return point -> {
             int best = -1;
-            for (int w = 0; w < workers; w++) {
-                if (point.enabled(w) && (best < 0 || priority[w] > priority[best])) {
+            for (int w = 0; w <= workers; w++) {
+                if (point.enabled(w == workers ? Schedule.TIME : w) && (best < 0 || priority[w] > priority[best])) {
                     best = w;
                 }
             }
@@ -56,7 +58,7 @@ final class Pct implements Search {
                     priority[best] = depth - 1 - i;
                 }
             }
-            return best;
+            return best == workers ? Schedule.TIME : best;
         };
     }
 

@@ -19,12 +19,13 @@ interface Search {
         return 0;
     }
 
-    /** The preemptions in {@code steps}: passages given to a worker while the one before could have gone on. */
+    /** The preemptions in {@code steps}: passages that made a worker wait that could have gone on ({@link Chooser.Point#preempts}). */
     static int preemptions(List<Steering.Step> steps) {
         int count = 0;
         int previous = -1;
-        for (Steering.Step step : steps) {
-            if (previous >= 0 && step.worker() != previous && (step.enabled() & (1L << previous)) != 0) {
+        for (int i = 0; i < steps.size(); i++) {
+            Steering.Step step = steps.get(i);
+            if (new Chooser.Point(i, step.enabled(), previous).preempts(step.worker())) {
                 count++;
             }
             previous = step.worker();

@@ -71,7 +71,7 @@ final class Shrinker {
             int previous = -1;
             for (int i = 0; i < steps.size() && !changed && !outOfTime(deadline); i++) {
                 Steering.Step step = steps.get(i);
-                boolean preempts = previous >= 0 && step.worker() != previous && (step.enabled() & (1L << previous)) != 0;
+                boolean preempts = new Chooser.Point(i, step.enabled(), previous).preempts(step.worker());
                 previous = step.worker();
                 if (!preempts) {
                     continue;

@@ -118,13 +118,13 @@ abstract class AdvisoryWorker implements LabWorker {
      * throws.
      */
     final boolean take(Attempt attempt) throws Exception {
-        long deadline = System.nanoTime() + setup.patienceNanos();
+        long deadline = context.nanoTime() + setup.patienceNanos();
         int tries = 0;
         collided = false;
         retrying = false;
         while (true) {
             tries++;
-            boolean last = System.nanoTime() >= deadline || context.stopping();
+            boolean last = context.nanoTime() - deadline >= 0 || context.stopping();
             if (attempt.granted(last)) {
                 return true;
             }
@@ -138,7 +138,7 @@ abstract class AdvisoryWorker implements LabWorker {
                 context.state(ActorState.WAITING, "lock on " + resource + ", trying again");
                 retrying = true;
             }
-            TimeUnit.MILLISECONDS.sleep(context.random().nextInt(RETRY_MIN_MILLIS, RETRY_MAX_MILLIS + 1));
+            context.backOff(TimeUnit.MILLISECONDS.toNanos(context.random().nextInt(RETRY_MIN_MILLIS, RETRY_MAX_MILLIS + 1)));
         }
     }
 

@@ -91,7 +91,7 @@ final class JobConsumer implements LabWorker {
         if (context.currentState() != ActorState.WAITING) {
             context.state(ActorState.WAITING, "jobs to take");
         }
-        TimeUnit.MILLISECONDS.sleep(POLL_MILLIS);
+        context.backOff(TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS));
     }
 
     /** A short lane state while talking to the server; left alone while waiting, so polls stay quiet. */
@@ -302,7 +302,7 @@ final class JobConsumer implements LabWorker {
         for (int id : taken.ids) {
             context.state(ActorState.SENDING, "job " + id);
             if (rules.sendMillis() > 0) {
-                TimeUnit.MILLISECONDS.sleep(rules.sendMillis());
+                context.takeTime(TimeUnit.MILLISECONDS.toNanos(rules.sendMillis()));
             }
         }
     }

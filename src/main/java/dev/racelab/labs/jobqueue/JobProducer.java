@@ -9,7 +9,6 @@ import dev.racelab.labs.support.Survivors;
 
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.util.concurrent.TimeUnit;
 
 /** The first worker: adds each round's jobs at the producer's rate. */
 final class JobProducer implements LabWorker {
@@ -37,14 +36,14 @@ final class JobProducer implements LabWorker {
     @Override
     public void operation(int n) throws Exception {
         if (n == 0) {
-            startNanos = System.nanoTime();
+            startNanos = context.nanoTime();
             context.state(ActorState.RUNNING, "adding jobs");
         }
         for (int k = 0; k < perRound; k++) {
             int id = n * perRound + k + 1;
-            long wait = startNanos + (id - 1) * producerPeriodNanos - System.nanoTime();
+            long wait = startNanos + (id - 1) * producerPeriodNanos - context.nanoTime();
             if (wait > 0) {
-                TimeUnit.NANOSECONDS.sleep(wait);
+                context.takeTime(wait);
             }
             try (PgSessions.Lease lease = session.borrow();
                  PreparedStatement ps = lease.connection().prepareStatement(JobQueueScenario.SQL.get("add-job"))) {

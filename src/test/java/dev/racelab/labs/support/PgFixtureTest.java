@@ -371,6 +371,21 @@ class PgFixtureTest {
         }
 
         @Override
+        public void takeTime(long nanos) throws InterruptedException {
+            java.util.concurrent.TimeUnit.NANOSECONDS.sleep(nanos);
+        }
+
+        @Override
+        public long nanoTime() {
+            return System.nanoTime();
+        }
+
+        @Override
+        public void backOff(long nanos) throws InterruptedException {
+            java.util.concurrent.TimeUnit.NANOSECONDS.sleep(nanos);
+        }
+
+        @Override
         public void state(ActorState state, String subject) {
         }
 
