@@ -26,6 +26,7 @@ import dev.racelab.record.RecordingWriter;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -69,7 +70,7 @@ final class ExploreCommand {
             Lab lab = labs.find(id).orElseThrow(() -> new UsageException(
                     "unknown lab '" + id + "' (labs: " + labs.ids() + ")"));
             RunSpec small = lab.defaults().withWorkers(Math.max(lab.minWorkers(), Math.min(2, lab.maxWorkers())))
-                    .withOps(1);
+                    .withOps(1).withStrategy(schedulable(lab, given.strategy));
             RunOptions options = RunOptions.of(lab, given, small);
             refuseDelays(lab, given);
             Explorer.Settings settings = settings(flags, given);
@@ -140,6 +141,20 @@ final class ExploreCommand {
             }
             return Cli.OK;
         }
+    }
+
+    /**
+     * The strategy to explore: the one given, if a schedule can order it; else the lab's default,
+     * or its first that a schedule can order.
+     */
+    private static String schedulable(Lab lab, String given) throws UsageException {
+        List<String> can = lab.strategies().stream().filter(lab::schedulable).map(s -> s.id()).toList();
+        if (given != null && lab.strategy(given).isPresent() && !can.contains(given)) {
+            throw new UsageException("lab " + lab.id() + "'s strategy " + given + " orders its workers itself; "
+                    + "explore orders them by schedule (strategies it can explore: " + String.join(", ", can) + ")");
+        }
+        String fallback = lab.defaults().strategy();
+        return can.contains(fallback) ? fallback : can.get(0);
     }
 
     private static void refuseRunOnly(RunFlags given) throws UsageException {

@@ -44,6 +44,14 @@ public interface Experiment {
                 RunSpec.DEFAULT_TIMEOUT, false, false, SwitchValues.DEFAULTS);
     }
 
+    /**
+     * Whether a schedule may order this strategy's workers ({@link Steering}): false for a strategy
+     * that orders them itself (the isolation lab's permutation, which a conductor plays).
+     */
+    default boolean schedulable(Strategy strategy) {
+        return true;
+    }
+
     // What follows reads the profile, so that callers need not.
 
     /** What the command line calls it: {@code counter}. */

@@ -101,6 +101,9 @@ public final class Interleaving {
     }
 
     private static String words(Event e) {
+        if (e.kind() == EventKind.STEP_SENT && e.subject() != null && e.subject().contains(":")) {
+            return "sends " + e.subject().substring(0, e.subject().indexOf(':'));
+        }
         String kind = e.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ');
         return VALUED.contains(e.kind()) ? kind + " " + e.value() : kind;
     }

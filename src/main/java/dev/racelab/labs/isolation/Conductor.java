@@ -14,6 +14,8 @@ import dev.racelab.isolation.run.SpecRunner;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -78,6 +80,8 @@ final class Conductor implements IsolationListener {
     private final CountDownLatch started;
     private final AtomicInteger scriptsDone = new AtomicInteger();
     private final PermutationReport report = new PermutationReport();
+    /** The sessions whose step the runner found waiting (blocked in the server), until it finishes. */
+    private final Set<Integer> waiting = ConcurrentHashMap.newKeySet();
     private final List<String> problems = new ArrayList<>();
     private volatile SpecRunner runner;
     private volatile boolean stopped;
@@ -228,6 +232,11 @@ final class Conductor implements IsolationListener {
         run.finish();
     }
 
+    /** Whether session {@code session}'s step waits in the server, as the runner last found (isolationtester's rule). */
+    boolean waiting(int session) {
+        return waiting.contains(session);
+    }
+
     /** Ends the run from any thread: the conductor stops at its next look, and the runner's connections close. */
     void stop() {
         stopped = true;
@@ -261,6 +270,7 @@ final class Conductor implements IsolationListener {
 
     @Override
     public void stepWaiting(LaunchedStep step, List<String> blockedBy) {
+        waiting.add(step.step().session());
         report.stepWaiting(step, blockedBy);
         post(step, new Update.Waiting(step, blockedBy));
     }
@@ -273,6 +283,7 @@ final class Conductor implements IsolationListener {
 
     @Override
     public void stepFinished(LaunchedStep step, char transaction) {
+        waiting.remove(step.step().session());
         post(step, new Update.Finished(step, transaction));
     }
 

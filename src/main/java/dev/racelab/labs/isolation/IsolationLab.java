@@ -6,6 +6,7 @@ import dev.racelab.engine.LabProfile;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.Scenario;
+import dev.racelab.engine.Strategy;
 import dev.racelab.engine.Service;
 import dev.racelab.engine.Switch;
 import dev.racelab.engine.view.LabView;
@@ -79,6 +80,12 @@ public final class IsolationLab extends ProfiledLab<IsolationStrategy> {
      * A worker is a session of the spec, named as the spec names it. (A window switching specs may
      * ask for a worker of the spec before, past this one's sessions: {@code session-N}.)
      */
+    /** A permutation is played by its conductor; by hand, the sessions go in whatever order they are released. */
+    @Override
+    public boolean schedulable(Strategy strategy) {
+        return strategy == IsolationStrategy.BY_HAND;
+    }
+
     @Override
     public String workerName(int index) {
         List<dev.racelab.isolation.Session> sessions = source.spec().sessions();

@@ -7,6 +7,7 @@ import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.RunSummary;
 import dev.racelab.engine.Scenario;
+import dev.racelab.engine.ServerWaits;
 import dev.racelab.engine.Verdict;
 import dev.racelab.engine.WorkerContext;
 import dev.racelab.isolation.Permutation;
@@ -23,7 +24,9 @@ import dev.racelab.isolation.run.TeachingOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -136,6 +139,21 @@ final class IsolationScenario implements Scenario {
             }
         }
         return new IsolationWorker(context, conductor, notes, source.teaching().isPresent());
+    }
+
+    /** A session waits where the runner found its step blocked, as isolationtester asks the server. */
+    @Override
+    public ServerWaits serverWaits() {
+        return workers -> {
+            Set<String> waiting = new HashSet<>();
+            List<dev.racelab.isolation.Session> sessions = source.spec().sessions();
+            for (int i = 0; i < sessions.size(); i++) {
+                if (workers.contains(sessions.get(i).name()) && conductor.waiting(i)) {
+                    waiting.add(sessions.get(i).name());
+                }
+            }
+            return waiting;
+        };
     }
 
     @Override
