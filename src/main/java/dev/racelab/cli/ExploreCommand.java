@@ -149,6 +149,10 @@ final class ExploreCommand {
      */
     private static String schedulable(Lab lab, String given) throws UsageException {
         List<String> can = lab.strategies().stream().filter(lab::schedulable).map(s -> s.id()).toList();
+        if (can.isEmpty()) {
+            throw new UsageException("lab " + lab.id() + " cannot be explored yet: its workers wait for Redis messages "
+                    + "and keep leases alive on threads of their own, which a schedule does not order yet");
+        }
         if (given != null && lab.strategy(given).isPresent() && !can.contains(given)) {
             throw new UsageException("lab " + lab.id() + "'s strategy " + given + " orders its workers itself; "
                     + "explore orders them by schedule (strategies it can explore: " + String.join(", ", can) + ")");

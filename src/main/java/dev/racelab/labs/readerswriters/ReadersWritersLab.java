@@ -1,6 +1,7 @@
 package dev.racelab.labs.readerswriters;
 
 import dev.racelab.backend.Backends;
+import dev.racelab.engine.Strategy;
 import dev.racelab.engine.KeyFigure;
 import dev.racelab.engine.Gate;
 import dev.racelab.engine.LabProfile;
@@ -50,6 +51,15 @@ public final class ReadersWritersLab extends ProfiledLab<ReadersWritersStrategy>
     /** How many of {@code workers} clients write: the last quarter, at least one. */
     static int writers(int workers) {
         return Math.max(1, workers / 4);
+    }
+
+    /**
+     * Not yet: its clients wait for Redis messages and keep their leases alive on threads of their
+     * own, which a schedule does not order; explore says so rather than guess.
+     */
+    @Override
+    public boolean schedulable(Strategy strategy) {
+        return false;
     }
 
     @Override
