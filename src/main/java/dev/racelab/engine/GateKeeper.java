@@ -143,11 +143,20 @@ public final class GateKeeper {
      *         server, or finished), in which case nothing happens
      */
     public boolean step(int worker) {
+        return step(worker, () -> { });
+    }
+
+    /**
+     * As {@link #step(int)}, running {@code first} once the worker is known to be halted and before
+     * it is released: what it records comes before anything the worker then does.
+     */
+    boolean step(int worker, Runnable first) {
         lock.lock();
         try {
             if ((haltedAt.get(worker) == null && backingOff[worker] == 0) || permit[worker]) {
                 return false;
             }
+            first.run();
             permit[worker] = true;
             changed.signalAll();
             return true;

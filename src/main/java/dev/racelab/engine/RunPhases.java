@@ -71,11 +71,8 @@ final class RunPhases {
     /** Releases worker {@code index} (lane {@code actor}), halted at a gate; false if it was not halted. */
     boolean step(int index, int actor) {
         synchronized (lock) {
-            if (!phase.live() || !gates.step(index)) {
-                return false;
-            }
-            recorder.record(actor, EventKind.STEP, null, index);
-            return true;
+            // Recorded before the worker goes: its next events come after its step on the record.
+            return phase.live() && gates.step(index, () -> recorder.record(actor, EventKind.STEP, null, index));
         }
     }
 

@@ -1,0 +1,110 @@
+package dev.racelab.labs.explore;
+
+import dev.racelab.engine.Clock;
+import dev.racelab.engine.RunRecord;
+import dev.racelab.engine.RunSpec;
+import dev.racelab.engine.Verdict;
+import dev.racelab.engine.explore.Exploration;
+import dev.racelab.engine.explore.Explorer;
+import dev.racelab.engine.explore.Found;
+import dev.racelab.engine.explore.Method;
+import dev.racelab.engine.lab.Lab;
+import dev.racelab.labs.Labs;
+import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every lab a schedule can order, explored with at most two preemptions on the real servers: each
+ * broken strategy fails in some schedule, shrunk to one with the fewest preemptions that fails so
+ * and followed again to the same end; each fix fails in none of the whole bounded space.
+ */
+@Tag("lab")
+class ExploreLabsTest {
+
+    private static final Explorer.Settings BOUNDED = new Explorer.Settings(Method.BOUNDED, 2, 3, 1, 100_000,
+            Duration.ofSeconds(60), Duration.ofSeconds(60));
+
+    private final Labs labs = new Labs(TestServers.backends());
+
+    @BeforeAll
+    static void keepSessions() throws Exception {
+        TestServers.postgres().keepSessions(true);
+    }
+
+    @AfterAll
+    static void closeKeptSessions() throws Exception {
+        TestServers.postgres().keepSessions(false);
+    }
+
+    private Exploration explore(String labId, String strategy, int workers, String switches) throws Exception {
+        Lab lab = labs.find(labId).orElseThrow();
+        RunSpec spec = lab.defaults().withStrategy(strategy).withWorkers(workers).withOps(1);
+        for (String set : switches.isEmpty() ? new String[0] : switches.split(" ")) {
+            String[] kv = set.split("=", 2);
+            spec = spec.withSwitches(spec.switches().parse(lab.profile().switchNamed(kv[0]).orElseThrow(), kv[1]));
+        }
+        return new Explorer(lab, spec, Clock.system(), run -> { }).explore(BOUNDED, new Explorer.Listener() {
+            @Override
+            public void ran(Found schedule, RunRecord record) {
+            }
+        });
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({
+        "counter, read-modify-write, 2, '', 1",
+        "fencing, blind-write, 2, '', 1",
+        "fencing, check-then-write, 2, '', 1",
+        "job-queue, select-then-update, 3, batch=1, 1",
+        "advisory-lock, session-pooled, 2, work-ms=0, 1",
+        "lease-fencing, lease-only, 2, '', 1",
+        "lease-fencing, lease-check-owner, 2, '', 1",
+    })
+    void aBrokenStrategyFailsAndShrinksToTheFewestPreemptions(String lab, String strategy, int workers,
+                                                              String switches, int fewest) throws Exception {
+        Exploration found = explore(lab, strategy, workers, switches);
+        assertTrue(found.failingCount() > 0, found.outcomes().toString());
+        assertTrue(found.firstFailureNanos() < Duration.ofSeconds(60).toNanos());
+        assertNull(found.serverFailure());
+        Exploration.Shrunk shrunk = found.shrunk();
+        assertNotNull(shrunk);
+        assertEquals(fewest, shrunk.found().preemptions(), shrunk.found().interleaving());
+        assertTrue(shrunk.fewest(), "no schedule with fewer preemptions fails so");
+        assertTrue(shrunk.confirmed(), "followed again, it ends the same way: " + shrunk.found().interleaving());
+        assertTrue(shrunk.found().verdict() != Verdict.SAFE && shrunk.found().verdict() != Verdict.ERROR);
+        assertEquals(shrunk.found().schedule(), shrunk.record().header().spec().schedule(),
+                "its run's record carries the schedule it followed");
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({
+        "counter, atomic-update, 2, ''",
+        "counter, select-for-update, 2, ''",
+        "counter, serializable-retry, 2, ''",
+        "fencing, fenced-cas, 2, ''",
+        "job-queue, request-token, 3, batch=1",
+        "job-queue, skip-locked, 3, batch=1",
+        "advisory-lock, session-pinned, 2, work-ms=0",
+        "advisory-lock, xact-lock, 2, work-ms=0",
+        "lease-fencing, fenced, 2, ''",
+    })
+    void aFixFailsInNoScheduleOfTheWholeBoundedSpace(String lab, String strategy, int workers, String switches)
+            throws Exception {
+        Exploration found = explore(lab, strategy, workers, switches);
+        assertTrue(found.exhausted(), "the whole space ran: " + found.schedules() + " schedules");
+        assertEquals(found.schedules(), found.space());
+        assertEquals(0, found.failingCount(), found.outcomes().toString());
+        assertNull(found.shrunk());
+    }
+}
