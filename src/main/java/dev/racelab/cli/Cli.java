@@ -92,6 +92,7 @@ public final class Cli {
         root.addSubcommand(new Commands.ListCommand(this));
         root.addSubcommand(new Commands.RunCommand(this));
         root.addSubcommand(new Commands.ExploreLabCommand(this));
+        Commands.ExploreLabCommand.tailor(root.getSubcommands().get("explore").getCommandSpec());
         root.addSubcommand(new Commands.ReplayCommand(this));
         root.addSubcommand(new Commands.RerunCommand(this));
         root.addSubcommand(new Commands.ExportCommand(this));

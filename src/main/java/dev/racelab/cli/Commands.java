@@ -3,6 +3,7 @@ package dev.racelab.cli;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -119,6 +120,28 @@ final class Commands {
 
         ExploreLabCommand(Cli cli) {
             this.cli = cli;
+        }
+
+        /**
+         * The run options as explore reads them: those it refuses ({@code --runs}, {@code --sweep},
+         * {@code --record}) left out of its help, and {@code --seed} and {@code --expect} said its way.
+         */
+        static void tailor(CommandSpec spec) {
+            for (String name : List.of("--runs", "--sweep", "--record")) {
+                OptionSpec option = spec.findOption(name);
+                spec.remove(option);
+                spec.addOption(option.toBuilder().hidden(true).build());
+            }
+            retell(spec, "--seed", "seed for pct and random, and for anything random in the lab");
+            retell(spec, "--expect", "SAFE: exit 3 if some schedule failed; another verdict: exit 3 unless some "
+                    + "schedule ended so");
+            retell(spec, "--force", "let --record-failing replace the files it writes");
+        }
+
+        private static void retell(CommandSpec spec, String name, String description) {
+            OptionSpec option = spec.findOption(name);
+            spec.remove(option);
+            spec.addOption(option.toBuilder().description(description).build());
         }
 
         @Override

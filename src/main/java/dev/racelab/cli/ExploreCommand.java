@@ -108,6 +108,10 @@ final class ExploreCommand {
             }
             try {
                 found = explorer.explore(settings, listener);
+            } catch (IllegalStateException e) {
+                // A schedule's run that never ended: said, not a stack trace.
+                err.println("racelab: " + e.getMessage());
+                return Cli.BACKEND_FAILURE;
             } finally {
                 if (keeping) {
                     backends.postgres().keepSessions(false);
