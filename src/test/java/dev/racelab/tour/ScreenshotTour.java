@@ -408,6 +408,10 @@ public final class ScreenshotTour extends Application {
             pause(600);
             shoot("isolation-grid");
         }
+        if (wanted("explore-grid") || wanted("explore-played")) {
+            setUp("counter", "read-modify-write", 2, 2, GatePlan.NONE, false);
+            explore();
+        }
         if (wanted("batch-histogram")) {
             setUpDefaults("counter");
             batch("batch-histogram", 20, List.of("read-modify-write", "atomic-update", "select-for-update"), null);
@@ -418,6 +422,41 @@ public final class ScreenshotTour extends Application {
             batch("batch-sweep", 20, List.of("read-modify-write", "atomic-update"),
                     new dev.racelab.engine.Sweep("after-read", -1, 0, 30, 3));
         }
+    }
+
+    /**
+     * Explores every interleaving of the counter's two clients × two increments, shoots the grid
+     * with the shrunk failure beside its passing neighbour, then plays the shrunk failure on the
+     * timeline and shoots the window.
+     */
+    private void explore() throws Exception {
+        dev.racelab.ui.explore.ExploreWindow explore = onFx(() -> window.view().openExplore());
+        fx(s -> {
+            explore.stage().setWidth(1280);
+            explore.stage().setHeight(860);
+            explore.choose(dev.racelab.engine.explore.Method.ALL, 2, 2, 2);
+            explore.start();
+        });
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (onFx(() -> explore.resultProperty().get()) == null) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the exploration did not end within five minutes");
+            }
+            Thread.sleep(200);
+        }
+        pause(600);
+        if (wanted("explore-grid")) {
+            shoot("explore-grid", explore.stage());
+        }
+        if (wanted("explore-played")) {
+            fx(s -> ((javafx.scene.control.Button) explore.stage().getScene().lookup("#explore-play-shrunk")).fire());
+            pause(300);
+            awaitOutcome();
+            fx(s -> window.view().timeline().fit());
+            pause(600);
+            shoot("explore-played");
+        }
+        fx(s -> explore.stage().close());
     }
 
     /** Opens the batch window on the settings shown, runs it with these choices, and shoots it when it ends. */

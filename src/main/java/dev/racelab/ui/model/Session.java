@@ -163,6 +163,18 @@ public final class Session {
         tick();
     }
 
+    /**
+     * Runs {@code spec} now, live, as the shown lab's run: a schedule an exploration found, played
+     * passage for passage on the timeline. The settings shown become its own.
+     */
+    public void play(RunSpec spec) {
+        stopRun();
+        take(lab.get(), spec);
+        freshRun(spec.withObserve(true));
+        run.get().start();
+        tick();
+    }
+
     private void take(Lab chosen, RunSpec spec) {
         strategy.set(chosen.strategy(spec.strategy()).orElse(chosen.defaultStrategy()));
         workers.set(spec.workers());
@@ -337,9 +349,12 @@ public final class Session {
     }
 
     private void freshRun() {
+        freshRun(settings());
+    }
+
+    private void freshRun(RunSpec spec) {
         settingsChanged = false;
         Lab current = lab.get();
-        RunSpec spec = settings();
         Run fresh = new Run(current, spec, clock);
         fresh.setDelayScale(delayScale.get());
         view = current.view(fresh.record().header());

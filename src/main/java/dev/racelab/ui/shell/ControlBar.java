@@ -57,6 +57,8 @@ public final class ControlBar extends VBox {
             + "the last run of each strategy stays one click away under these controls (Ctrl+R)");
     final Button batch = button("Batch…", "batch", "Run these settings many times, the fixes beside them, and "
             + "see how often each fails — or sweep a delay: race probability vs delay (Ctrl+B)");
+    final Button explore = button("Explore…", "explore", "Run every interleaving of the workers at their gates on "
+            + "the servers, see which fail, and get the simplest failing one (Ctrl+E)");
     private final CheckBox stepMode = new CheckBox("Step mode");
     private final ComboBox<Double> speed = new ComboBox<>(FXCollections.observableList(SPEEDS));
     private boolean syncing;
@@ -120,7 +122,7 @@ public final class ControlBar extends VBox {
         speed.valueProperty().addListener((o, a, b) -> session.delayScaleProperty().set(b));
 
         Commands can = session.commands();
-        for (Node setting : new Node[] {strategies, workers, ops, switches, batch}) {
+        for (Node setting : new Node[] {strategies, workers, ops, switches, batch, explore}) {
             setting.disableProperty().bind(can.canChangeSettings().not());
         }
         run.textProperty().bind(can.runWords());
@@ -141,7 +143,7 @@ public final class ControlBar extends VBox {
         // Groups that wrap as a whole when the window is narrow (a laptop, presenter-size text).
         switches.getStyleClass().add(GROUP);
         sizing = group(new Label("Workers"), workers, new Label("Ops each"), ops);
-        extras = group(batch, stepMode, speed);
+        extras = group(batch, explore, stepMode, speed);
         // The lab's switches last: a lab with many takes a second line for them alone, not a line each
         // for the sizes, the switches and the run buttons.
         second = new FlowPane(0, 6, sizing, group(run, pause, step, stop, reset), extras, switches);
@@ -162,7 +164,7 @@ public final class ControlBar extends VBox {
             second.getChildren().add(0, sizing);
             second.getChildren().add(switches);
         }
-        for (Node node : new Node[] {batch, stepMode}) {
+        for (Node node : new Node[] {batch, explore, stepMode}) {
             node.setVisible(!on);
             node.setManaged(!on);
         }

@@ -12,6 +12,7 @@ import dev.racelab.ui.gates.GatesHeader;
 import dev.racelab.ui.gates.GatesTable;
 import dev.racelab.ui.recordings.RecordingBar;
 import dev.racelab.ui.batch.BatchWindow;
+import dev.racelab.ui.explore.ExploreWindow;
 import dev.racelab.ui.exports.ExportFiles;
 import dev.racelab.ui.recordings.RecordingFiles;
 import dev.racelab.ui.startup.ServerStartup;
@@ -69,6 +70,7 @@ public final class MainView extends BorderPane {
     private final RecordingFiles recordings;
     private final ExportFiles exports;
     private BatchWindow batchWindow;
+    private ExploreWindow exploreWindow;
     private final VBox labColumn;
     private final SplitPane body;
     private final SplitPane middle;
@@ -92,6 +94,7 @@ public final class MainView extends BorderPane {
         shownRun = new ShownRun(session, backends, startup, timeline, stateColumn, gates, banner);
         controls = new ControlBar(session, gates::selectedWorker);
         controls.batch.setOnAction(e -> openBatch());
+        controls.explore.setOnAction(e -> openExplore());
         banner.onGuide(() -> openWalkthrough(session.lab() == null ? null : session.lab().id()));
         recordings = new RecordingFiles(session, labs, settings, this);
         exports = new ExportFiles(shownRun::record, timeline::shownLayout, labs, settings, this);
@@ -206,6 +209,24 @@ public final class MainView extends BorderPane {
         batchWindow = new BatchWindow(getScene().getWindow(), session, backends);
         batchWindow.show();
         return batchWindow;
+    }
+
+    /**
+     * Opens the explore window for the lab and settings shown (a new one each time); the tests
+     * reach it through {@link #exploreWindow()}.
+     */
+    public ExploreWindow openExplore() {
+        if (session.lab() == null) {
+            return null;
+        }
+        exploreWindow = new ExploreWindow(getScene().getWindow(), session, backends);
+        exploreWindow.show();
+        return exploreWindow;
+    }
+
+    /** The explore window opened last, or null. */
+    public ExploreWindow exploreWindow() {
+        return exploreWindow;
     }
 
     /** The batch window opened last, or null. */

@@ -41,6 +41,9 @@ final class WindowMenu extends MenuBar {
         MenuItem batchOfRuns = new MenuItem("Batch of runs…");
         batchOfRuns.setAccelerator(new KeyCodeCombination(KeyCode.B, KeyCombination.SHORTCUT_DOWN));
         batchOfRuns.setOnAction(e -> controls.batch.fire());
+        MenuItem explore = new MenuItem("Explore every interleaving…");
+        explore.setAccelerator(new KeyCodeCombination(KeyCode.E, KeyCombination.SHORTCUT_DOWN));
+        explore.setOnAction(e -> controls.explore.fire());
         Menu export = exportMenu(exports);
         MenuItem servers = new MenuItem("PostgreSQL server…");
         servers.setOnAction(e -> window.askForServer(Service.POSTGRES, null));
@@ -49,7 +52,7 @@ final class WindowMenu extends MenuBar {
         MenuItem quit = new MenuItem("Quit");
         quit.setAccelerator(new KeyCodeCombination(KeyCode.Q, KeyCombination.SHORTCUT_DOWN));
         quit.setOnAction(e -> window.getScene().getWindow().hide());
-        Menu file = new Menu("File", null, open, save, again, batchOfRuns, new SeparatorMenuItem(), export,
+        Menu file = new Menu("File", null, open, save, again, batchOfRuns, explore, new SeparatorMenuItem(), export,
                 new SeparatorMenuItem(), servers, redis,
                 new SeparatorMenuItem(), quit);
 
