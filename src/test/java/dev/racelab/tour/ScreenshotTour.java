@@ -437,13 +437,7 @@ public final class ScreenshotTour extends Application {
             explore.choose(dev.racelab.engine.explore.Method.ALL, 2, 2, 2);
             explore.start();
         });
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-        while (onFx(() -> explore.resultProperty().get()) == null) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the exploration did not end within five minutes");
-            }
-            Thread.sleep(200);
-        }
+        awaitResult(() -> explore.resultProperty().get(), "the exploration", 5);
         pause(600);
         if (wanted("explore-grid")) {
             shoot("explore-grid", explore.stage());
@@ -469,16 +463,22 @@ public final class ScreenshotTour extends Application {
             batch.choose(runs, strategies, sweep);
             batch.start();
         });
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
-        while (onFx(() -> batch.resultProperty().get()) == null) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the batch did not end within ten minutes");
-            }
-            Thread.sleep(200);
-        }
+        awaitResult(() -> batch.resultProperty().get(), "the batch", 10);
         pause(600);
         shoot(name, batch.stage());
         fx(s -> batch.stage().close());
+    }
+
+    /** Waits until {@code result} (read on the FX thread) is there, at most {@code minutes}. */
+    private static void awaitResult(java.util.concurrent.Callable<?> result, String what, int minutes)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes);
+        while (onFx(result) == null) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(what + " did not end within " + minutes + " minutes");
+            }
+            Thread.sleep(200);
+        }
     }
 
     /** The chosen lab's integer switch called {@code name}. */
