@@ -8,13 +8,10 @@ import org.postgresql.PGConnection;
 
 import javax.sql.DataSource;
 import java.io.PrintWriter;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -44,8 +41,9 @@ import java.util.logging.Logger;
  *
  * <p><b>Ending.</b> Every session opened (pooled ones included, which come from this class's own
  * data source) is remembered by backend pid. {@link #close} closes what is still open, then waits
- * until each pid has left {@code pg_stat_activity} and terminates any that linger, so an ended run
- * leaves no session and no lock behind.
+ * until each pid has left {@code pg_stat_activity} and terminates any that linger ({@link
+ * SessionsLeaving}), so an ended run leaves no session and no lock behind; while an exploration
+ * keeps sessions for its next schedule ({@link SessionKeeper}), those it kept, reset, stay.
  */
 public final class PgSessions implements AutoCloseable {
 
@@ -100,7 +98,6 @@ public final class PgSessions implements AutoCloseable {
     }
 
     private static final Executor ABORT_NOW = Runnable::run;
-    private static final long LINGER_MILLIS = 3_000;
     private static final String POOLED = "pool";
     private static final String NAME_POOLED = "SELECT set_config('application_name', ?, false)";
 
@@ -136,6 +133,11 @@ public final class PgSessions implements AutoCloseable {
         config.setConnectionTimeout(30_000);
         config.setThreadFactory(threads);
         return new HikariDataSource(config);
+    }
+
+    /** Whether {@code worker} waits for the pool to lend it a session now. */
+    boolean awaitsPool(String worker) {
+        return book.awaitsPool(worker);
     }
 
     /** The sessions read through: each answer is as of the moment it is asked. */
@@ -225,7 +227,14 @@ public final class PgSessions implements AutoCloseable {
             if (own != null) {
                 return own;
             }
-            Connection connection = pool.getConnection();
+            // Waiting for the pool is waiting on the sessions' holders: a scheduled run asks (PgWaits).
+            book.awaitsPool(context.name(), true);
+            Connection connection;
+            try {
+                connection = pool.getConnection();
+            } finally {
+                book.awaitsPool(context.name(), false);
+            }
             int pid = pidOf(connection);
             Lease lease = new Lease(this, connection, pid, true);
             leases.add(lease);
@@ -359,8 +368,10 @@ public final class PgSessions implements AutoCloseable {
         if (pool != null) {
             pool.close();
         }
-        if (!gone().isEmpty()) {
-            awaitGone();
+        // Taken once: a session kept now may be lent to the next run while this one waits.
+        Set<Integer> leaving = gone();
+        if (!leaving.isEmpty()) {
+            SessionsLeaving.await(postgres, leaving);
         }
     }
 
@@ -383,61 +394,11 @@ public final class PgSessions implements AutoCloseable {
         }
     }
 
-    private void awaitGone() throws SQLException {
-        try (Connection admin = postgres.control("cleanup")) {
-            long deadline = System.nanoTime() + LINGER_MILLIS * 1_000_000;
-            boolean terminated = false;
-            while (true) {
-                Integer[] alive = alive(admin);
-                if (alive.length == 0) {
-                    return;
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new SQLException(alive.length + " sessions of this run would not end");
-                }
-                if (!terminated && System.nanoTime() > deadline - LINGER_MILLIS * 1_000_000 / 2) {
-                    terminate(admin, alive);
-                    terminated = true;
-                }
-                try {
-                    Thread.sleep(10);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-    }
-
     /** The sessions this run opened that must leave the server: all but those kept for the next run. */
     private Set<Integer> gone() {
         Set<Integer> pids = new HashSet<>(book.pids());
         pids.removeAll(postgres.keptPids());
         return pids;
-    }
-
-    private Integer[] alive(Connection admin) throws SQLException {
-        Array array = admin.createArrayOf("int4", gone().toArray());
-        try (PreparedStatement query = admin.prepareStatement(
-                "SELECT pid FROM pg_stat_activity WHERE pid = ANY(?) AND application_name LIKE 'racelab:%'")) {
-            query.setArray(1, array);
-            try (ResultSet rs = query.executeQuery()) {
-                List<Integer> alive = new ArrayList<>();
-                while (rs.next()) {
-                    alive.add(rs.getInt(1));
-                }
-                return alive.toArray(Integer[]::new);
-            }
-        }
-    }
-
-    private static void terminate(Connection admin, Integer[] pids) throws SQLException {
-        try (PreparedStatement kill = admin.prepareStatement(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid = ANY(?) "
-                        + "AND application_name LIKE 'racelab:%'")) {
-            kill.setArray(1, admin.createArrayOf("int4", pids));
-            kill.executeQuery().close();
-        }
     }
 
     /**

@@ -25,7 +25,8 @@ public final class PgWaits implements AutoCloseable {
 
     private final Postgres postgres;
     private final PgSessions sessions;
-    private Connection session;
+    /** Opened on first use; read without the lock by {@link #abort}, which must not wait for a query. */
+    private volatile Connection session;
     private volatile boolean closed;
 
     public PgWaits(Postgres postgres, PgSessions sessions) {
@@ -33,18 +34,28 @@ public final class PgWaits implements AutoCloseable {
         this.sessions = sessions;
     }
 
-    /** Of {@code workers} (by name), those whose session waits for a lock another session holds. */
+    /**
+     * Of {@code workers} (by name), those whose session waits for a lock another session holds, and
+     * those waiting for the run's pool to lend them a session (all lent, to workers that hold them).
+     */
     public synchronized Set<String> waiting(Collection<String> workers) throws SQLException {
+        Set<String> waiting = new HashSet<>();
+        for (String worker : workers) {
+            if (sessions.awaitsPool(worker)) {
+                waiting.add(worker);
+            }
+        }
         Map<Integer, String> used = sessions.live().usedBy(workers);
         if (used.isEmpty() || closed) {
-            return Set.of();
+            return waiting;
         }
-        if (session == null) {
-            session = postgres.control("schedule");
+        Connection asking = session;
+        if (asking == null) {
+            asking = postgres.control("schedule");
+            session = asking;
         }
-        Set<String> waiting = new HashSet<>();
-        try (PreparedStatement ps = session.prepareStatement(BLOCKED)) {
-            Array pids = session.createArrayOf("int4", used.keySet().toArray());
+        try (PreparedStatement ps = asking.prepareStatement(BLOCKED)) {
+            Array pids = asking.createArrayOf("int4", used.keySet().toArray());
             ps.setArray(1, pids);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -55,14 +66,21 @@ public final class PgWaits implements AutoCloseable {
         return waiting;
     }
 
+    /** Cuts its session, asking the server nothing: for a server that stopped answering. */
+    public void abort() throws SQLException {
+        closed = true;
+        Connection open = session;
+        session = null;
+        if (open != null) {
+            open.abort(Runnable::run);
+        }
+    }
+
     @Override
     public void close() throws SQLException {
         closed = true;
-        Connection open;
-        synchronized (this) {
-            open = session;
-            session = null;
-        }
+        Connection open = session;
+        session = null;
         if (open != null) {
             open.close();
         }

@@ -29,6 +29,8 @@ public final class SessionBook {
     private final Map<AdvisoryKey, Map<String, Belief>> beliefs = new ConcurrentHashMap<>();
     /** Per worker with a lock call in flight, what it asks for and on which session. */
     private final Map<String, Ask> asking = new ConcurrentHashMap<>();
+    /** The workers waiting for the pool to lend them a session. */
+    private final Set<String> awaitingPool = ConcurrentHashMap.newKeySet();
     private final View live = new View(names, users, beliefs, asking);
 
     /** A lock call in flight: for {@code key}, on the session with backend {@code pid}. */
@@ -45,6 +47,19 @@ public final class SessionBook {
 
     void named(int pid, String name) {
         names.put(pid, name);
+    }
+
+    void awaitsPool(String worker, boolean waits) {
+        if (waits) {
+            awaitingPool.add(worker);
+        } else {
+            awaitingPool.remove(worker);
+        }
+    }
+
+    /** Whether {@code worker} waits for the pool to lend it a session now. */
+    public boolean awaitsPool(String worker) {
+        return awaitingPool.contains(worker);
     }
 
     void uses(int pid, String worker) {

@@ -33,8 +33,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class SessionKeeper {
 
-    /** Resets what a run may leave in a session; prepared statements stay (the driver knows them). */
-    private static final String RESET = "RESET ALL; SELECT pg_advisory_unlock_all()";
+    /**
+     * Resets what a run may leave in a session: what {@code DISCARD ALL} does but forget the
+     * prepared statements and their plans, which the driver knows and uses again.
+     */
+    private static final String RESET = "CLOSE ALL; SET SESSION AUTHORIZATION DEFAULT; RESET ALL; UNLISTEN *; "
+            + "SELECT pg_advisory_unlock_all(); DISCARD TEMP; DISCARD SEQUENCES";
+    /** How long a reset, or the check of a kept session before it is lent, may take. */
+    private static final int CHECK_MILLIS = 2_000;
     private static final int MOST_PER_NAME = 8;
 
     /** Opens a real session for a key. */
@@ -72,20 +78,32 @@ final class SessionKeeper {
                 idlePids.remove(pid(kept));
             }
         }
-        return wrap(key, kept != null && !kept.isClosed() ? kept : opener.open());
+        // A session the server ended while it sat here (a restart, a timeout) is not lent.
+        if (kept != null && !kept.isValid(CHECK_MILLIS / 1_000)) {
+            kept.abort(Runnable::run);
+            kept = null;
+        }
+        Connection real = kept != null ? kept : opener.open();
+        return wrap(key, real, real.getNetworkTimeout());
     }
 
-    /** Takes {@code real} back if it can serve again, reset; else closes it. */
-    private void giveBack(String key, Connection real) {
+    /**
+     * Takes {@code real} back if it can serve again, reset, with the network timeout it was lent
+     * with (a pool sets its own when it closes one); else closes it. The reset may take at most
+     * {@link #CHECK_MILLIS}: a server that stopped answering does not hold up the run's end.
+     */
+    private void giveBack(String key, Connection real, int networkTimeout) {
         try {
             if (!keeping() || real.isClosed() || !real.getAutoCommit()
                     || real.unwrap(BaseConnection.class).getTransactionState() != TransactionState.IDLE) {
                 real.close();
                 return;
             }
+            real.setNetworkTimeout(Runnable::run, CHECK_MILLIS);
             try (Statement reset = real.createStatement()) {
                 reset.execute(RESET);
             }
+            real.setNetworkTimeout(Runnable::run, networkTimeout);
             synchronized (this) {
                 Deque<Connection> queue = idle.computeIfAbsent(key, k -> new ArrayDeque<>());
                 if (keeping && queue.size() < MOST_PER_NAME) {
@@ -97,7 +115,7 @@ final class SessionKeeper {
             real.close();
         } catch (SQLException | RuntimeException e) {
             try {
-                real.close();
+                real.abort(Runnable::run);
             } catch (SQLException ignored) {
                 // Gone already: nothing is kept of it.
             }
@@ -131,7 +149,7 @@ final class SessionKeeper {
     }
 
     /** The session as its user sees it: closing it gives it back here; aborting it ends it. */
-    private Connection wrap(String key, Connection real) {
+    private Connection wrap(String key, Connection real, int networkTimeout) {
         // Not synchronized: a worker blocked in a statement must not keep the run from aborting it.
         AtomicBoolean closed = new AtomicBoolean();
         InvocationHandler handler = new InvocationHandler() {
@@ -140,7 +158,7 @@ final class SessionKeeper {
                 switch (method.getName()) {
                     case "close" -> {
                         if (closed.compareAndSet(false, true)) {
-                            giveBack(key, real);
+                            giveBack(key, real, networkTimeout);
                         }
                         return null;
                     }

@@ -12,6 +12,7 @@ import dev.racelab.engine.Run;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Service;
+import dev.racelab.engine.Steering;
 import dev.racelab.engine.Verdict;
 import dev.racelab.engine.explore.Exploration;
 import dev.racelab.engine.explore.Explorer;
@@ -73,6 +74,10 @@ final class ExploreCommand {
                     .withOps(1).withStrategy(schedulable(lab, given.strategy));
             RunOptions options = RunOptions.of(lab, given, small);
             refuseDelays(lab, given);
+            if (options.spec().workers() > Steering.MAX_WORKERS) {
+                throw new UsageException("--workers " + options.spec().workers() + ": a schedule orders at most "
+                        + Steering.MAX_WORKERS + " workers");
+            }
             Explorer.Settings settings = settings(flags, given);
             OutputFile first = null;
             OutputFile shrunk = null;
@@ -121,7 +126,7 @@ final class ExploreCommand {
             if (first != null && listener.firstFailing != null) {
                 save(lab, listener.firstFailing, first);
             }
-            if (shrunk != null && found.shrunk() != null) {
+            if (shrunk != null && found.shrunk() != null && found.shrunk().record() != null) {
                 save(lab, found.shrunk().record(), shrunk);
                 shrunkFile = shrunk.named();
             }

@@ -124,6 +124,8 @@ final class ExploreReport {
             json.put("shrunk", null);
         } else {
             Map<String, Object> s = schedule(shrunk.found());
+            // Found while shrinking, it is none of the schedules the exploration lists.
+            s.put("index", shrunk.found().index() < found.schedules() ? shrunk.found().index() : null);
             s.put("fewestPreemptions", shrunk.fewest());
             s.put("candidates", shrunk.candidates());
             s.put("confirmed", shrunk.confirmed());
@@ -187,6 +189,8 @@ final class ExploreReport {
             case "schedules" -> "--schedules";
             case "time" -> "--time";
             case "cancelled" -> "a signal";
+            case "diverged" -> "schedules that went otherwise than the same choices before: the space is not known "
+                    + "exactly";
             default -> "a server's failure";
         };
     }

@@ -230,8 +230,7 @@ public final class Run {
 
     /** Ends a run's schedule: its workers go on unscheduled, on the record. */
     private void unschedule() {
-        recorder.record(RUN_ACTOR, EventKind.NOTE, "nothing moved while time passed for the run's timeout: "
-                + "the schedule ends here, and the workers go on unscheduled", 0);
+        recorder.record(RUN_ACTOR, EventKind.NOTE, "the schedule ends here: the workers go on unscheduled", 0);
         gates.unschedule();
         resume();
     }

@@ -3,6 +3,7 @@ package dev.racelab.engine;
 import java.util.Arrays;
 import java.util.StringJoiner;
 import java.util.function.IntFunction;
+import java.util.function.ToIntFunction;
 
 /**
  * The order in which workers pass their gates: one worker index per passage. A run that follows a
@@ -85,6 +86,24 @@ public final class Schedule {
             text.add(w == TIME ? TIME_WORD : name.apply(w));
         }
         return text.toString();
+    }
+
+    /**
+     * A schedule as {@link #describe} writes it: names in passage order, {@link #TIME_WORD} for time.
+     *
+     * @param workerIndex a worker's index by name, -1 for none
+     * @throws IllegalArgumentException naming a word that is not a worker's name
+     */
+    public static Schedule parse(String text, ToIntFunction<String> workerIndex) {
+        String[] names = text.isBlank() ? new String[0] : text.trim().split("\\s+");
+        int[] order = new int[names.length];
+        for (int i = 0; i < names.length; i++) {
+            order[i] = names[i].equals(TIME_WORD) ? TIME : workerIndex.applyAsInt(names[i]);
+            if (order[i] < 0 || order[i] >= Steering.MAX_WORKERS && order[i] != TIME) {
+                throw new IllegalArgumentException("the schedule names '" + names[i] + "', who is not one of its workers");
+            }
+        }
+        return of(order);
     }
 
     @Override

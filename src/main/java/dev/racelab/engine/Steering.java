@@ -148,7 +148,12 @@ public final class Steering {
                     return;
                 }
             } else if (!release.test(worker)) {
-                return;
+                if (gates.settled().stopped()) {
+                    return;
+                }
+                // Left halted, the run would wait for ever: it ends, saying why.
+                throw new IllegalStateException(names.apply(worker) + " could not be released from its gate "
+                        + "(released by hand?): the schedule cannot go on");
             }
             previous = worker;
         }
@@ -211,7 +216,7 @@ public final class Steering {
         while (!settled.stopped()) {
             long moving = everyone & ~settled.halted() & ~settled.backingOff() & ~settled.finished();
             if (moving == 0) {
-                return new Quiet(settled, 0);
+                return new Quiet(settled);
             }
             GateKeeper.Settled next = gates.awaitChange(settled, ASK_AFTER_NANOS);
             if (!next.equals(settled)) {
@@ -220,7 +225,7 @@ public final class Steering {
             }
             long waiting = bits(waits.waiting(names(moving)));
             if ((moving & ~waiting) == 0) {
-                return new Quiet(settled, waiting);
+                return new Quiet(settled);
             }
             if (System.nanoTime() - deadline > 0) {
                 throw new IllegalStateException(names.apply(Long.numberOfTrailingZeros(moving & ~waiting))
@@ -251,6 +256,6 @@ public final class Steering {
         return bits;
     }
 
-    private record Quiet(GateKeeper.Settled settled, long waiting) {
+    private record Quiet(GateKeeper.Settled settled) {
     }
 }

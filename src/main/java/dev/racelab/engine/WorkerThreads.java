@@ -68,12 +68,13 @@ final class WorkerThreads {
                 worker.state(ActorState.FAILED);
             }
         } finally {
-            gates.finished(worker.index());
             try {
                 worker.script.close();
             } catch (Exception e) {
                 worker.mark(EventKind.NOTE, "closing failed: " + RunResults.message(e), 0);
             } finally {
+                // Finished once closed: what its close lets go (a rollback's locks) is let go by then.
+                gates.finished(worker.index());
                 finished();
             }
         }

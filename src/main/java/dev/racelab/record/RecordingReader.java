@@ -255,21 +255,8 @@ public final class RecordingReader {
             }
             return new RunSpec(strategy, workers, (int) number(head, "ops"), gates, number(head, "seed"),
                     Duration.ofMillis(number(head, "timeoutMs")), bool(head, "stepMode"), bool(head, "observe"),
-                    switches, head.has("schedule") ? schedule(lab, string(head, "schedule"), workers) : Schedule.NONE);
-        }
-
-        /** A schedule written as the workers' names in passage order. */
-        private Schedule schedule(Lab lab, String text, int workers) {
-            String[] names = text.isBlank() ? new String[0] : text.trim().split("\\s+");
-            int[] order = new int[names.length];
-            for (int i = 0; i < names.length; i++) {
-                order[i] = names[i].equals(Schedule.TIME_WORD) ? Schedule.TIME : lab.workerIndex(names[i], workers);
-                if (order[i] < 0) {
-                    throw new IllegalArgumentException("the schedule names '" + names[i] + "', not one of its "
-                            + workers + " workers");
-                }
-            }
-            return Schedule.of(order);
+                    switches, head.has("schedule")
+                    ? Schedule.parse(string(head, "schedule"), name -> lab.workerIndex(name, workers)) : Schedule.NONE);
         }
 
         private List<String> gateIds(GatePlan plan, Lab lab) {

@@ -53,7 +53,7 @@ class ExploreWindowTest {
         Exploration found = explore.resultProperty().get();
         assertEquals(6L, found.space());
         assertEquals(4, found.failingCount());
-        List<Node> cells = WindowDriver.onFx(() -> List.copyOf(robot.lookup(".schedule-cell").queryAll()));
+        List<Node> cells = WindowDriver.onFx(() -> List.copyOf(robot.lookup("#schedule-grid .schedule-cell").queryAll()));
         assertEquals(6, cells.size(), "a cell a schedule");
         long red = WindowDriver.onFx(() -> cells.stream().filter(cell -> cell.getPseudoClassStates().stream()
                 .anyMatch(p -> p.getPseudoClassName().equals("failed"))).count());

@@ -65,15 +65,19 @@ final class DepthFirst implements Search {
     @Override
     public void ran(List<Steering.Step> steps) {
         int kept = Math.min(prefix.length, steps.size());
-        boolean same = kept == prefix.length;
+        boolean same = steps.size() >= prefix.length;
+        // Where the run went otherwise than the path (the servers answered differently): the path
+        // is kept up to there, the node there takes what the run met, and what follows is rebuilt.
         for (int i = 0; i < kept; i++) {
             Node node = path.get(i);
             Steering.Step step = steps.get(i);
             if (node.enabled != step.enabled() || node.chosen != step.worker()) {
-                same = false;
                 node.enabled = step.enabled();
                 node.chosen = step.worker();
                 node.tried |= 1L << step.worker();
+                kept = i + 1;
+                same = false;
+                break;
             }
         }
         if (!same) {

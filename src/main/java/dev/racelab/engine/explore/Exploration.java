@@ -54,7 +54,7 @@ public record Exploration(String lab, String strategy, Method method, Integer bo
      * @param fewest     whether no schedule with fewer preemptions fails so (every one of them ran)
      * @param candidates how many schedules shrinking ran
      * @param confirmed  whether following its schedule again, passage for passage, ended the same way
-     * @param record     that run again: its recording carries the schedule
+     * @param record     that run again: its recording carries the schedule (null if it was stopped)
      */
     public record Shrunk(Found found, boolean fewest, int candidates, boolean confirmed, RunRecord record) {
     }

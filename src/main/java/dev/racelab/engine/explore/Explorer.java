@@ -70,8 +70,9 @@ public final class Explorer {
     private final RunSpec spec;
     private final Clock clock;
     private final Consumer<Run> starting;
+    private final Object lock = new Object();
     private volatile boolean cancelled;
-    private volatile Run current;
+    private Run current;
     private int index;
 
     /**
@@ -108,8 +109,11 @@ public final class Explorer {
 
     /** Stops the exploration after the schedule in progress, which is stopped too; what was found is kept. */
     public void cancel() {
-        cancelled = true;
-        Run run = current;
+        Run run;
+        synchronized (lock) {
+            cancelled = true;
+            run = current;
+        }
         if (run != null) {
             run.stop();
         }
@@ -135,6 +139,11 @@ public final class Explorer {
                 stoppedBy = "cancelled";
                 break;
             }
+            Chooser chooser = search.next();
+            if (chooser == null) {
+                exhausted = true;
+                break;
+            }
             if (schedules >= settings.schedules()) {
                 stoppedBy = "schedules";
                 break;
@@ -143,13 +152,9 @@ public final class Explorer {
                 stoppedBy = "time";
                 break;
             }
-            Chooser chooser = search.next();
-            if (chooser == null) {
-                exhausted = true;
-                break;
-            }
             Ran ran = run(chooser, spec);
-            if (cancelled && ran.record().outcome().verdict() == Verdict.ERROR) {
+            if (ran == null || cancelled) {
+                // Stopped part way: what it did is no schedule's outcome.
                 stoppedBy = "cancelled";
                 break;
             }
@@ -174,13 +179,19 @@ public final class Explorer {
                 if (failing.size() < KEPT_FAILURES) {
                     failing.add(found);
                 }
-                if (found.simplerThan(simplest)) {
+                // An ERROR says the run broke, not how the lab fails: it is counted, never shrunk.
+                if (found.verdict() != Verdict.ERROR && found.simplerThan(simplest)) {
                     simplest = found;
                 }
             }
             listener.ran(found, ran.record());
         }
         long elapsed = System.nanoTime() - start;
+        if (exhausted && search.diverged() > 0) {
+            // The tree changed under the search: it ended, but its count is not the space's.
+            exhausted = false;
+            stoppedBy = "diverged";
+        }
         Exploration.Shrunk shrunk = null;
         if (simplest != null && serverFailure == null && !cancelled) {
             listener.shrinking(simplest);
@@ -204,13 +215,21 @@ public final class Explorer {
         };
     }
 
-    /** Runs one schedule, chosen by {@code chooser}, with {@code settings}; waits for its outcome. */
+    /**
+     * Runs one schedule, chosen by {@code chooser}, with {@code settings}; waits for its outcome.
+     * Null if the exploration was cancelled before it started.
+     */
     Ran run(Chooser chooser, RunSpec settings) throws InterruptedException {
         Run run = new Run(lab, settings, clock, Recorder.DEFAULT_CAPACITY, chooser);
         starting.accept(run);
-        current = run;
-        try {
+        synchronized (lock) {
+            if (cancelled) {
+                return null;
+            }
+            current = run;
             run.start();
+        }
+        try {
             Outcome outcome = run.awaitOutcome(settings.timeout().multipliedBy(3).plusSeconds(60));
             List<Steering.Step> steps = run.steering().steps();
             Schedule schedule = run.steering().schedule();
@@ -222,7 +241,9 @@ public final class Explorer {
             throw new IllegalStateException("a schedule's run did not end within "
                     + settings.timeout().multipliedBy(3).plusSeconds(60).toSeconds() + " s", e);
         } finally {
-            current = null;
+            synchronized (lock) {
+                current = null;
+            }
         }
     }
 

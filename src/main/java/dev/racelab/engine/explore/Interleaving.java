@@ -81,7 +81,7 @@ public final class Interleaving {
                     // What time passing led to: the first thing a worker then did.
                     Integer time = open.get(TIME);
                     if (time != null && names.containsKey(actor) && TELLING.contains(e.kind())) {
-                        did.set(time, "· " + names.get(actor) + " " + words(e));
+                        did.set(time, "(" + names.get(actor) + " " + words(e) + ")");
                         open.remove(TIME);
                     }
                 }

@@ -2,6 +2,7 @@ package dev.racelab.engine.explore;
 
 import dev.racelab.engine.Chooser;
 import dev.racelab.engine.Steering;
+import dev.racelab.engine.Verdict;
 
 import java.time.Duration;
 import java.util.List;
@@ -26,6 +27,8 @@ final class Shrinker {
     private final Explorer explorer;
     private final Duration budget;
     private int candidates;
+    /** Whether a candidate's run broke (ERROR): it said nothing of whether that schedule fails so. */
+    private boolean inconclusive;
 
     Shrinker(Explorer explorer, Duration budget) {
         this.explorer = explorer;
@@ -46,17 +49,22 @@ final class Shrinker {
                 }
                 if (lower != null) {
                     best = lower;
-                    fewest = true;
+                    fewest = !inconclusive;
+                    break;
                 } else if (bound == best.preemptions() - 1) {
-                    fewest = true;
+                    fewest = !inconclusive;
                 }
             }
         }
         Explorer.Ran again = explorer.follow(best.schedule());
+        if (again == null) {
+            return new Exploration.Shrunk(best, fewest, candidates, false, null);
+        }
         candidates++;
         boolean confirmed = again.found().verdict() == best.verdict() && again.found().schedule().equals(best.schedule());
-        Found shown = new Found(best.index(), best.schedule(), best.preemptions(), best.verdict(), best.headline(),
-                again.found().interleaving());
+        // Confirmed, it is shown as the run its recording keeps; else as it was found.
+        Found shown = confirmed ? new Found(best.index(), best.schedule(), best.preemptions(), best.verdict(),
+                again.found().headline(), again.found().interleaving()) : best;
         return new Exploration.Shrunk(shown, fewest, candidates, confirmed, again.record());
     }
 
@@ -77,7 +85,10 @@ final class Shrinker {
                     continue;
                 }
                 Explorer.Ran ran = explorer.run(DepthFirst.prefix(current.schedule().prefix(i)), explorer.spec());
-                candidates++;
+                if (ran == null) {
+                    return current;
+                }
+                counted(ran);
                 if (ran.found().verdict() == failure.verdict() && ran.found().simplerThan(current)) {
                     best = ran;
                     current = ran.found();
@@ -91,7 +102,10 @@ final class Shrinker {
     /** The steps of a failure found earlier, by following its schedule again. */
     private List<Steering.Step> stepsOf(Found found) throws InterruptedException {
         Explorer.Ran ran = explorer.run(DepthFirst.prefix(found.schedule()), explorer.spec());
-        candidates++;
+        if (ran == null) {
+            return List.of();
+        }
+        counted(ran);
         return ran.steps();
     }
 
@@ -104,13 +118,23 @@ final class Shrinker {
                 return null;
             }
             Explorer.Ran ran = explorer.run(chooser, explorer.spec());
-            candidates++;
+            if (ran == null) {
+                return null;
+            }
+            counted(ran);
             search.ran(ran.steps());
             if (ran.found().verdict() == failure.verdict()) {
                 return ran.found();
             }
         }
         return null;
+    }
+
+    private void counted(Explorer.Ran ran) {
+        candidates++;
+        if (ran.found().verdict() == Verdict.ERROR) {
+            inconclusive = true;
+        }
     }
 
     private boolean outOfTime(long deadline) {

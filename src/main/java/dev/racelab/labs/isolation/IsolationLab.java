@@ -76,16 +76,16 @@ public final class IsolationLab extends ProfiledLab<IsolationStrategy> {
         return source;
     }
 
-    /**
-     * A worker is a session of the spec, named as the spec names it. (A window switching specs may
-     * ask for a worker of the spec before, past this one's sessions: {@code session-N}.)
-     */
     /** A permutation is played by its conductor; by hand, the sessions go in whatever order they are released. */
     @Override
     public boolean schedulable(Strategy strategy) {
         return strategy == IsolationStrategy.BY_HAND;
     }
 
+    /**
+     * A worker is a session of the spec, named as the spec names it. (A window switching specs may
+     * ask for a worker of the spec before, past this one's sessions: {@code session-N}.)
+     */
     @Override
     public String workerName(int index) {
         List<dev.racelab.isolation.Session> sessions = source.spec().sessions();

@@ -231,25 +231,26 @@ public final class PgFixture implements Fixture, ServerWatch.Check {
         return Optional.empty();
     }
 
+    @Override
+    public Set<String> waiting(Collection<String> workers) throws SQLException {
+        return waits.waiting(workers);
+    }
+
     /**
      * Ends every session of the run, then deletes its rows; see the class comment. After the server
      * was found silent, only cuts the run's connections: waiting on it would only hang (its rows go
      * with the next run's {@code forget}, which clears rows older than a day).
      */
     @Override
-    public Set<String> waiting(Collection<String> workers) throws SQLException {
-        return waits.waiting(workers);
-    }
-
-    @Override
     public void close() throws SQLException {
         adminWatch.close();
-        waits.close();
         if (silent) {
+            waits.abort();
             sessions.abandon();
             admin.abort(Runnable::run);
             return;
         }
+        waits.close();
         try (admin) {
             sessions.close();
             if (adminGone) {

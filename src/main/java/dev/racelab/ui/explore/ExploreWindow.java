@@ -50,6 +50,8 @@ public final class ExploreWindow {
     private final Session session;
     private final Backends backends;
     private final Lab lab;
+    /** The settings shown when the window opened: what it explores, whatever the main window shows later. */
+    private final RunSpec base;
     private final Strategy strategy;
     private final ComboBox<Method> method = new ComboBox<>(FXCollections.observableArrayList(Method.values()));
     private final NumberSpinner preemptions = new NumberSpinner("Preemptions", "");
@@ -75,6 +77,7 @@ public final class ExploreWindow {
         this.session = session;
         this.backends = backends;
         this.lab = session.lab();
+        this.base = session.settings();
         Strategy chosen = session.strategyProperty().get();
         this.strategy = lab.schedulable(chosen) ? chosen
                 : lab.strategies().stream().filter(lab::schedulable).findFirst().orElse(null);
@@ -212,7 +215,7 @@ public final class ExploreWindow {
         workers.commit();
         ops.commit();
         seconds.commit();
-        RunSpec spec = session.settings().withStrategy(strategy.id()).withWorkers(workers.getValue())
+        RunSpec spec = base.withStrategy(strategy.id()).withWorkers(workers.getValue())
                 .withOps(ops.getValue());
         Explorer next = new Explorer(lab, spec, session.clock(),
                 run -> run.record().backend(backends.describe(lab.services())));
@@ -326,7 +329,9 @@ public final class ExploreWindow {
     }
 
     private static String summary(Exploration found) {
-        String space = found.exhausted() ? "the whole space: " + found.space() + " schedules"
+        String space = found.exhausted() ? "the whole space" + (found.bound() == null ? "" : " with at most "
+                + found.bound() + (found.bound() == 1 ? " preemption" : " preemptions")) + ": " + found.space()
+                + " schedules"
                 : found.schedules() + " schedules (stopped by " + (found.stoppedBy() == null ? "?" : found.stoppedBy())
                 + ", not the whole space)";
         String failed = found.failingCount() == 0 ? (found.exhausted() ? "no failing schedule among them"
@@ -338,7 +343,7 @@ public final class ExploreWindow {
     /** Plays {@code schedule} on the main window's timeline, passage for passage. */
     private void play(Found schedule) {
         grid.mark(schedule.index());
-        session.play(explored.withSchedule(schedule.schedule()));
+        session.play(lab, explored.withSchedule(schedule.schedule()));
     }
 
     /** The schedules shown, in order (the tests read them). */

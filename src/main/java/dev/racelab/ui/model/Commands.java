@@ -32,13 +32,15 @@ public final class Commands {
     private final BooleanBinding changeSettings;
     private final BooleanBinding save;
 
+    /** @param scheduled whether the live run follows a schedule: then only Stop and Reset apply */
     Commands(ObservableObjectValue<RunPhase> phase, ObservableBooleanValue replaying,
-            ObservableObjectValue<Outcome> outcome) {
-        run = live(phase, replaying, RUNNABLE);
+            ObservableObjectValue<Outcome> outcome, ObservableBooleanValue scheduled) {
+        run = live(phase, replaying, RUNNABLE).and(Bindings.createBooleanBinding(
+                () -> !(scheduled.get() && phase.get() == RunPhase.PAUSED), scheduled, phase));
         runWords = Bindings.createStringBinding(() -> phase.get() == RunPhase.PAUSED ? "Resume"
                 : phase.get() == RunPhase.ENDED && !replaying.get() ? "Run again" : "Run", phase, replaying);
-        pause = live(phase, replaying, EnumSet.of(RunPhase.RUNNING));
-        step = live(phase, replaying, STEPPABLE);
+        pause = live(phase, replaying, EnumSet.of(RunPhase.RUNNING)).and(Bindings.not(scheduled));
+        step = live(phase, replaying, STEPPABLE).and(Bindings.not(scheduled));
         stop = live(phase, replaying, STOPPABLE);
         reset = Bindings.createBooleanBinding(() -> phase.get() != null && phase.get() != RunPhase.STOPPING, phase);
         changeSettings = Bindings.createBooleanBinding(() -> phase.get() == null || phase.get() == RunPhase.READY

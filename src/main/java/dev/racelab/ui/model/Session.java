@@ -100,7 +100,9 @@ public final class Session {
                 current.setDelayScale(b.doubleValue());
             }
         });
-        commands = new Commands(state, replaying, outcome);
+        // A scheduled run's order is its schedule's: nobody pauses, steps or resumes it by hand.
+        commands = new Commands(state, replaying, outcome, javafx.beans.binding.Bindings.createBooleanBinding(
+                this::scheduled, run, state));
     }
 
     /** What the user can do now: the controls bind to it. */
@@ -164,12 +166,15 @@ public final class Session {
     }
 
     /**
-     * Runs {@code spec} now, live, as the shown lab's run: a schedule an exploration found, played
-     * passage for passage on the timeline. The settings shown become its own.
+     * Runs {@code spec} of lab {@code of} now, live: a schedule an exploration found, played passage
+     * for passage on the timeline. The lab and settings shown become its own.
      */
-    public void play(RunSpec spec) {
+    public void play(Lab of, RunSpec spec) {
+        if (lab.get() != of) {
+            select(of);
+        }
         stopRun();
-        take(lab.get(), spec);
+        take(of, spec);
         freshRun(spec.withObserve(true));
         run.get().start();
         tick();
@@ -196,6 +201,9 @@ public final class Session {
         }
         switch (current.phase()) {
             case PAUSED -> {
+                if (scheduled()) {
+                    return;
+                }
                 current.resume();
                 stepMode.set(false);
             }
@@ -213,7 +221,7 @@ public final class Session {
     /** Halts every worker at its next gate. */
     public void pause() {
         Run current = run.get();
-        if (current != null) {
+        if (current != null && !scheduled()) {
             stepMode.set(true);
             current.pause();
             tick();
@@ -237,11 +245,20 @@ public final class Session {
             run.get().start();
             return true;
         }
+        if (scheduled()) {
+            return false;
+        }
         if (index >= 0) {
             return current.step(index);
         }
         var halted = current.gates().halted();
         return !halted.isEmpty() && current.step(halted.get(0));
+    }
+
+    /** Whether the live run follows a schedule ({@link #play}): its order is the schedule's alone. */
+    private boolean scheduled() {
+        Run current = run.get();
+        return current != null && current.steering() != null && current.phase() != RunPhase.ENDED;
     }
 
     /** Stops the run; its outcome follows when its workers are gone. */

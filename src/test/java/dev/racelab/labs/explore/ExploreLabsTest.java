@@ -14,6 +14,7 @@ import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -48,13 +49,18 @@ class ExploreLabsTest {
     }
 
     private Exploration explore(String labId, String strategy, int workers, String switches) throws Exception {
+        return explore(labId, strategy, workers, switches, BOUNDED);
+    }
+
+    private Exploration explore(String labId, String strategy, int workers, String switches, Explorer.Settings how)
+            throws Exception {
         Lab lab = labs.find(labId).orElseThrow();
         RunSpec spec = lab.defaults().withStrategy(strategy).withWorkers(workers).withOps(1);
         for (String set : switches.isEmpty() ? new String[0] : switches.split(" ")) {
             String[] kv = set.split("=", 2);
             spec = spec.withSwitches(spec.switches().parse(lab.profile().switchNamed(kv[0]).orElseThrow(), kv[1]));
         }
-        return new Explorer(lab, spec, Clock.system(), run -> { }).explore(BOUNDED, new Explorer.Listener() {
+        return new Explorer(lab, spec, Clock.system(), run -> { }).explore(how, new Explorer.Listener() {
             @Override
             public void ran(Found schedule, RunRecord record) {
             }
@@ -85,6 +91,23 @@ class ExploreLabsTest {
         assertTrue(shrunk.found().verdict() != Verdict.SAFE && shrunk.found().verdict() != Verdict.ERROR);
         assertEquals(shrunk.found().schedule(), shrunk.record().header().spec().schedule(),
                 "its run's record carries the schedule it followed");
+    }
+
+    /**
+     * The isolation lab's sessions by hand, on its teaching spec of the lost update: its first
+     * permutation (read committed) loses a deposit in some order of the steps; the first 30
+     * schedules of the bounded space (each a sandboxed spec run: slow) find it.
+     */
+    @Test
+    void theIsolationLabsSessionsLoseAnUpdateInSomeOrderOfTheirSteps() throws Exception {
+        Exploration found = explore("isolation", "by-hand", 3, "", new Explorer.Settings(Method.BOUNDED, 2, 3, 1, 30,
+                Duration.ofSeconds(60), Duration.ofSeconds(60)));
+        assertTrue(found.failingCount() > 0, found.outcomes().toString());
+        Exploration.Shrunk shrunk = found.shrunk();
+        assertNotNull(shrunk);
+        assertEquals(Verdict.RACE, shrunk.found().verdict(), shrunk.found().interleaving());
+        assertTrue(shrunk.confirmed(), shrunk.found().interleaving());
+        assertTrue(shrunk.fewest(), "the bounds below it ran: " + shrunk.candidates() + " schedules");
     }
 
     @ParameterizedTest(name = "{0} {1}")
