@@ -36,8 +36,9 @@ import java.util.function.Consumer;
  * {@code explore LAB [run options] [--method …] …}: runs a lab's schedules on the servers, each on
  * fresh state ({@link Explorer}), shrinks the simplest failure, and says what it found. A lab's
  * delays mean nothing here (the schedule decides the order); a delay at a fault gate arms it.
- * Without {@code --workers} and {@code --ops} it explores two workers (or the lab's fewest) doing one
- * operation each: a space small enough to finish.
+ * Without {@code --workers} and {@code --ops} it explores the lab's {@link
+ * dev.racelab.engine.Experiment#exploredWorkers} doing one operation each: a space small enough to
+ * finish.
  */
 final class ExploreCommand {
 
@@ -70,8 +71,7 @@ final class ExploreCommand {
             Labs labs = new Labs(backends);
             Lab lab = labs.find(id).orElseThrow(() -> new UsageException(
                     "unknown lab '" + id + "' (labs: " + labs.ids() + ")"));
-            RunSpec small = lab.defaults().withWorkers(Math.max(lab.minWorkers(), Math.min(2, lab.maxWorkers())))
-                    .withOps(1).withStrategy(schedulable(lab, given.strategy));
+            RunSpec small = lab.defaults().withWorkers(lab.exploredWorkers()).withOps(1).withStrategy(schedulable(lab, given.strategy));
             RunOptions options = RunOptions.of(lab, given, small);
             refuseDelays(lab, given);
             if (options.spec().workers() > Steering.MAX_WORKERS) {

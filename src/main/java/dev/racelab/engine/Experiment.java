@@ -52,6 +52,14 @@ public interface Experiment {
         return true;
     }
 
+    /**
+     * How many workers an exploration takes unless told: the fewest that can show the race (two,
+     * or the lab's fewest), so that the space of schedules is small enough to finish.
+     */
+    default int exploredWorkers() {
+        return Math.max(minWorkers(), Math.min(2, maxWorkers()));
+    }
+
     // What follows reads the profile, so that callers need not.
 
     /** What the command line calls it: {@code counter}. */

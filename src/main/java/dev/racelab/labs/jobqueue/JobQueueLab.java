@@ -95,6 +95,12 @@ public final class JobQueueLab extends ProfiledLab<JobQueueStrategy> {
     }
 
     /** {@code producer} for the first worker, {@code consumer-1} for the second, and so on. */
+    /** The producer and two consumers: with one consumer, nobody takes a job another has. */
+    @Override
+    public int exploredWorkers() {
+        return 3;
+    }
+
     @Override
     public String workerName(int index) {
         return index == 0 ? PRODUCER : CONSUMER + "-" + index;
