@@ -68,15 +68,21 @@ final class SessionKeeper {
     /** A session for {@code key}: a kept one if there is one, else a new one from {@code opener}. */
     Connection lend(String key, Opener opener) throws SQLException {
         Connection kept;
+        // Nothing that may wait on the server is done holding the lock: a login to a silent server
+        // must not hold up whoever asks which sessions are kept.
         synchronized (this) {
             if (!keeping) {
-                return opener.open();
+                kept = null;
+            } else {
+                Deque<Connection> queue = idle.get(key);
+                kept = queue == null ? null : queue.pollFirst();
+                if (kept != null) {
+                    idlePids.remove(pid(kept));
+                }
             }
-            Deque<Connection> queue = idle.get(key);
-            kept = queue == null ? null : queue.pollFirst();
-            if (kept != null) {
-                idlePids.remove(pid(kept));
-            }
+        }
+        if (!keeping() && kept == null) {
+            return opener.open();
         }
         // A session the server ended while it sat here (a restart, a timeout) is not lent.
         if (kept != null && !kept.isValid(CHECK_MILLIS / 1_000)) {

@@ -50,6 +50,8 @@ public final class GateKeeper {
     private volatile boolean scheduled;
     /** Time a schedule let pass without waiting for it: the workers' clock runs this far ahead. */
     private final AtomicLong skipped = new AtomicLong();
+    /** The run's clock when the schedule began: a scheduled run's workers' clock stands still from it. */
+    private volatile long scheduledAt;
     private volatile boolean stopped;
 
     public GateKeeper(List<Gate> gates, int workers, GatePlan plan, Clock clock) {
@@ -276,6 +278,7 @@ public final class GateKeeper {
 
     /** A schedule orders the workers from now: a worker backing off waits for it ({@link #backOff}). */
     void schedule() {
+        scheduledAt = clock.nanos();
         scheduled = true;
     }
 
@@ -290,9 +293,13 @@ public final class GateKeeper {
         }
     }
 
-    /** The workers' clock: the run's, ahead by whatever time a schedule let pass without waiting for it. */
+    /**
+     * The workers' clock: the run's, ahead by whatever time a schedule let pass without waiting for
+     * it; under a schedule it moves only when the schedule lets time pass, so that what a worker's
+     * deadline decides depends on the order of events, not the machine's speed.
+     */
     long now() {
-        return clock.nanos() + skipped.get();
+        return (scheduled ? scheduledAt : clock.nanos()) + skipped.get();
     }
 
     /** Lets {@code nanos} pass on the workers' clock at once. */

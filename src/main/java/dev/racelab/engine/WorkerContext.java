@@ -59,8 +59,8 @@ public interface WorkerContext {
 
     /**
      * The time by the workers' clock, in nanoseconds from an arbitrary origin, for a worker's own
-     * deadlines (its patience, a pace): in a scheduled run it runs ahead by the time the schedule
-     * let pass for workers backing off, without waiting for it.
+     * deadlines (its patience, a pace): in a scheduled run it moves only when the schedule lets time
+     * pass for workers backing off, by the waits they asked for, at once.
      */
     long nanoTime();
 
