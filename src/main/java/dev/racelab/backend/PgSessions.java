@@ -166,7 +166,8 @@ public final class PgSessions implements AutoCloseable {
      * this run begins.
      */
     private Connection open(String worker) throws SQLException {
-        Connection connection = postgres.connect(worker == null ? POOLED : worker);
+        // A pool's sessions are its own to open and close: never kept between runs (SessionKeeper).
+        Connection connection = worker == null ? postgres.connectUnkept(POOLED) : postgres.connect(worker);
         try {
             int pid = pidOf(connection);
             String name = worker;

@@ -152,6 +152,14 @@ public final class Postgres implements AutoCloseable {
     }
 
     /**
+     * Opens a worker's session as {@link #connect(String)} does, never one kept between runs: for a
+     * connection pool's sessions, which the pool opens, tests and closes on threads of its own.
+     */
+    public Connection connectUnkept(String name) throws SQLException {
+        return connect(address, APP_PREFIX + name, 0, login);
+    }
+
+    /**
      * Opens a session of RaceLab's own (setting up, judging, observing, cleaning up), in which
      * every reply is awaited at most {@link #CONTROL_TIMEOUT_SECONDS}: a server that accepts
      * connections and then never answers makes these calls fail, not hang.
