@@ -135,9 +135,17 @@ public final class PgSessions implements AutoCloseable {
         return new HikariDataSource(config);
     }
 
-    /** Whether {@code worker} waits for the pool to lend it a session now. */
+    /**
+     * Whether {@code worker} waits for the pool because every session of the pool is lent: a wait
+     * on the workers holding them. One that waits while the pool is still opening its sessions
+     * waits on nobody, and is on its way.
+     */
     boolean awaitsPool(String worker) {
-        return book.awaitsPool(worker);
+        if (pool == null || !book.awaitsPool(worker)) {
+            return false;
+        }
+        var sessions = pool.getHikariPoolMXBean();
+        return sessions != null && sessions.getTotalConnections() >= mode.poolSize() && sessions.getIdleConnections() == 0;
     }
 
     /** The sessions read through: each answer is as of the moment it is asked. */
