@@ -68,9 +68,7 @@ public final class PgWaits implements AutoCloseable {
 
     /** Cuts its session, asking the server nothing: for a server that stopped answering. */
     public void abort() throws SQLException {
-        closed = true;
-        Connection open = session;
-        session = null;
+        Connection open = end();
         if (open != null) {
             open.abort(Runnable::run);
         }
@@ -78,11 +76,17 @@ public final class PgWaits implements AutoCloseable {
 
     @Override
     public void close() throws SQLException {
-        closed = true;
-        Connection open = session;
-        session = null;
+        Connection open = end();
         if (open != null) {
             open.close();
         }
+    }
+
+    /** Asks nothing more; the session it had, to end, or null. */
+    private Connection end() {
+        closed = true;
+        Connection open = session;
+        session = null;
+        return open;
     }
 }
