@@ -190,7 +190,10 @@ class JobQueueLabTest {
     @Test
     void aMarkCancelledAsADeadlockIsMarkedAgainAndEveryJobIsSentOnce() throws Exception {
         Run run = tokenClaimsHeldBeforeTheirFirstTake();
+        // Consumer-1 stays held where it is (a plan without that breakpoint would let it go before
+        // the step, and the step would then release it from its mark).
         run.gates().setPlan(GatePlan.NONE.with(JobQueueLab.BEFORE_MARK.id(), CONSUMER_1, GateRule.BREAKPOINT)
+                .with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_1, GateRule.BREAKPOINT)
                 .with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_2, GateRule.BREAKPOINT));
         run.step(CONSUMER_1);
         assertEquals(JobQueueLab.BEFORE_MARK, run.gates().awaitSettled(CONSUMER_1, WAIT));
