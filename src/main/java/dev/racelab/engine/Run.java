@@ -121,8 +121,7 @@ public final class Run {
         Chooser order = chooser != null || spec.schedule().isEmpty() ? chooser
                 : Chooser.following(spec.schedule(), true, lab::workerName);
         this.steering = order == null ? null : new Steering(gates, spec.workers(), order, lab::workerName,
-                this::step, () -> recorder.record(RUN_ACTOR, EventKind.STEP, Schedule.TIME_WORD, Schedule.TIME),
-                this::unschedule, spec.timeout().toNanos());
+                this::step, recorder, this::resume, spec.timeout().toNanos());
     }
 
     /** Gives the next lane to {@code name} and announces it in the record; returns its actor id. */
@@ -226,13 +225,6 @@ public final class Run {
     /** Releases worker {@code index}, halted at a gate, to run to its next gate; false if it was not halted. */
     public boolean step(int index) {
         return phases.step(index, workers.get(index).actor());
-    }
-
-    /** Ends a run's schedule: its workers go on unscheduled, on the record. */
-    private void unschedule() {
-        recorder.record(RUN_ACTOR, EventKind.NOTE, "the schedule ends here: the workers go on unscheduled", 0);
-        gates.unschedule();
-        resume();
     }
 
     /** Replaces the gates; workers follow the new plan from the next gate they reach. */

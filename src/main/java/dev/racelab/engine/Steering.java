@@ -44,19 +44,19 @@ public final class Steering {
     private final Chooser chooser;
     private final IntFunction<String> names;
     private final IntPredicate release;
-    private final Runnable timePasses;
-    private final Runnable unscheduled;
+    private final Recorder recorder;
+    private final Runnable resume;
     private final long patienceNanos;
     private final List<Step> steps = Collections.synchronizedList(new ArrayList<>());
     private volatile ServerWaits waits = ServerWaits.NONE;
 
     /**
      * @param release     releases a worker from its gate, on the record (false if the run is over)
-     * @param timePasses  puts on the record that the schedule let time pass
-     * @param unscheduled ends the schedule: the workers go on as the threads and servers take them
+     * @param recorder    where time let pass, and the schedule's end, go on the record (the run's lane)
+     * @param resume      ends the run's step mode once the schedule ends
      */
     Steering(GateKeeper gates, int workers, Chooser chooser, IntFunction<String> names, IntPredicate release,
-             Runnable timePasses, Runnable unscheduled, long patienceNanos) {
+             Recorder recorder, Runnable resume, long patienceNanos) {
         if (workers > MAX_WORKERS) {
             throw new IllegalArgumentException("a schedule orders at most " + MAX_WORKERS + " workers, not " + workers);
         }
@@ -66,8 +66,8 @@ public final class Steering {
         this.chooser = chooser;
         this.names = names;
         this.release = release;
-        this.timePasses = timePasses;
-        this.unscheduled = unscheduled;
+        this.recorder = recorder;
+        this.resume = resume;
         this.patienceNanos = patienceNanos;
     }
 
@@ -133,7 +133,7 @@ public final class Steering {
             } else if (System.nanoTime() - choiceAt > patienceNanos) {
                 // One way on for the run's timeout (a worker polling for what never comes): the
                 // schedule has nothing to choose; the run goes on, for its own judging.
-                unscheduled.run();
+                unschedule();
                 return;
             }
             Chooser.Point point = new Chooser.Point(steps.size(), enabled, previous);
@@ -143,7 +143,7 @@ public final class Steering {
             }
             steps.add(new Step(worker, point.enabled()));
             if (worker == Schedule.TIME) {
-                timePasses.run();
+                recorder.record(Run.RUN_ACTOR, EventKind.STEP, Schedule.TIME_WORD, Schedule.TIME);
                 if (!letTimePass()) {
                     return;
                 }
@@ -196,8 +196,15 @@ public final class Steering {
                 return true;
             }
         }
-        unscheduled.run();
+        unschedule();
         return false;
+    }
+
+    /** Ends the schedule, on the record: the workers go on as the threads and servers take them. */
+    private void unschedule() {
+        recorder.record(Run.RUN_ACTOR, EventKind.NOTE, "the schedule ends here: the workers go on unscheduled", 0);
+        gates.unschedule();
+        resume.run();
     }
 
     /** The first of {@code bits} from {@code from} on, round the workers. */
