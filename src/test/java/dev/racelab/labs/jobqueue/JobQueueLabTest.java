@@ -12,6 +12,7 @@ import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Verdict;
 import dev.racelab.engine.view.LabView;
 import dev.racelab.engine.view.Panel;
+import dev.racelab.support.PgProbe;
 import dev.racelab.support.Poll;
 import dev.racelab.support.RecordingSketch;
 import dev.racelab.support.TestServers;
@@ -23,6 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -167,18 +170,15 @@ class JobQueueLabTest {
      */
     @Test
     void aTokenClaimCancelledAsADeadlockIsClaimedAgainAndEveryJobIsSentOnce() throws Exception {
-        Run run = tokenClaimsHeldBeforeTheirFirstTake();
-
-        try (Connection test = TestServers.connect()) {
-            test.setAutoCommit(false);
+        theLabsSessionIsCancelled(test -> {
+            Run run = tokenClaimsHeldBeforeTheirFirstTake();
             lockJob(test, run, 4);
             run.step(CONSUMER_1);
             assertTrue(Poll.eventually(WAIT, () -> waitsForALock(test, run, "consumer-1")),
                     "consumer-1's claim waits for job 4");
             lockJob(test, run, 1);
-            test.rollback();
-        }
-        sentAgainAndEveryJobOnce(run, "claim");
+            return run;
+        }, "claim");
     }
 
     /**
@@ -189,34 +189,89 @@ class JobQueueLabTest {
      */
     @Test
     void aMarkCancelledAsADeadlockIsMarkedAgainAndEveryJobIsSentOnce() throws Exception {
-        Run run = tokenClaimsHeldBeforeTheirFirstTake();
-        // Consumer-1 stays held where it is (a plan without that breakpoint would let it go before
-        // the step, and the step would then release it from its mark).
-        run.gates().setPlan(GatePlan.NONE.with(JobQueueLab.BEFORE_MARK.id(), CONSUMER_1, GateRule.BREAKPOINT)
-                .with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_1, GateRule.BREAKPOINT)
-                .with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_2, GateRule.BREAKPOINT));
-        run.step(CONSUMER_1);
-        assertEquals(JobQueueLab.BEFORE_MARK, run.gates().awaitSettled(CONSUMER_1, WAIT));
-        List<Long> batch = taken(run, CONSUMER_1);
-        assertEquals(4, batch.size(), "consumer-1's batch: " + batch);
-
-        try (Connection test = TestServers.connect()) {
-            test.setAutoCommit(false);
-            lockJob(test, run, Math.toIntExact(batch.stream().max(Long::compare).orElseThrow()));
+        theLabsSessionIsCancelled(test -> {
+            Run run = tokenClaimsHeldBeforeTheirFirstTake();
+            // Consumer-1 stays held where it is (a plan without that breakpoint would let it go
+            // before the step, and the step would then release it from its mark).
+            run.gates().setPlan(GatePlan.NONE.with(JobQueueLab.BEFORE_MARK.id(), CONSUMER_1, GateRule.BREAKPOINT)
+                    .with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_1, GateRule.BREAKPOINT)
+                    .with(JobQueueLab.BEFORE_TAKE.id(), CONSUMER_2, GateRule.BREAKPOINT));
+            run.step(CONSUMER_1);
+            assertEquals(JobQueueLab.BEFORE_MARK, run.gates().awaitSettled(CONSUMER_1, WAIT));
+            List<Long> batch = taken(run, CONSUMER_1).stream().sorted().toList();
+            assertEquals(4, batch.size(), "consumer-1's batch: " + batch);
+            lockJob(test, run, Math.toIntExact(batch.get(3)));
             run.step(CONSUMER_1);
             assertTrue(Poll.eventually(WAIT, () -> waitsForALock(test, run, "consumer-1")),
                     "consumer-1's mark waits for its last job");
-            // The rest of its batch: whichever of them the mark holds by now (the order it locks
-            // rows in is the table's, not always the ids'), the test now waits for the mark.
-            long last = batch.stream().max(Long::compare).orElseThrow();
-            for (long id : batch.stream().sorted().toList()) {
-                if (id != last) {
-                    lockJob(test, run, Math.toIntExact(id));
+            lockJob(test, run, Math.toIntExact(batch.get(0)));
+            return run;
+        }, "mark");
+    }
+
+    /**
+     * Makes a deadlock between the test's session and a consumer's with {@code deadlock} (which
+     * returns once the test waits for the consumer, or the wait ended), and checks the consumer's
+     * {@code statement} was the one cancelled and sent again. PostgreSQL cancels the session whose
+     * deadlock check runs first, one check per wait, {@code deadlock_timeout} after the wait began:
+     * the consumer waited first, and the test's session checks only after 10 s where the server
+     * lets it say so; still, on a machine so loaded that the test's wait began after the
+     * consumer's one check, the test's session is the one cancelled, and the test tries again on
+     * a new run (at most three times, each said).
+     */
+    private static void theLabsSessionIsCancelled(Deadlock deadlock, String statement) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            Run run;
+            try (Connection test = TestServers.connect()) {
+                checkingLate(test);
+                test.setAutoCommit(false);
+                try {
+                    run = deadlock.make(test);
+                } catch (SQLException e) {
+                    if (!"40P01".equals(e.getSQLState()) || attempt == 3) {
+                        throw e;
+                    }
+                    System.err.println("attempt " + attempt + ": PostgreSQL cancelled the test's session, not the "
+                            + "consumer's (its check ran before the test waited): trying again on a new run");
+                    continue;
                 }
+                Poll.until("consumer-1 noted the deadlock; its session: " + waitsOf(test, run, "consumer-1"),
+                        () -> count(run, EventKind.RETRY, CONSUMER_1) >= 1);
+                test.rollback();
             }
-            test.rollback();
+            sentAgainAndEveryJobOnce(run, statement);
+            return;
         }
-        sentAgainAndEveryJobOnce(run, "mark");
+    }
+
+    /** The test's side of a deadlock: returns the run once the test's session waits for a consumer's. */
+    @FunctionalInterface
+    private interface Deadlock {
+        Run make(Connection test) throws Exception;
+    }
+
+    /** The test's session checks for deadlocks after 10 s, where the server lets it (a superuser may). */
+    private static void checkingLate(Connection test) throws SQLException {
+        try (Statement set = test.createStatement()) {
+            set.execute("SET deadlock_timeout = '10s'");
+        } catch (SQLException e) {
+            if (!"42501".equals(e.getSQLState())) {
+                throw e;
+            }
+        }
+    }
+
+    /** What the session of {@code run}'s worker {@code name} waits for now, as PostgreSQL says. */
+    private static String waitsOf(Connection test, Run run, String name) throws Exception {
+        try (PreparedStatement ps = test.prepareStatement("SELECT coalesce(wait_event_type || ':' || wait_event, "
+                + "'not waiting') || ', ' || state || ', blocked by ' || pg_blocking_pids(pid)::text "
+                + "FROM pg_stat_activity WHERE application_name = ? AND pid = ANY(?)")) {
+            ps.setString(1, "racelab:" + name);
+            ps.setArray(2, test.createArrayOf("int4", PgProbe.pidsOf(run).toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : "none";
+            }
+        }
     }
 
     /**
@@ -224,7 +279,6 @@ class JobQueueLabTest {
      * goes on unheld and ends safe: every job sent once, none lost, no worker failed.
      */
     private static void sentAgainAndEveryJobOnce(Run run, String statement) throws Exception {
-        Poll.until("consumer-1 noted the deadlock", () -> count(run, EventKind.RETRY, CONSUMER_1) == 1);
         run.gates().setPlan(GatePlan.NONE);
         Outcome outcome = run.awaitOutcome(WAIT);
 
@@ -293,7 +347,7 @@ class JobQueueLabTest {
         try (PreparedStatement ps = test.prepareStatement("SELECT count(*) FROM pg_stat_activity "
                 + "WHERE application_name = ? AND wait_event_type = 'Lock' AND pid = ANY(?)")) {
             ps.setString(1, "racelab:" + name);
-            ps.setArray(2, test.createArrayOf("int4", dev.racelab.support.PgProbe.pidsOf(run).toArray()));
+            ps.setArray(2, test.createArrayOf("int4", PgProbe.pidsOf(run).toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getInt(1) == 1;
