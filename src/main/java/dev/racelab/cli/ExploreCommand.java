@@ -37,8 +37,9 @@ import java.util.function.Consumer;
  * fresh state ({@link Explorer}), shrinks the simplest failure, and says what it found. A lab's
  * delays mean nothing here (the schedule decides the order); a delay at a fault gate arms it.
  * Without {@code --workers} and {@code --ops} it explores the lab's {@link
- * dev.racelab.engine.Experiment#exploredWorkers} doing one operation each: a space small enough to
- * finish.
+ * dev.racelab.engine.Experiment#exploredWorkers} doing its {@link
+ * dev.racelab.engine.Experiment#exploredOps} operations each (one, for most labs): a space small
+ * enough to finish.
  */
 final class ExploreCommand {
 
@@ -71,7 +72,7 @@ final class ExploreCommand {
             Labs labs = new Labs(backends);
             Lab lab = labs.find(id).orElseThrow(() -> new UsageException(
                     "unknown lab '" + id + "' (labs: " + labs.ids() + ")"));
-            RunSpec small = lab.defaults().withWorkers(lab.exploredWorkers()).withOps(1).withStrategy(schedulable(lab, given.strategy));
+            RunSpec small = lab.defaults().withWorkers(lab.exploredWorkers()).withOps(lab.exploredOps()).withStrategy(schedulable(lab, given.strategy));
             RunOptions options = RunOptions.of(lab, given, small);
             refuseDelays(lab, given);
             if (options.spec().workers() > Steering.MAX_WORKERS) {

@@ -1,6 +1,7 @@
 package dev.racelab.cli;
 
 import dev.racelab.engine.lab.Lab;
+import dev.racelab.engine.Verdict;
 import dev.racelab.engine.explore.Exploration;
 import dev.racelab.engine.explore.Found;
 import dev.racelab.engine.explore.Method;
@@ -76,6 +77,10 @@ final class ExploreReport {
                 : ": fewer preemptions not ruled out in the time given") + " (" + shrunk.candidates()
                 + " schedules run to shrink it)");
         out.println("  " + s.interleaving());
+        if (s.verdict() == Verdict.STUCK) {
+            out.println("  a liveness failure: judged on this finite schedule as the lab judges a run at its timeout, "
+                    + "once nothing could move the workers any more");
+        }
         out.println("  schedule: " + s.schedule().describe(lab::workerName));
         out.println(shrunk.confirmed() ? "  followed again passage for passage: " + s.verdict() + " again"
                 : "  followed again passage for passage, it did not end the same way: the servers answered differently");

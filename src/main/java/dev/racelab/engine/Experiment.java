@@ -60,6 +60,14 @@ public interface Experiment {
         return Math.max(minWorkers(), Math.min(2, maxWorkers()));
     }
 
+    /**
+     * How many operations each worker does in an exploration unless told: one, or as many as the
+     * lab's race needs to show (a writer starved needs readers that come back).
+     */
+    default int exploredOps() {
+        return 1;
+    }
+
     // What follows reads the profile, so that callers need not.
 
     /** What the command line calls it: {@code counter}. */

@@ -1,8 +1,6 @@
 package dev.racelab.engine;
 
-import java.util.Collection;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * A scenario's share of a server for one run (its tables, its keys, its sessions): what it makes
@@ -14,8 +12,8 @@ public interface Fixture extends AutoCloseable {
     /** A sentence for {@code failure} if this fixture's server caused it; empty if not. */
     Optional<String> explain(Throwable failure);
 
-    /** Of {@code workers} (by name), those this fixture's server holds waiting now ({@link ServerWaits}). */
-    default Set<String> waiting(Collection<String> workers) throws Exception {
-        return Set.of();
+    /** What this fixture's server says of the workers' waits, for a scheduled run ({@link ServerWaits}). */
+    default ServerWaits waits() {
+        return ServerWaits.NONE;
     }
 }

@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.Condition;
@@ -30,21 +29,24 @@ public final class GateKeeper {
     private final Map<String, Integer> gateIndex = new HashMap<>();
     private final int workers;
     private final Clock clock;
+    private final GateDelays delays;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private final AtomicReferenceArray<Gate> haltedAt;
-    private final AtomicInteger inDelay = new AtomicInteger();
     /** Per worker: released by a step and not yet gone. Guarded by {@code lock}. */
     private final boolean[] permit;
     /** Per worker: finished its script. Guarded by {@code lock}. */
     private final boolean[] finished;
     /** Per worker: backing off in a scheduled run, for how long it asked (0: not). Guarded by {@code lock}. */
     private final long[] backingOff;
+    /** Per worker: waiting for what a server pushes ({@link PushedWait}), in a scheduled run. Guarded by {@code lock}. */
+    private final boolean[] pushWait;
+    /** Per worker: something it waits for arrived and it has not looked yet. Guarded by {@code lock}. */
+    private final boolean[] arrived;
 
     private volatile GatePlan plan;
     private volatile GateRule[][] rules;
-    private volatile double delayScale = 1.0;
     private volatile boolean stepMode;
     /** Whether a schedule orders the workers ({@link Steering}): backing off waits for it then. */
     private volatile boolean scheduled;
@@ -61,10 +63,13 @@ public final class GateKeeper {
         }
         this.workers = workers;
         this.clock = clock;
+        this.delays = new GateDelays(clock);
         this.haltedAt = new AtomicReferenceArray<>(workers);
         this.permit = new boolean[workers];
         this.finished = new boolean[workers];
         this.backingOff = new long[workers];
+        this.pushWait = new boolean[workers];
+        this.arrived = new boolean[workers];
         setPlan(plan);
     }
 
@@ -96,15 +101,12 @@ public final class GateKeeper {
 
     /** Scales every delay: 2.0 makes them twice as long (slow motion), 0.5 half. */
     public void setDelayScale(double scale) {
-        if (!(scale > 0 && scale <= 100)) {
-            throw new IllegalArgumentException("delay scale must be in (0, 100]: " + scale);
-        }
-        this.delayScale = scale;
+        delays.setScale(scale);
     }
 
     /** The factor every delay is stretched by. */
     public double delayScale() {
-        return delayScale;
+        return delays.scale();
     }
 
     public boolean stepMode() {
@@ -185,7 +187,7 @@ public final class GateKeeper {
 
     /** Whether some worker is halted or sitting out a delay: time passing without progress is expected. */
     public boolean holdingAnyone() {
-        if (inDelay.get() > 0) {
+        if (delays.anyone()) {
             return true;
         }
         for (int w = 0; w < workers; w++) {
@@ -254,26 +256,32 @@ public final class GateKeeper {
     private Settled settledNow() {
         long halted = 0;
         long waiting = 0;
+        long pushed = 0;
         long done = 0;
         for (int w = 0; w < Math.min(workers, 64); w++) {
             if (haltedAt.get(w) != null && !permit[w]) {
                 halted |= 1L << w;
             }
-            if (backingOff[w] > 0 && !permit[w]) {
+            boolean woken = pushWait[w] && arrived[w];
+            if (backingOff[w] > 0 && !permit[w] && !woken) {
                 waiting |= 1L << w;
+            }
+            if (pushWait[w] && !permit[w] && !woken) {
+                pushed |= 1L << w;
             }
             if (finished[w]) {
                 done |= 1L << w;
             }
         }
-        return new Settled(halted, waiting, done, stopped || !scheduled);
+        return new Settled(halted, waiting, pushed, done, stopped || !scheduled);
     }
 
     /**
-     * Who is halted at a gate, who backs off waiting for time to pass, who finished, as bits, and
-     * whether the schedule is over (the run stops, or goes on unscheduled).
+     * Who is halted at a gate, who waits for time to pass (backing off, or waiting for a pushed
+     * message with a patience of its own), who waits for a message a server pushes, who finished,
+     * as bits, and whether the schedule is over (the run stops, or goes on unscheduled).
      */
-    record Settled(long halted, long backingOff, long finished, boolean stopped) {
+    record Settled(long halted, long backingOff, long pushWaits, long finished, boolean stopped) {
     }
 
     /** A schedule orders the workers from now: a worker backing off waits for it ({@link #backOff}). */
@@ -362,6 +370,57 @@ public final class GateKeeper {
         }
     }
 
+    /**
+     * A worker waits for what a server pushes ({@link PushedWait#await}): in a scheduled run until
+     * {@link #arrived} or, for a wait shorter than {@link PushedWait#ENDLESS_NANOS}, until the
+     * schedule lets time pass for it.
+     */
+    PushedWait.End awaitPushed(WorkerHandle worker, long nanos) throws InterruptedException {
+        int w = worker.index();
+        lock.lock();
+        try {
+            if (stopped) {
+                throw new RunStopped();
+            }
+            if (!scheduled) {
+                return PushedWait.End.FREE;
+            }
+            pushWait[w] = true;
+            backingOff[w] = nanos < PushedWait.ENDLESS_NANOS ? Math.max(1, nanos) : 0;
+            changed.signalAll();
+            boolean timePassed;
+            try {
+                while (!permit[w] && !arrived[w] && !stopped && scheduled) {
+                    changed.await();
+                }
+            } finally {
+                timePassed = permit[w] && !arrived[w];
+                permit[w] = false;
+                arrived[w] = false;
+                pushWait[w] = false;
+                backingOff[w] = 0;
+                changed.signalAll();
+            }
+            if (stopped) {
+                throw new RunStopped();
+            }
+            return timePassed ? PushedWait.End.TIME_PASSED : scheduled ? PushedWait.End.ARRIVED : PushedWait.End.FREE;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** What worker {@code w} waits for arrived: its wait ends now, or its next at once. */
+    void arrived(int w) {
+        lock.lock();
+        try {
+            arrived[w] = true;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Releases every halted worker for good: the run is stopping. */
     public void stop() {
         lock.lock();
@@ -400,30 +459,7 @@ public final class GateKeeper {
         if (stepMode || rules[g][w].breakpoint()) {
             halt(worker, gate, g);
         }
-        GateRule rule = rules[g][w];
-        if (rule.delays()) {
-            long nanos = (long) (rule.drawNanos(worker.random()) * delayScale);
-            ActorState before = worker.currentState();
-            String about = worker.currentSubject();
-            if (gate.stretches()) {
-                worker.mark(EventKind.NOTE, "delay at " + gate.id() + ": " + before.label() + " "
-                        + Math.round(nanos / 1e6) + " ms longer", nanos / 1_000_000);
-            } else {
-                worker.state(ActorState.DELAYED, gate.id());
-            }
-            inDelay.incrementAndGet();
-            try {
-                clock.sleep(nanos);
-            } finally {
-                inDelay.decrementAndGet();
-            }
-            if (stopped) {
-                throw new RunStopped();
-            }
-            if (!gate.stretches()) {
-                worker.state(before, about);
-            }
-        }
+        delays.sitOut(worker, gate, rules[g][w], () -> stopped);
     }
 
     private void halt(WorkerHandle worker, Gate gate, int g) throws InterruptedException {

@@ -376,6 +376,11 @@ public final class Run {
             if (stopRequested || failure.get() != null) {
                 return false;
             }
+            if (steering != null && steering.atRest()) {
+                // Nothing can move the workers any more: judged now, as at the timeout.
+                deadlock = scenario.deadlock(summary(true));
+                return true;
+            }
             switch (watch.after(clock.nanos(), activity(), !gates.halted().isEmpty(), gates.holdingAnyone(),
                     scenario.waitingSince(summary(true)))) {
                 case TIMED_OUT -> {

@@ -1,9 +1,7 @@
 package dev.racelab.engine;
 
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * One run's worth of a lab: its fresh server state, its workers and its oracle.
@@ -74,13 +72,7 @@ public interface Scenario extends AutoCloseable {
      * ({@link Steering}): by default, whoever any of its fixtures' servers holds.
      */
     default ServerWaits serverWaits() {
-        return workers -> {
-            Set<String> all = new HashSet<>();
-            for (Fixture fixture : fixtures()) {
-                all.addAll(fixture.waiting(workers));
-            }
-            return all;
-        };
+        return ServerWaits.of(fixtures());
     }
 
     /** What the servers themselves say, polled while the run is live. */

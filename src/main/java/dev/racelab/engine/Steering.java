@@ -24,6 +24,11 @@ public final class Steering {
     /** The most workers a schedule can order (the next bit is {@link Schedule#TIME}). */
     public static final int MAX_WORKERS = 63;
 
+    /** What the run's lane says where the schedule ends before the workers do. */
+    private static final String UNSCHEDULED = "the schedule ends here: the workers go on unscheduled";
+    private static final String AT_REST = "every worker left waits for a message nobody is left to send: the run "
+            + "is judged now, as at its timeout";
+
     /** How long to wait for a worker to settle before asking the servers whether they hold it. */
     private static final long ASK_AFTER_NANOS = 300_000;
     /** How often to look again while every unfinished worker waits on a server. */
@@ -49,6 +54,8 @@ public final class Steering {
     private final long patienceNanos;
     private final List<Step> steps = Collections.synchronizedList(new ArrayList<>());
     private volatile ServerWaits waits = ServerWaits.NONE;
+    /** Set when every worker left waits for a message nobody is left to send. */
+    private volatile boolean atRest;
 
     /**
      * @param release     releases a worker from its gate, on the record (false if the run is over)
@@ -74,6 +81,20 @@ public final class Steering {
     /** Who to ask whether a worker waits on a server: the scenario's fixtures, once it is open. */
     void askingOf(ServerWaits serverWaits) {
         this.waits = serverWaits;
+    }
+
+    /**
+     * Whether the schedule found every unfinished worker waiting for a message that no worker is
+     * left to send: nothing will move them, so the run is judged now, as it would be at its timeout.
+     */
+    boolean atRest() {
+        return atRest;
+    }
+
+    /** Whether {@code e} is the run's lane saying the schedule ended before the workers did. */
+    public static boolean ends(Event e) {
+        return e.actor() == Run.RUN_ACTOR && e.kind() == EventKind.NOTE
+                && (UNSCHEDULED.equals(e.subject()) || AT_REST.equals(e.subject()));
     }
 
     /** The passages so far, in order. */
@@ -119,9 +140,17 @@ public final class Steering {
                 return;
             }
             GateKeeper.Settled settled = quiet.settled;
-            long enabled = settled.halted() | (settled.backingOff() != 0 ? 1L << Schedule.TIME : 0);
+            long enabled = settled.halted() | (timed(settled) != 0 ? 1L << Schedule.TIME : 0);
             if (enabled == 0) {
-                if ((settled.finished() & everyone) == everyone) {
+                long left = everyone & ~settled.finished();
+                if (left == 0) {
+                    return;
+                }
+                if ((left & ~settled.pushWaits()) == 0) {
+                    // Everyone left waits for a message only another of them could send: nothing
+                    // can move them any more, and the run is judged now, as at its timeout.
+                    recorder.record(Run.RUN_ACTOR, EventKind.NOTE, AT_REST, 0);
+                    atRest = true;
                     return;
                 }
                 // Everyone left waits on a server: only the server, or the run's timeout, moves them.
@@ -162,8 +191,9 @@ public final class Steering {
     /**
      * Time passes: the workers backing off go on, each after the wait it asked for (passed on the
      * workers' clock at once, {@link WorkerContext#nanoTime}), one at a time in turn, until one of
-     * them gets somewhere (a gate, its end, a wait on a server). Their tries
-     * in between are not passages of the schedule: only that time passed is. If nobody gets
+     * them gets somewhere (a gate, its end, a wait on a server), or another worker does (woken by
+     * what time passing let happen: a lease ran out, a permit was handed on). Their tries in
+     * between are not passages of the schedule: only that time passed is. If nobody gets
      * anywhere within the run's timeout, the schedule ends and the run goes on unscheduled, for its
      * own judging to say what became of it.
      *
@@ -171,13 +201,17 @@ public final class Steering {
      */
     private boolean letTimePass() throws Exception {
         long deadline = System.nanoTime() + patienceNanos;
+        // Asked before time passes: what it runs out is what those waiters are to find.
+        boolean pushedToo = waits.timeMatters();
+        waits.letTimePass();
+        GateKeeper.Settled before = gates.settled();
         int turn = 0;
         while (System.nanoTime() - deadline < 0) {
             GateKeeper.Settled settled = gates.settled();
             if (settled.stopped()) {
                 return false;
             }
-            long waiting = settled.backingOff();
+            long waiting = pushedToo ? settled.backingOff() : settled.backingOff() & ~settled.pushWaits();
             if (waiting == 0) {
                 return true;
             }
@@ -192,7 +226,9 @@ public final class Steering {
             if (quiet == null) {
                 return false;
             }
-            if ((quiet.settled.backingOff() & (1L << worker)) == 0) {
+            GateKeeper.Settled after = quiet.settled;
+            if ((after.backingOff() & (1L << worker)) == 0 || after.halted() != before.halted()
+                    || after.finished() != before.finished()) {
                 return true;
             }
         }
@@ -200,9 +236,17 @@ public final class Steering {
         return false;
     }
 
+    /**
+     * Who waits for time to pass now: every worker backing off, and those waiting for a pushed
+     * message with a patience of their own, when time passing would change what the servers hold.
+     */
+    private long timed(GateKeeper.Settled settled) {
+        return waits.timeMatters() ? settled.backingOff() : settled.backingOff() & ~settled.pushWaits();
+    }
+
     /** Ends the schedule, on the record: the workers go on as the threads and servers take them. */
     private void unschedule() {
-        recorder.record(Run.RUN_ACTOR, EventKind.NOTE, "the schedule ends here: the workers go on unscheduled", 0);
+        recorder.record(Run.RUN_ACTOR, EventKind.NOTE, UNSCHEDULED, 0);
         gates.unschedule();
         resume.run();
     }
@@ -221,24 +265,34 @@ public final class Steering {
         long deadline = System.nanoTime() + patienceNanos;
         GateKeeper.Settled settled = gates.settled();
         while (!settled.stopped()) {
-            long moving = everyone & ~settled.halted() & ~settled.backingOff() & ~settled.finished();
-            if (moving == 0) {
+            long moving = everyone & ~settled.halted() & ~settled.backingOff() & ~settled.pushWaits()
+                    & ~settled.finished();
+            if (moving != 0) {
+                GateKeeper.Settled next = gates.awaitChange(settled, ASK_AFTER_NANOS);
+                if (!next.equals(settled)) {
+                    settled = next;
+                    continue;
+                }
+                long waiting = bits(waits.waiting(names(moving)));
+                if ((moving & ~waiting) != 0) {
+                    if (System.nanoTime() - deadline > 0) {
+                        throw new IllegalStateException(names.apply(Long.numberOfTrailingZeros(moving & ~waiting))
+                                + " neither reached its next gate, nor finished, nor waited on a server within "
+                                + patienceNanos / 1_000_000 + " ms");
+                    }
+                    continue;
+                }
+            }
+            if (settled.pushWaits() == 0) {
                 return new Quiet(settled);
             }
-            GateKeeper.Settled next = gates.awaitChange(settled, ASK_AFTER_NANOS);
-            if (!next.equals(settled)) {
-                settled = next;
-                continue;
-            }
-            long waiting = bits(waits.waiting(names(moving)));
-            if ((moving & ~waiting) == 0) {
+            // A message on its way would wake a worker waiting for it: let it arrive first.
+            waits.settlePushed(names(settled.pushWaits()));
+            GateKeeper.Settled after = gates.settled();
+            if (after.equals(settled)) {
                 return new Quiet(settled);
             }
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException(names.apply(Long.numberOfTrailingZeros(moving & ~waiting))
-                        + " neither reached its next gate, nor finished, nor waited on a server within "
-                        + patienceNanos / 1_000_000 + " ms");
-            }
+            settled = after;
         }
         return null;
     }

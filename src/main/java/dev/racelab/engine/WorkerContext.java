@@ -64,6 +64,21 @@ public interface WorkerContext {
      */
     long nanoTime();
 
+    /**
+     * How this worker waits for what a server pushes to it (a Redis wake-up): in a scheduled run
+     * that wait is a place the schedule can see ({@link PushedWait}).
+     */
+    default PushedWait pushedWait() {
+        return PushedWait.FREE;
+    }
+
+    /**
+     * This worker is out of the game for good (it crashed, froze, went away) and passes no more
+     * gates, though its thread stays until the others are done: a schedule counts it as finished.
+     */
+    default void doneActing() {
+    }
+
     /** Moves this worker to {@code state}, concerning {@code subject} (may be null). */
     void state(ActorState state, String subject);
 

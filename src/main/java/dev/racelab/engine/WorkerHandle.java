@@ -24,6 +24,17 @@ final class WorkerHandle implements WorkerContext {
     private final GateKeeper gates;
     /** Whether the run is stopping: all a worker asks of its run. */
     private final BooleanSupplier runStopping;
+    private final PushedWait pushedWait = new PushedWait() {
+        @Override
+        public End await(long nanos) throws InterruptedException {
+            return gates.awaitPushed(WorkerHandle.this, nanos);
+        }
+
+        @Override
+        public void arrived() {
+            gates.arrived(index);
+        }
+    };
     private ActorState state = ActorState.IDLE;
     private String subject;
     private volatile long opsDone;
@@ -105,6 +116,16 @@ final class WorkerHandle implements WorkerContext {
     @Override
     public void backOff(long nanos) throws InterruptedException {
         gates.backOff(this, nanos);
+    }
+
+    @Override
+    public PushedWait pushedWait() {
+        return pushedWait;
+    }
+
+    @Override
+    public void doneActing() {
+        gates.finished(index);
     }
 
     @Override

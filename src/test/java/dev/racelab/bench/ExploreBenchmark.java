@@ -50,7 +50,10 @@ public final class ExploreBenchmark {
             new Case("lease-fencing", "lease-only", 2, Method.BOUNDED),
             new Case("job-queue", "select-then-update", 3, Method.BOUNDED, "batch=1"),
             new Case("advisory-lock", "session-pooled", 2, Method.BOUNDED, "work-ms=0"),
-            new Case("isolation", "by-hand", 3, Method.BOUNDED));
+            new Case("isolation", "by-hand", 3, Method.BOUNDED),
+            new Case("redis-primitives", "article-mutex", 3, Method.BOUNDED),
+            new Case("readers-writers", "reader-preference", 2, Method.BOUNDED),
+            new Case("dining-philosophers", "naive", 3, Method.BOUNDED));
 
     private ExploreBenchmark() {
     }
@@ -64,12 +67,12 @@ public final class ExploreBenchmark {
         Labs labs = new Labs(backends);
         System.out.printf("explore: schedules per second, %d cores, %s%n", Runtime.getRuntime().availableProcessors(),
                 postgres.describe());
-        System.out.printf("%-14s %-19s %7s %6s %9s %8s %10s %6s%n", "lab", "strategy", "workers", "method", "schedules",
+        System.out.printf("%-19s %-19s %7s %6s %9s %8s %10s %6s%n", "lab", "strategy", "workers", "method", "schedules",
                 "failing", "sched/s", "load");
         for (Case c : LABS) {
             Lab lab = labs.find(c.lab).orElseThrow();
             Exploration found = explore(lab, c, 1_000_000, seconds);
-            System.out.printf("%-14s %-19s %7d %6s %9d %8d %10.1f %6.2f%n", c.lab, c.strategy, c.workers, c.method.id(),
+            System.out.printf("%-19s %-19s %7d %6s %9d %8d %10.1f %6.2f%n", c.lab, c.strategy, c.workers, c.method.id(),
                     found.schedules(), found.failingCount(), found.schedulesPerSecond(), MachineLoad.oneMinute());
         }
         System.out.println();
@@ -101,7 +104,7 @@ public final class ExploreBenchmark {
     }
 
     private static Exploration explore(Lab lab, Case c, long schedules, int seconds) throws InterruptedException {
-        RunSpec spec = lab.defaults().withStrategy(c.strategy).withWorkers(c.workers).withOps(1);
+        RunSpec spec = lab.defaults().withStrategy(c.strategy).withWorkers(c.workers).withOps(lab.exploredOps());
         for (String set : c.sets) {
             String[] kv = set.split("=", 2);
             spec = spec.withSwitches(spec.switches().parse(lab.profile().switchNamed(kv[0]).orElseThrow(), kv[1]));

@@ -6,6 +6,7 @@ import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.Schedule;
+import dev.racelab.engine.Steering;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -19,7 +20,10 @@ import java.util.Set;
  * A scheduled run's passages in words, read from its record: for each passage, who went and what
  * it did before its next gate ({@code client-1 read 0 · client-2 read 0 · client-1 write 1 ·
  * client-2 write 1}). What a worker did is its first telling event after the passage; a passage
- * after which it did nothing the record tells is named by the gate it left.
+ * after which it did nothing the record tells is named by what it asked for and still waits for,
+ * or by the gate it reached. The schedule ends where the run's lane says so (a note: it ended,
+ * or nothing can move the workers any more) or the run stops: what workers do as it stops (forks
+ * put down) is no passage's.
  */
 public final class Interleaving {
 
@@ -44,8 +48,12 @@ public final class Interleaving {
         Map<Integer, Integer> open = new HashMap<>();
         List<String> who = new ArrayList<>();
         List<String> did = new ArrayList<>();
+        Map<Integer, String> asked = new HashMap<>();
         for (Event e : record.events().upToNow()) {
             int actor = e.actor();
+            if (Steering.ends(e) || e.kind() == EventKind.RUN_STOPPING) {
+                break;
+            }
             switch (e.kind()) {
                 case ACTOR -> {
                     if (e.value() == Actor.Kind.WORKER.ordinal()) {
@@ -66,11 +74,17 @@ public final class Interleaving {
                         if (at != null && did.get(at) == null) {
                             did.set(at, "to " + e.subject());
                         }
-                    } else if (state == ActorState.DONE) {
+                    } else if (state == ActorState.DONE || state == ActorState.FAILED) {
                         Integer at = open.remove(actor);
                         if (at != null && did.get(at) == null) {
-                            did.set(at, "finishes");
+                            did.set(at, state == ActorState.DONE ? "finishes" : "fails");
                         }
+                    }
+                }
+                case LOCK_REQUESTED -> {
+                    Integer at = open.get(actor);
+                    if (at != null && did.get(at) == null) {
+                        asked.put(at, "waits for " + e.subject());
                     }
                 }
                 default -> {
@@ -89,6 +103,9 @@ public final class Interleaving {
         }
         List<String> passages = new ArrayList<>(who.size());
         for (int i = 0; i < who.size(); i++) {
+            if (did.get(i) == null && asked.containsKey(i)) {
+                did.set(i, asked.get(i));
+            }
             String what = did.get(i) == null ? (who.get(i).equals("time passes") ? "" : " passes") : " " + did.get(i);
             passages.add(who.get(i) + what);
         }
@@ -103,6 +120,21 @@ public final class Interleaving {
     private static String words(Event e) {
         if (e.kind() == EventKind.STEP_SENT && e.subject() != null && e.subject().contains(":")) {
             return "sends " + e.subject().substring(0, e.subject().indexOf(':'));
+        }
+        if (e.subject() != null && !e.subject().isEmpty()) {
+            switch (e.kind()) {
+                case LOCK_ACQUIRED -> {
+                    return "acquires " + e.subject();
+                }
+                case LOCK_RELEASED -> {
+                    return "releases " + e.subject();
+                }
+                case LOCK_REFUSED -> {
+                    return "is refused " + e.subject();
+                }
+                default -> {
+                }
+            }
         }
         String kind = e.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ');
         return VALUED.contains(e.kind()) ? kind + " " + e.value() : kind;

@@ -376,7 +376,7 @@ abstract class AdvisoryWorker implements LabWorker {
 
     /** Dead: stays on its lane, out of the game, until the others are done. */
     private void survive() throws InterruptedException {
-        setup.survivors().outlast(() -> { });
+        setup.survivors().outlast(context, () -> { });
     }
 
     @Override

@@ -293,7 +293,7 @@ final class JobConsumer implements LabWorker {
                         + (orphans ? ": nothing will take them back" : " until its lease runs out"));
         session.abort();
         survivors.done();
-        survivors.outlast(() -> { });
+        survivors.outlast(context, () -> { });
         return true;
     }
 

@@ -117,6 +117,9 @@ final class Philosopher extends SyncWorker {
             context.mark(EventKind.RETRY, right.name() + " was taken: put " + left.name() + " back", tries);
             show(ActorState.HUNGRY);
             context.gate(PhilosophersLab.BACKOFF);
+            // The back-off itself is the delay set at that gate; in a scheduled run the retry
+            // waits for the schedule to let time pass, so a neighbour that can go on goes first.
+            context.backOff(0);
         }
     }
 
@@ -156,8 +159,11 @@ final class Philosopher extends SyncWorker {
         context.gate(PhilosophersLab.EATING);
     }
 
-    /** Thinks or eats for a while drawn from the run's seed, so philosophers do not move in lockstep. */
+    /**
+     * Thinks or eats for a while drawn from the run's seed, so philosophers do not move in
+     * lockstep; in a scheduled run the order alone decides, and the while is skipped.
+     */
     private void pause(int most) throws InterruptedException {
-        Thread.sleep(context.random().nextInt(1, most + 1));
+        context.takeTime(context.random().nextInt(1, most + 1) * 1_000_000L);
     }
 }

@@ -1,7 +1,6 @@
 package dev.racelab.labs.primitives;
 
 import dev.racelab.backend.Backends;
-import dev.racelab.engine.Strategy;
 import dev.racelab.engine.KeyFigure;
 import dev.racelab.engine.Gate;
 import dev.racelab.engine.GatePlan;
@@ -80,14 +79,6 @@ public final class PrimitivesLab extends ProfiledLab<PrimitivesStrategy> {
         this.backends = backends;
     }
 
-    /**
-     * Not yet: its clients wait for Redis messages and keep their leases alive on threads of their
-     * own, which a schedule does not order; explore says so rather than guess.
-     */
-    @Override
-    public boolean schedulable(Strategy strategy) {
-        return false;
-    }
 
     @Override
     public GatePlan presetGates() {

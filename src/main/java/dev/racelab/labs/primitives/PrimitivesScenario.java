@@ -341,7 +341,7 @@ final class PrimitivesScenario implements Scenario {
             context.state(state, incident);
             survivors.done();
             int[] pendingSeen = {0};
-            survivors.outlast(() -> {
+            survivors.outlast(context, () -> {
                 if (client.health() == SyncClient.Health.LIVE) {
                     client.reportUnread();
                 }

@@ -239,7 +239,7 @@ final class ReadersWritersScenario implements Scenario {
         @Override
         public void operation(int n) throws Exception {
             context.gate(ReadersWritersLab.BEFORE_REQUEST);
-            long asked = System.nanoTime();
+            long asked = context.nanoTime();
             context.state(ActorState.WAITING, "read access");
             turnstile(false);
             monitor.inside(() -> {
@@ -247,7 +247,7 @@ final class ReadersWritersScenario implements Scenario {
                         || strategy == ReadersWritersStrategy.WRITER_PREFERENCE && get(waitingWritersKey) > 0);
                 commands.incr(readingKey);
             });
-            longestReaderWait.accumulateAndGet(System.nanoTime() - asked, Math::max);
+            longestReaderWait.accumulateAndGet(context.nanoTime() - asked, Math::max);
             try {
                 read();
             } finally {
@@ -293,7 +293,7 @@ final class ReadersWritersScenario implements Scenario {
         @Override
         public void operation(int n) throws Exception {
             context.gate(ReadersWritersLab.BEFORE_REQUEST);
-            long asked = System.nanoTime();
+            long asked = context.nanoTime();
             long[] readsBefore = new long[1];
             context.state(ActorState.WAITING, "write access");
             boolean writerFirst = strategy == ReadersWritersStrategy.WRITER_PREFERENCE;
@@ -315,7 +315,7 @@ final class ReadersWritersScenario implements Scenario {
                     turnstile.release();
                 }
             }
-            waited(System.nanoTime() - asked, reads.sum() - readsBefore[0]);
+            waited(context.nanoTime() - asked, reads.sum() - readsBefore[0]);
             try {
                 write();
             } finally {

@@ -11,6 +11,7 @@ import dev.racelab.backend.SqlFile;
 import dev.racelab.engine.Fixture;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.RunThreads;
+import dev.racelab.engine.ServerWaits;
 import dev.racelab.engine.ServerWatch;
 import dev.racelab.engine.Service;
 import dev.racelab.engine.WorkerContext;
@@ -20,10 +21,8 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * One run's PostgreSQL, as a scenario holds it: a part the scenario composes (alone, or beside a
@@ -232,8 +231,8 @@ public final class PgFixture implements Fixture, ServerWatch.Check {
     }
 
     @Override
-    public Set<String> waiting(Collection<String> workers) throws SQLException {
-        return waits.waiting(workers);
+    public ServerWaits waits() {
+        return waits::waiting;
     }
 
     /**

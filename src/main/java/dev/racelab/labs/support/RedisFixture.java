@@ -5,6 +5,7 @@ import dev.racelab.backend.Postgres;
 import dev.racelab.backend.Redis;
 import dev.racelab.engine.Fixture;
 import dev.racelab.engine.RunSetup;
+import dev.racelab.engine.ServerWaits;
 import dev.racelab.engine.ServerWatch;
 import dev.racelab.engine.Service;
 import dev.racelab.engine.WorkerContext;
@@ -63,6 +64,8 @@ public final class RedisFixture implements Fixture {
     /** The run's entry among the live runs on the server, kept while the fixture is open. */
     private final LiveRuns alive;
     private final Set<SyncClient> clients = ConcurrentHashMap.newKeySet();
+    /** What a scheduled run asks of Redis; its connection is the schedule thread's. */
+    private final RedisWaits waits;
     /** Set when a probe found the server silent; read by whoever closes. */
     private volatile boolean silent;
     /** The admin connection is idle while the workers work: watched, so that its loss ends the run at once. */
@@ -94,6 +97,7 @@ public final class RedisFixture implements Fixture {
         }
         this.keeper = renewing;
         this.alive = registered;
+        this.waits = new RedisWaits(redis, space, clients);
         this.constructs = keeper == null ? Constructs.article(space) : Constructs.hardened(space, keeper);
         setup.servers().watch(new ServerWatch.Check() {
             @Override
@@ -158,9 +162,15 @@ public final class RedisFixture implements Fixture {
      * when it ends ({@link SyncWorker} does), and {@link #close} any it left open.
      */
     public SyncClient client(WorkerContext context, SyncEvents events) {
-        SyncClient client = SyncClient.open(redis, space, context.name(), events, setup.threads());
+        SyncClient client = SyncClient.open(redis, space, context.name(), events, setup.threads(),
+                context.pushedWait());
         clients.add(client);
         return client;
+    }
+
+    @Override
+    public ServerWaits waits() {
+        return waits;
     }
 
     /** Redis's own view of constructs {@code semaphores} and plain {@code values}, on server lane {@code lane}. */
@@ -196,7 +206,7 @@ public final class RedisFixture implements Fixture {
     @Override
     public void close() {
         try (admin) {
-            try (keeper; adminWatch) {
+            try (keeper; adminWatch; waits) {
                 closeClients();
             } finally {
                 if (silent) {

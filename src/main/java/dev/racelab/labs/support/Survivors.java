@@ -1,5 +1,7 @@
 package dev.racelab.labs.support;
 
+import dev.racelab.engine.WorkerContext;
+
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -29,9 +31,11 @@ public final class Survivors {
 
     /**
      * Waits until every other worker is done, running {@code meanwhile} every few milliseconds on
-     * the waiting thread (to notice what still reaches the dropped-out worker).
+     * the waiting thread (to notice what still reaches the dropped-out worker). The worker,
+     * {@code context}, passes no more gates: a schedule counts it as finished from here.
      */
-    public void outlast(Runnable meanwhile) throws InterruptedException {
+    public void outlast(WorkerContext context, Runnable meanwhile) throws InterruptedException {
+        context.doneActing();
         while (!remaining.await(SLICE_MILLIS, TimeUnit.MILLISECONDS)) {
             meanwhile.run();
         }

@@ -106,7 +106,7 @@ public final class ExploreWindow {
         preemptions.setRange(0, 8, 2);
         preemptions.disableProperty().bind(method.valueProperty().isNotEqualTo(Method.BOUNDED));
         workers.setRange(lab.minWorkers(), Math.min(lab.maxWorkers(), 8), lab.exploredWorkers());
-        ops.setRange(1, 10, 1);
+        ops.setRange(1, 10, lab.exploredOps());
         seconds.setRange(1, 3_600, 60);
         start.setDefaultButton(true);
         start.setId("explore-start");

@@ -55,7 +55,7 @@ class ExploreLabsTest {
     private Exploration explore(String labId, String strategy, int workers, String switches, Explorer.Settings how)
             throws Exception {
         Lab lab = labs.find(labId).orElseThrow();
-        RunSpec spec = lab.defaults().withStrategy(strategy).withWorkers(workers).withOps(1);
+        RunSpec spec = lab.defaults().withStrategy(strategy).withWorkers(workers).withOps(lab.exploredOps());
         for (String set : switches.isEmpty() ? new String[0] : switches.split(" ")) {
             String[] kv = set.split("=", 2);
             spec = spec.withSwitches(spec.switches().parse(lab.profile().switchNamed(kv[0]).orElseThrow(), kv[1]));
@@ -76,6 +76,11 @@ class ExploreLabsTest {
         "advisory-lock, session-pooled, 2, work-ms=0, 1",
         "lease-fencing, lease-only, 2, '', 1",
         "lease-fencing, lease-check-owner, 2, '', 1",
+        "redis-primitives, article-mutex, 3, '', 0",
+        "redis-primitives, article-semaphore, 3, '', 0",
+        "readers-writers, reader-preference, 2, '', 1",
+        "readers-writers, mesa-if, 2, '', 1",
+        "dining-philosophers, naive, 3, '', 1",
     })
     void aBrokenStrategyFailsAndShrinksToTheFewestPreemptions(String lab, String strategy, int workers,
                                                               String switches, int fewest) throws Exception {
@@ -120,6 +125,13 @@ class ExploreLabsTest {
         "job-queue, request-token, 3, batch=1",
         "job-queue, skip-locked, 3, batch=1",
         "lease-fencing, fenced, 2, ''",
+        "redis-primitives, hardened-mutex, 3, ''",
+        "redis-primitives, hardened-semaphore, 3, ''",
+        "readers-writers, writer-preference, 2, ''",
+        "readers-writers, fair, 2, ''",
+        "dining-philosophers, ordered, 3, ''",
+        "dining-philosophers, waiter, 3, ''",
+        "dining-philosophers, try-backoff, 3, ''",
     })
     void aFixFailsInNoScheduleOfTheWholeBoundedSpace(String lab, String strategy, int workers, String switches)
             throws Exception {

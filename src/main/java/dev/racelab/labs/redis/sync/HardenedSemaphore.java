@@ -1,6 +1,7 @@
 package dev.racelab.labs.redis.sync;
 
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ZAddParams;
 
 import java.time.Duration;
 import java.util.List;
@@ -114,6 +115,12 @@ public final class HardenedSemaphore extends QueuedSemaphore implements LeaseKee
     @Override
     public void abandon() {
         keeper.drop(this);
+    }
+
+    /** Its holder's lease ends now: the next script that runs takes the permit back. */
+    @Override
+    public void runOut(Jedis connection) {
+        connection.zadd(keys.get(2), 0, client.owner(), ZAddParams.zAddParams().xx());
     }
 
     /** Whose permit of which construct, as a failed renewal names it. */

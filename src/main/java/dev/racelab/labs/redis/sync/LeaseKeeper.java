@@ -36,6 +36,9 @@ public final class LeaseKeeper implements AutoCloseable {
 
         /** Stops being renewed: its client failed or let go. */
         void abandon();
+
+        /** Its lease runs out now, on {@code connection}: the time a schedule let pass was longer than a lease. */
+        void runOut(Jedis connection);
     }
 
     private final Duration lease;

@@ -136,6 +136,12 @@ public final class LeaseLock implements LeaseKeeper.Leased {
         }
     }
 
+    /** Its lease ends now, if this client still holds the lock: the next client to ask gets it. */
+    @Override
+    public void runOut(Jedis connection) {
+        RELEASE.runForLong(connection, keys.subList(0, 1), List.of(client.owner()));
+    }
+
     /** Whose lease of which lock, as a failed renewal names it. */
     @Override
     public String toString() {

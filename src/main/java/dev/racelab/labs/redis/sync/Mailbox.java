@@ -1,5 +1,7 @@
 package dev.racelab.labs.redis.sync;
 
+import dev.racelab.engine.PushedWait;
+
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -14,11 +16,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * design its permit went with it. A client that stopped acting (vanished) never takes what
  * arrives: it stays {@linkplain #pending() pending}.
  *
+ * <p>In a scheduled run the client waits as its worker's {@link PushedWait}: a place the schedule
+ * sees, which a wake-up ends, or the schedule letting the wait's time pass.
+ *
  * <p>Threads: the client's subscriber thread delivers; the client's own thread arms, waits and
  * disarms; any thread may {@linkplain #breakWith break} it. Everything is guarded by {@code lock}.
  */
 final class Mailbox {
 
+    private final PushedWait pushed;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition arrived = lock.newCondition();
     private final ArrayDeque<String> kept = new ArrayDeque<>();
@@ -27,6 +33,10 @@ final class Mailbox {
     private String broken;
     /** What broke the subscriber, when the server did: a waiter's failure carries it, so it is the server's. */
     private Throwable brokenBy;
+
+    Mailbox(PushedWait pushed) {
+        this.pushed = pushed;
+    }
 
     /** The client is about to wait here: keep what arrives from now on. */
     void arm() {
@@ -39,27 +49,40 @@ final class Mailbox {
     }
 
     /**
-     * Waits for a wake-up for at most {@code nanos}.
+     * Waits for a wake-up for at most {@code nanos}: by the run's clock, or in a scheduled run
+     * until the schedule lets them pass.
      *
      * @return the wake-up's message, or null when the time ran out
      * @throws WakeUpsBroken when no wake-up can come any more (the subscriber died or the run stopped)
      */
     String await(long nanos) throws InterruptedException {
-        lock.lock();
-        try {
-            long left = nanos;
-            while (kept.isEmpty() && broken == null && left > 0) {
-                left = arrived.awaitNanos(left);
+        long left = nanos;
+        boolean free = false;
+        while (true) {
+            lock.lock();
+            try {
+                while (free && kept.isEmpty() && broken == null && left > 0) {
+                    left = arrived.awaitNanos(left);
+                }
+                if (!kept.isEmpty()) {
+                    return kept.poll();
+                }
+                if (broken != null) {
+                    throw new WakeUpsBroken(broken, brokenBy);
+                }
+                if (left <= 0) {
+                    return null;
+                }
+            } finally {
+                lock.unlock();
             }
-            if (!kept.isEmpty()) {
-                return kept.poll();
+            switch (pushed.await(left)) {
+                case ARRIVED -> {
+                    // Look again.
+                }
+                case TIME_PASSED -> left = 0;
+                case FREE -> free = true;
             }
-            if (broken != null) {
-                throw new WakeUpsBroken(broken, brokenBy);
-            }
-            return null;
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -89,6 +112,7 @@ final class Mailbox {
             if (armed) {
                 kept.add(message);
                 arrived.signalAll();
+                pushed.arrived();
             } else {
                 unread++;
             }
@@ -128,6 +152,7 @@ final class Mailbox {
                 brokenBy = cause;
             }
             arrived.signalAll();
+            pushed.arrived();
         } finally {
             lock.unlock();
         }

@@ -1,7 +1,9 @@
 package dev.racelab.labs.redis.sync;
 
 import dev.racelab.backend.Redis;
+import dev.racelab.engine.PushedWait;
 import dev.racelab.engine.RunThreads;
+import dev.racelab.engine.WorkerContext;
 import redis.clients.jedis.Jedis;
 
 import java.util.Set;
@@ -38,6 +40,8 @@ public final class SyncClient implements AutoCloseable {
     private final WakeUps wakeUps;
     /** Handles whose leases the keeper renews; they let go of them when the client fails. */
     private final Set<LeaseKeeper.Leased> leased = ConcurrentHashMap.newKeySet();
+    /** Leases a crash or a freeze left to run out, which a schedule letting time pass ends at once. */
+    private final Set<LeaseKeeper.Leased> abandoned = ConcurrentHashMap.newKeySet();
     private volatile Health health = Health.LIVE;
 
     private SyncClient(String name, KeySpace space, SyncEvents events, Jedis commands, WakeUps wakeUps, String owner) {
@@ -55,12 +59,21 @@ public final class SyncClient implements AutoCloseable {
      * thread, {@code <name>-wake-ups-<run>}, comes from {@code threads}.
      */
     public static SyncClient open(Redis redis, KeySpace space, String name, SyncEvents events, RunThreads threads) {
+        return open(redis, space, name, events, threads, PushedWait.FREE);
+    }
+
+    /**
+     * As {@link #open(Redis, KeySpace, String, SyncEvents, RunThreads)}, for a worker whose waits
+     * for wake-ups are {@code pushed}: places a schedule sees ({@link WorkerContext#pushedWait}).
+     */
+    public static SyncClient open(Redis redis, KeySpace space, String name, SyncEvents events, RunThreads threads,
+                                  PushedWait pushed) {
         String owner = name + "/" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
         String connection = space.runId() + ":" + name;
         Jedis commands = redis.open(connection, COMMAND_TIMEOUT_MILLIS);
         try {
             WakeUps wakeUps = WakeUps.open(redis, connection + ":wake-ups", space.channel(owner), threads,
-                    name + "-wake-ups-" + space.runId());
+                    name + "-wake-ups-" + space.runId(), pushed);
             return new SyncClient(name, space, events, commands, wakeUps, owner);
         } catch (RuntimeException e) {
             commands.close();
@@ -132,7 +145,7 @@ public final class SyncClient implements AutoCloseable {
      * sent after this reaches nobody, deterministically.
      */
     public void crash() {
-        stopRenewing();
+        abandon();
         health = Health.CRASHED;
         wakeUps.close();
         long deadline = System.nanoTime() + SERVER_NOTICE_MILLIS * 1_000_000;
@@ -151,8 +164,40 @@ public final class SyncClient implements AutoCloseable {
      * wake-ups still reach it (PUBLISH counts it), but it never acts on them.
      */
     public void vanish() {
-        stopRenewing();
+        abandon();
         health = Health.VANISHED;
+    }
+
+    /** Its leases are no longer renewed and will run out. */
+    private void abandon() {
+        abandoned.addAll(leased);
+        stopRenewing();
+    }
+
+    /**
+     * Returns once every wake-up published to this client before now has reached its mailbox
+     * ({@link WakeUps#settle}); {@code publisher} is a connection of the caller's own.
+     */
+    public void settle(Jedis publisher) throws InterruptedException {
+        if (health == Health.LIVE) {
+            wakeUps.settle(publisher);
+        }
+    }
+
+    /** Whether leases this client's crash or freeze left are still to run out. */
+    public boolean leasesRunningOut() {
+        return !abandoned.isEmpty();
+    }
+
+    /**
+     * The time a schedule let pass ran out the leases this client's crash or freeze left: they
+     * end now, on {@code connection} (the caller's own), for the next script to take back.
+     */
+    public void runOutLeases(Jedis connection) {
+        for (LeaseKeeper.Leased handle : abandoned) {
+            handle.runOut(connection);
+        }
+        abandoned.clear();
     }
 
     private void stopRenewing() {

@@ -1,6 +1,7 @@
 package dev.racelab.labs.redis.sync;
 
 import dev.racelab.backend.Redis;
+import dev.racelab.engine.PushedWait;
 import dev.racelab.engine.RunThreads;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPubSub;
@@ -21,6 +22,10 @@ import java.util.concurrent.TimeUnit;
  * opaque number the waker chose (RaceLab passes the sequence number of the release event, so
  * the timeline can draw an arrow from the release to the wake-up it caused).
  *
+ * <p>A scheduled run must know that no wake-up is on its way before it takes a waiting client
+ * for one that nothing ends: {@link #settle} publishes a probe on the channel and returns once the
+ * subscriber read it, so everything published there before it has reached its mailbox.
+ *
  * <p>Threads: the subscriber thread ({@code <client>-wake-ups-<run>}, one of the run's {@link
  * RunThreads}, so a failure nobody expected is recorded in the run) owns the connection while it
  * reads; {@link #close} (from the client's thread, or the run's when it ends) closes the socket
@@ -30,26 +35,36 @@ final class WakeUps implements AutoCloseable {
 
     private static final long SUBSCRIBE_TIMEOUT_MILLIS = 5_000;
     private static final long JOIN_MILLIS = 5_000;
+    /** How long a probe may take to come back before the subscriber is taken for stuck. */
+    private static final long PROBE_MILLIS = 10_000;
+    /** The start of a probe's message: no construct's name starts so. */
+    private static final String PROBE = "?probe#";
 
     private final String channel;
     private final Jedis subscriber;
     private final Map<String, Mailbox> mailboxes = new ConcurrentHashMap<>();
     private final CountDownLatch subscribed = new CountDownLatch(1);
+    private final PushedWait pushed;
+    /** Probes sent and read back; guarded by {@code this}. */
+    private long probesSent;
+    private long probesRead;
     /** The subscriber thread; set by {@link #open} before anyone else sees this object. */
     private Thread thread;
     private volatile boolean closing;
 
-    private WakeUps(Jedis subscriber, String channel) {
+    private WakeUps(Jedis subscriber, String channel, PushedWait pushed) {
         this.subscriber = subscriber;
         this.channel = channel;
+        this.pushed = pushed;
     }
 
     /**
      * Opens the subscriber, its thread called {@code threadName} from {@code threads}, and returns
      * once the server confirmed the subscription.
      */
-    static WakeUps open(Redis redis, String connectionName, String channel, RunThreads threads, String threadName) {
-        WakeUps wakeUps = new WakeUps(redis.open(connectionName, 0), channel);
+    static WakeUps open(Redis redis, String connectionName, String channel, RunThreads threads, String threadName,
+                        PushedWait pushed) {
+        WakeUps wakeUps = new WakeUps(redis.open(connectionName, 0), channel, pushed);
         wakeUps.thread = threads.start(threadName, wakeUps::listen);
         try {
             if (!wakeUps.subscribed.await(SUBSCRIBE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)) {
@@ -92,7 +107,7 @@ final class WakeUps implements AutoCloseable {
 
     /** The mailbox of {@code construct}, made on first use. */
     Mailbox mailbox(String construct) {
-        return mailboxes.computeIfAbsent(construct, c -> new Mailbox());
+        return mailboxes.computeIfAbsent(construct, c -> new Mailbox(pushed));
     }
 
     /** Every mailbox so far, by construct. */
@@ -112,6 +127,10 @@ final class WakeUps implements AutoCloseable {
 
                 @Override
                 public void onMessage(String ignored, String message) {
+                    if (message.startsWith(PROBE)) {
+                        probed(Long.parseLong(message.substring(PROBE.length())));
+                        return;
+                    }
                     int hash = message.lastIndexOf('#');
                     mailbox(hash < 0 ? message : message.substring(0, hash)).deliver(message);
                 }
@@ -125,6 +144,38 @@ final class WakeUps implements AutoCloseable {
             Throwable cause = failure;
             mailboxes.values().forEach(m -> m.breakWith(reason, cause));
         }
+    }
+
+    /**
+     * Returns once every wake-up published on this channel before now has reached its mailbox:
+     * publishes a probe with {@code publisher} (not the client's own connection, which its thread
+     * owns) and waits for the subscriber to read it, Redis keeping each subscriber's messages in
+     * the order they were published.
+     *
+     * @throws IllegalStateException if the probe does not come back in time (the subscriber died)
+     */
+    void settle(Jedis publisher) throws InterruptedException {
+        long probe;
+        synchronized (this) {
+            probe = ++probesSent;
+        }
+        publisher.publish(channel, PROBE + probe);
+        long deadline = System.nanoTime() + PROBE_MILLIS * 1_000_000;
+        synchronized (this) {
+            while (probesRead < probe) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || closing) {
+                    throw new IllegalStateException("the subscriber of " + channel + " did not read a probe within "
+                            + PROBE_MILLIS / 1000 + " s");
+                }
+                wait(Math.max(1, left / 1_000_000));
+            }
+        }
+    }
+
+    private synchronized void probed(long probe) {
+        probesRead = Math.max(probesRead, probe);
+        notifyAll();
     }
 
     /** Ends every wait for a wake-up with {@link WakeUpsBroken}; the subscription stays. */

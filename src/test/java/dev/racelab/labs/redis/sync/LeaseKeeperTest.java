@@ -83,6 +83,10 @@ class LeaseKeeperTest {
         }
 
         @Override
+        public void runOut(Jedis connection) {
+        }
+
+        @Override
         public String toString() {
             return "a faulty handle";
         }

@@ -1,0 +1,77 @@
+package dev.racelab.labs.support;
+
+import dev.racelab.backend.Redis;
+import dev.racelab.engine.ServerWaits;
+import dev.racelab.labs.redis.sync.KeySpace;
+import dev.racelab.labs.redis.sync.SyncClient;
+import redis.clients.jedis.Jedis;
+
+import java.util.Collection;
+import java.util.Set;
+
+/**
+ * What Redis says of a scheduled run's waits ({@link ServerWaits}). Its workers block on no call:
+ * they wait for wake-ups, and say so themselves; Redis is asked only to pass on every wake-up on
+ * its way before the schedule takes a waiter for one that nothing ends, and, when the schedule
+ * lets time pass, the leases a crash or a freeze left run out at once.
+ *
+ * <p>Threads: the run's schedule thread only, which alone uses the connection this opens on first
+ * use ({@code racelab:<run>:schedule}); the fixture closes it.
+ */
+final class RedisWaits implements ServerWaits, AutoCloseable {
+
+    private static final int TIMEOUT_MILLIS = 10_000;
+
+    private final Redis redis;
+    private final KeySpace space;
+    private final Set<SyncClient> clients;
+    private Jedis connection;
+
+    RedisWaits(Redis redis, KeySpace space, Set<SyncClient> clients) {
+        this.redis = redis;
+        this.space = space;
+        this.clients = clients;
+    }
+
+    @Override
+    public Set<String> waiting(Collection<String> workers) {
+        return Set.of();
+    }
+
+    @Override
+    public void settlePushed(Collection<String> workers) throws InterruptedException {
+        for (SyncClient client : clients) {
+            if (workers.contains(client.name())) {
+                client.settle(connection());
+            }
+        }
+    }
+
+    @Override
+    public boolean timeMatters() {
+        return clients.stream().anyMatch(SyncClient::leasesRunningOut);
+    }
+
+    @Override
+    public void letTimePass() {
+        for (SyncClient client : clients) {
+            if (client.leasesRunningOut()) {
+                client.runOutLeases(connection());
+            }
+        }
+    }
+
+    private Jedis connection() {
+        if (connection == null) {
+            connection = redis.open(space.runId() + ":schedule", TIMEOUT_MILLIS);
+        }
+        return connection;
+    }
+
+    @Override
+    public void close() {
+        if (connection != null) {
+            connection.close();
+        }
+    }
+}
