@@ -134,6 +134,8 @@ final class ExploreReport {
             s.put("fewestPreemptions", shrunk.fewest());
             s.put("candidates", shrunk.candidates());
             s.put("confirmed", shrunk.confirmed());
+            // A run judged once nothing could move its workers: a liveness failure on a finite schedule.
+            s.put("liveness", shrunk.found().verdict() == Verdict.STUCK);
             s.put("file", shrunkFile == null ? null : shrunkFile.toString());
             json.put("shrunk", s);
         }

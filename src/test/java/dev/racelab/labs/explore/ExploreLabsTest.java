@@ -125,6 +125,8 @@ class ExploreLabsTest {
         "job-queue, request-token, 3, batch=1",
         "job-queue, skip-locked, 3, batch=1",
         "lease-fencing, fenced, 2, ''",
+        "advisory-lock, session-pinned, 2, work-ms=0",
+        "advisory-lock, xact-lock, 2, work-ms=0",
         "redis-primitives, hardened-mutex, 3, ''",
         "redis-primitives, hardened-semaphore, 3, ''",
         "readers-writers, writer-preference, 2, ''",
@@ -140,27 +142,5 @@ class ExploreLabsTest {
         assertEquals(found.schedules(), found.space());
         assertEquals(0, found.failingCount(), found.outcomes().toString());
         assertNull(found.shrunk());
-    }
-
-    /**
-     * The advisory lock's fixes take their locks on pooled sessions, and which session the pool
-     * lends is not yet a choice of the schedule: some runs go otherwise than the same choices went
-     * before, so the search cannot claim the whole space. What it ran fails in no schedule, and the
-     * report says the space is not known exactly.
-     */
-    @ParameterizedTest(name = "{0} {1}")
-    @CsvSource({
-        "advisory-lock, session-pinned, 2, work-ms=0",
-        "advisory-lock, xact-lock, 2, work-ms=0",
-    })
-    void aFixOnPooledSessionsFailsInNoScheduleThatRan(String lab, String strategy, int workers, String switches)
-            throws Exception {
-        Exploration found = explore(lab, strategy, workers, switches);
-        assertTrue(found.schedules() > 0);
-        assertEquals(0, found.failingCount(), found.outcomes().toString());
-        if (found.diverged() > 0) {
-            assertNull(found.space(), "a space not known exactly is not claimed");
-            assertTrue(!found.exhausted());
-        }
     }
 }
