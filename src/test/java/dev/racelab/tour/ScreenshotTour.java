@@ -5,27 +5,17 @@ import dev.racelab.backend.Backends;
 import dev.racelab.backend.DataHome;
 import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.GateRule;
-import dev.racelab.engine.Outcome;
-import dev.racelab.engine.Run;
 import dev.racelab.engine.SwitchValues;
 import dev.racelab.ui.RaceLabWindow;
 import dev.racelab.ui.model.Settings;
 import dev.racelab.ui.startup.ServerStartup;
 import javafx.application.Application;
 import javafx.application.Platform;
-import javafx.scene.image.PixelReader;
-import javafx.scene.image.WritableImage;
 import javafx.stage.Stage;
 
-import javax.imageio.ImageIO;
-import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
-import java.util.function.Predicate;
 
 /**
  * Takes the README's screenshots from the real window: drives each lab through a run (choose,
@@ -34,13 +24,7 @@ import java.util.function.Predicate;
  *
  * <p>Arguments: the output folder, then optionally the names of the shots to take.
  */
-public final class ScreenshotTour extends Application {
-
-    private static Path output;
-    private static List<String> only;
-
-    private RaceLabWindow window;
-    private Stage stage;
+public final class ScreenshotTour extends TourSteps {
 
     /** Started from {@link Main}: a main inside an Application subclass cannot start JavaFX from a class path. */
     static void begin(String[] args) {
@@ -410,7 +394,11 @@ public final class ScreenshotTour extends Application {
         }
         if (wanted("explore-grid") || wanted("explore-played")) {
             setUp("counter", "read-modify-write", 2, 2, GatePlan.NONE, false);
-            explore();
+            explore("explore", dev.racelab.engine.explore.Method.ALL, 2, 2);
+        }
+        if (wanted("explore-philosophers-grid") || wanted("explore-philosophers-played")) {
+            setUp("dining-philosophers", "naive", 3, 1, GatePlan.NONE, false);
+            explore("explore-philosophers", dev.racelab.engine.explore.Method.BOUNDED, 3, 1);
         }
         if (wanted("batch-histogram")) {
             setUpDefaults("counter");
@@ -425,30 +413,31 @@ public final class ScreenshotTour extends Application {
     }
 
     /**
-     * Explores every interleaving of the counter's two clients × two increments, shoots the grid
-     * with the shrunk failure beside its passing neighbour, then plays the shrunk failure on the
-     * timeline and shoots the window.
+     * Explores the lab set up ({@code workers} × {@code ops}, by {@code how}, at most two
+     * preemptions where bounded), shoots the grid with the shrunk failure beside its passing
+     * neighbour ({@code name}-grid), then plays the shrunk failure on the timeline and shoots the
+     * window ({@code name}-played).
      */
-    private void explore() throws Exception {
+    private void explore(String name, dev.racelab.engine.explore.Method how, int workers, int ops) throws Exception {
         dev.racelab.ui.explore.ExploreWindow explore = onFx(() -> window.view().openExplore());
         fx(s -> {
             explore.stage().setWidth(1280);
             explore.stage().setHeight(860);
-            explore.choose(dev.racelab.engine.explore.Method.ALL, 2, 2, 2);
+            explore.choose(how, 2, workers, ops);
             explore.start();
         });
         awaitResult(() -> explore.resultProperty().get(), "the exploration", 5);
         pause(600);
-        if (wanted("explore-grid")) {
-            shoot("explore-grid", explore.stage());
+        if (wanted(name + "-grid")) {
+            shoot(name + "-grid", explore.stage());
         }
-        if (wanted("explore-played")) {
+        if (wanted(name + "-played")) {
             fx(s -> ((javafx.scene.control.Button) explore.stage().getScene().lookup("#explore-play-shrunk")).fire());
             pause(300);
             awaitOutcome();
             fx(s -> window.view().timeline().fit());
             pause(600);
-            shoot("explore-played");
+            shoot(name + "-played");
         }
         fx(s -> explore.stage().close());
     }
@@ -467,119 +456,5 @@ public final class ScreenshotTour extends Application {
         pause(600);
         shoot(name, batch.stage());
         fx(s -> batch.stage().close());
-    }
-
-    /** Waits until {@code result} (read on the FX thread) is there, at most {@code minutes}. */
-    private static void awaitResult(java.util.concurrent.Callable<?> result, String what, int minutes)
-            throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes);
-        while (onFx(result) == null) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(what + " did not end within " + minutes + " minutes");
-            }
-            Thread.sleep(200);
-        }
-    }
-
-    /** The chosen lab's integer switch called {@code name}. */
-    @SuppressWarnings("unchecked")
-    private dev.racelab.engine.Switch<Integer> switchNamed(String name) {
-        return (dev.racelab.engine.Switch<Integer>) window.session().lab().profile().switchNamed(name).orElseThrow();
-    }
-
-    private boolean wanted(String shot) {
-        return only.isEmpty() || only.contains(shot);
-    }
-
-    /** Chooses the lab with every setting at its default (strategy, workers, operations, preset delays). */
-    private void setUpDefaults(String lab) throws Exception {
-        fx(s -> {
-            window.view().selectLab(lab);
-            window.session().stepModeProperty().set(false);
-            window.session().reset();
-        });
-        pause(300);
-    }
-
-    /** Chooses the lab and its settings, as the user would; {@code gates} null for the lab's preset delays. */
-    private void setUp(String lab, String strategy, int workers, int ops, GatePlan gates, boolean stepMode)
-            throws Exception {
-        fx(s -> {
-            window.view().selectLab(lab);
-            var session = window.session();
-            session.stepModeProperty().set(stepMode);
-            session.strategyProperty().set(session.lab().strategy(strategy).orElseThrow());
-            session.workersProperty().set(workers);
-            session.opsProperty().set(ops);
-            session.gatesProperty().set(gates == null ? session.lab().presetGates() : gates);
-            session.reset();
-        });
-        pause(300);
-    }
-
-    private void awaitOutcome() throws Exception {
-        Run run = onFx(() -> window.session().run());
-        Outcome outcome = run.awaitOutcome(java.time.Duration.ofMinutes(2));
-        System.out.println("[tour] " + run.lab().id() + " " + run.strategy().id() + ": " + outcome.banner());
-        pause(700);
-    }
-
-    private void awaitCondition(Predicate<Run> condition) throws Exception {
-        awaitFx(() -> condition.test(window.session().run()));
-    }
-
-    private void awaitFx(java.util.concurrent.Callable<Boolean> condition) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            if (onFx(condition)) {
-                pause(300);
-                return;
-            }
-            Thread.sleep(20);
-        }
-        throw new IllegalStateException("the tour waited a minute for a moment that never came");
-    }
-
-    private void shoot(String name) throws Exception {
-        shoot(name, stage);
-    }
-
-    private void shoot(String name, Stage of) throws Exception {
-        WritableImage image = onFx(() -> of.getScene().snapshot(null));
-        int w = (int) image.getWidth();
-        int h = (int) image.getHeight();
-        BufferedImage png = new BufferedImage(w, h, BufferedImage.TYPE_INT_ARGB);
-        PixelReader reader = image.getPixelReader();
-        int[] row = new int[w];
-        for (int y = 0; y < h; y++) {
-            reader.getPixels(0, y, w, 1, javafx.scene.image.PixelFormat.getIntArgbInstance(), row, 0, w);
-            png.setRGB(0, y, w, 1, row, 0, w);
-        }
-        Path file = output.resolve(name + ".png");
-        ImageIO.write(png, "png", file.toFile());
-        System.out.println("[tour] wrote " + file);
-    }
-
-    private static void pause(long millis) throws InterruptedException {
-        Thread.sleep(millis);
-    }
-
-    private void fx(Consumer<Void> action) throws Exception {
-        onFx(() -> {
-            action.accept(null);
-            return null;
-        });
-    }
-
-    private static <T> T onFx(java.util.concurrent.Callable<T> call) throws Exception {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        Platform.runLater(() -> {
-            try {
-                result.complete(call.call());
-            } catch (Throwable e) {
-                result.completeExceptionally(e);
-            }
-        });
-        return result.get(30, TimeUnit.SECONDS);
     }
 }
