@@ -1,6 +1,5 @@
 package dev.racelab.backend;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.WorkerContext;
@@ -12,7 +11,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -122,46 +120,7 @@ public final class PgSessions implements AutoCloseable {
         this.postgres = postgres;
         this.mode = mode;
         this.threads = threads;
-        this.pool = mode.pools(workers) ? pool(runId, mode.poolSize(), threads) : null;
-    }
-
-    private HikariDataSource pool(String runId, int size, ThreadFactory threads) {
-        HikariConfig config = new HikariConfig();
-        config.setPoolName("racelab-pool-" + runId);
-        config.setDataSource(new PooledSessions());
-        config.setMaximumPoolSize(size);
-        config.setMinimumIdle(size);
-        config.setConnectionTimeout(30_000);
-        config.setThreadFactory(threads);
-        HikariDataSource pool = new HikariDataSource(config);
-        filled(pool, size);
-        return pool;
-    }
-
-    /**
-     * Fills the pool now: Hikari opens the sessions past its first on a thread of its own, and only
-     * a while after it starts, unless someone waits for one. So each is asked for and given back,
-     * so that no worker's first borrow waits for a session being opened, and which session a worker
-     * is lent depends on who gave back which before, not on how fast they opened. A session that
-     * cannot be opened now is left to the worker that asks for it, which then says why.
-     */
-    private static void filled(HikariDataSource pool, int size) {
-        List<Connection> held = new ArrayList<>(size);
-        try {
-            for (int i = 0; i < size; i++) {
-                held.add(pool.getConnection());
-            }
-        } catch (SQLException e) {
-            // Said by the first worker that asks.
-        } finally {
-            for (Connection connection : held) {
-                try {
-                    connection.close();
-                } catch (SQLException e) {
-                    // Given back broken: Hikari drops it and opens another.
-                }
-            }
-        }
+        this.pool = mode.pools(workers) ? SessionPool.open(runId, mode.poolSize(), new PooledSessions(), threads) : null;
     }
 
     /**

@@ -1,7 +1,8 @@
 package dev.racelab.cli;
 
 import dev.racelab.engine.lab.Lab;
-import dev.racelab.engine.Verdict;
+import dev.racelab.engine.Event;
+import dev.racelab.engine.Steering;
 import dev.racelab.engine.explore.Exploration;
 import dev.racelab.engine.explore.Found;
 import dev.racelab.engine.explore.Method;
@@ -77,7 +78,7 @@ final class ExploreReport {
                 : ": fewer preemptions not ruled out in the time given") + " (" + shrunk.candidates()
                 + " schedules run to shrink it)");
         out.println("  " + s.interleaving());
-        if (s.verdict() == Verdict.STUCK) {
+        if (liveness(shrunk)) {
             out.println("  a liveness failure: judged on this finite schedule as the lab judges a run at its timeout, "
                     + "once nothing could move the workers any more");
         }
@@ -87,6 +88,19 @@ final class ExploreReport {
         if (shrunkFile != null) {
             out.println("  saved: " + shrunkFile + " (racelab rerun FILE follows it again; replay FILE shows it)");
         }
+    }
+
+    /** Whether the shrunk failure was judged once nothing could move its workers: a liveness failure. */
+    private static boolean liveness(Exploration.Shrunk shrunk) {
+        if (shrunk.record() == null) {
+            return false;
+        }
+        for (Event e : shrunk.record().events().upToNow()) {
+            if (Steering.judgedAtRest(e)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     Map<String, Object> toJson() {
@@ -135,7 +149,7 @@ final class ExploreReport {
             s.put("candidates", shrunk.candidates());
             s.put("confirmed", shrunk.confirmed());
             // A run judged once nothing could move its workers: a liveness failure on a finite schedule.
-            s.put("liveness", shrunk.found().verdict() == Verdict.STUCK);
+            s.put("liveness", liveness(shrunk));
             s.put("file", shrunkFile == null ? null : shrunkFile.toString());
             json.put("shrunk", s);
         }

@@ -226,8 +226,9 @@ public final class GateKeeper {
     }
 
     /**
-     * The workers settled now, as bits: halted at a gate and not yet released ({@code halted}),
-     * or finished ({@code finished}). For a scheduled run ({@link Steering}); at most 64 workers.
+     * The workers settled now, as bits ({@link Settled}): halted at a gate and not yet released,
+     * waiting for time or for a pushed message, or finished. For a scheduled run ({@link
+     * Steering}); at most 64 workers.
      */
     Settled settled() {
         lock.lock();

@@ -422,7 +422,7 @@ public final class Run {
             RunSummary stalled = summary(true);
             Outcome diagnosis = scenario.diagnose(stalled);
             stopWorkers();
-            return diagnosis != null ? diagnosis : RunResults.stuck(workers, spec);
+            return diagnosis != null ? diagnosis : RunResults.stuck(workers, spec, steering != null && steering.atRest());
         }
         stopWorkers();
         Failure late = failure.get();

@@ -41,14 +41,15 @@ final class RunResults {
     }
 
     /** A run whose workers got nowhere for the timeout, and the lab could not say why: who never finished. */
-    static Outcome stuck(List<WorkerHandle> workers, RunSpec spec) {
+    static Outcome stuck(List<WorkerHandle> workers, RunSpec spec, boolean atRest) {
         List<String> unfinished = new ArrayList<>();
         for (WorkerHandle worker : workers) {
             if (worker.opsDone() < spec.ops()) {
                 unfinished.add(worker.name());
             }
         }
-        return new Outcome(Verdict.STUCK, "no progress for " + spec.timeout().toSeconds() + " s",
+        return new Outcome(Verdict.STUCK, atRest ? "every worker left waits for a message nobody is left to send"
+                : "no progress for " + spec.timeout().toSeconds() + " s",
                 "These workers never finished: " + String.join(", ", unfinished) + ".",
                 Map.of("stuck workers", (long) unfinished.size()), Map.of(), List.of());
     }

@@ -34,7 +34,7 @@ public interface ServerWaits {
      * they push (a lease nobody renews any more would run out): if not, only a message ends
      * their waits, and the schedule does not offer time as a step for them.
      */
-    default boolean timeMatters() {
+    default boolean timeMatters() throws Exception {
         return false;
     }
 
@@ -62,8 +62,13 @@ public interface ServerWaits {
             }
 
             @Override
-            public boolean timeMatters() {
-                return fixtures.stream().anyMatch(f -> f.waits().timeMatters());
+            public boolean timeMatters() throws Exception {
+                for (Fixture fixture : fixtures) {
+                    if (fixture.waits().timeMatters()) {
+                        return true;
+                    }
+                }
+                return false;
             }
 
             @Override

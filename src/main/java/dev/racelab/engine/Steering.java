@@ -91,6 +91,11 @@ public final class Steering {
         return atRest;
     }
 
+    /** Whether {@code e} is the run's lane saying nothing could move the workers any more, and the run was judged. */
+    public static boolean judgedAtRest(Event e) {
+        return e.actor() == Run.RUN_ACTOR && e.kind() == EventKind.NOTE && AT_REST.equals(e.subject());
+    }
+
     /** Whether {@code e} is the run's lane saying the schedule ended before the workers did. */
     public static boolean ends(Event e) {
         return e.actor() == Run.RUN_ACTOR && e.kind() == EventKind.NOTE
@@ -192,7 +197,8 @@ public final class Steering {
      * Time passes: the workers backing off go on, each after the wait it asked for (passed on the
      * workers' clock at once, {@link WorkerContext#nanoTime}), one at a time in turn, until one of
      * them gets somewhere (a gate, its end, a wait on a server), or another worker does (woken by
-     * what time passing let happen: a lease ran out, a permit was handed on). Their tries in
+     * what time passing let happen: a lease ran out, a permit was handed on); a worker waiting
+     * for a pushed message looks again once, and time has passed when all have. Their tries in
      * between are not passages of the schedule: only that time passed is. If nobody gets
      * anywhere within the run's timeout, the schedule ends and the run goes on unscheduled, for its
      * own judging to say what became of it.
@@ -205,18 +211,24 @@ public final class Steering {
         boolean pushedToo = waits.timeMatters();
         waits.letTimePass();
         GateKeeper.Settled before = gates.settled();
+        // A worker waiting for a pushed message looks again once per time step: if that finds
+        // nothing, only a message (or time again) will move it.
+        long looked = 0;
         int turn = 0;
         while (System.nanoTime() - deadline < 0) {
             GateKeeper.Settled settled = gates.settled();
             if (settled.stopped()) {
                 return false;
             }
-            long waiting = pushedToo ? settled.backingOff() : settled.backingOff() & ~settled.pushWaits();
+            long waiting = (pushedToo ? settled.backingOff() : settled.backingOff() & ~settled.pushWaits()) & ~looked;
             if (waiting == 0) {
                 return true;
             }
             int worker = next(waiting, turn);
             turn = worker + 1;
+            if ((settled.pushWaits() & (1L << worker)) != 0) {
+                looked |= 1L << worker;
+            }
             // Its wait passes on the workers' clock at once: what the worker's deadlines see.
             gates.skip(gates.backingOff(worker));
             if (!gates.step(worker)) {
@@ -240,7 +252,7 @@ public final class Steering {
      * Who waits for time to pass now: every worker backing off, and those waiting for a pushed
      * message with a patience of their own, when time passing would change what the servers hold.
      */
-    private long timed(GateKeeper.Settled settled) {
+    private long timed(GateKeeper.Settled settled) throws Exception {
         return waits.timeMatters() ? settled.backingOff() : settled.backingOff() & ~settled.pushWaits();
     }
 

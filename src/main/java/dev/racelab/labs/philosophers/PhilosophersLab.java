@@ -68,7 +68,6 @@ public final class PhilosophersLab extends ProfiledLab<PhilosophersStrategy> {
         this.backends = backends;
     }
 
-
     @Override
     public GatePlan presetGates() {
         return GatePlan.NONE.with(BETWEEN_FORKS.id(), DAWDLE_BETWEEN_FORKS).with(BACKOFF.id(), RANDOM_BACKOFF);

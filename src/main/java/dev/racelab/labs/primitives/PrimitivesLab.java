@@ -79,7 +79,6 @@ public final class PrimitivesLab extends ProfiledLab<PrimitivesStrategy> {
         this.backends = backends;
     }
 
-
     @Override
     public GatePlan presetGates() {
         return GatePlan.NONE.with(HOLDER_CRASHES.id(), PRESET_CRASHING_WORKER, GateRule.fixed(1));

@@ -52,7 +52,6 @@ public final class ReadersWritersLab extends ProfiledLab<ReadersWritersStrategy>
         return Math.max(1, workers / 4);
     }
 
-
     /**
      * Four each: a writer is starved when more than two reads per reader go ahead of it while it
      * waits, so the readers must come back to the document more than twice.

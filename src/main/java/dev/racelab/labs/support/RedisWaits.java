@@ -15,8 +15,9 @@ import java.util.Set;
  * its way before the schedule takes a waiter for one that nothing ends, and, when the schedule
  * lets time pass, the leases a crash or a freeze left run out at once.
  *
- * <p>Threads: the run's schedule thread only, which alone uses the connection this opens on first
- * use ({@code racelab:<run>:schedule}); the fixture closes it.
+ * <p>Threads: the run's schedule thread asks; the fixture closes, on the run's thread, perhaps
+ * while the schedule thread is still asking. The connection ({@code racelab:<run>:schedule}),
+ * opened on first use and never after closing, is guarded by {@code this}.
  */
 final class RedisWaits implements ServerWaits, AutoCloseable {
 
@@ -26,6 +27,7 @@ final class RedisWaits implements ServerWaits, AutoCloseable {
     private final KeySpace space;
     private final Set<SyncClient> clients;
     private Jedis connection;
+    private boolean closed;
 
     RedisWaits(Redis redis, KeySpace space, Set<SyncClient> clients) {
         this.redis = redis;
@@ -39,7 +41,7 @@ final class RedisWaits implements ServerWaits, AutoCloseable {
     }
 
     @Override
-    public void settlePushed(Collection<String> workers) throws InterruptedException {
+    public synchronized void settlePushed(Collection<String> workers) throws InterruptedException {
         for (SyncClient client : clients) {
             if (workers.contains(client.name())) {
                 client.settle(connection());
@@ -48,20 +50,28 @@ final class RedisWaits implements ServerWaits, AutoCloseable {
     }
 
     @Override
-    public boolean timeMatters() {
-        return clients.stream().anyMatch(SyncClient::leasesRunningOut);
+    public synchronized boolean timeMatters() {
+        for (SyncClient client : clients) {
+            if (client.health() != SyncClient.Health.LIVE && client.leasesRunningOut(connection())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
-    public void letTimePass() {
+    public synchronized void letTimePass() {
         for (SyncClient client : clients) {
-            if (client.leasesRunningOut()) {
+            if (client.health() != SyncClient.Health.LIVE) {
                 client.runOutLeases(connection());
             }
         }
     }
 
     private Jedis connection() {
+        if (closed) {
+            throw new IllegalStateException("the run's Redis fixture is closed: its schedule asks no more");
+        }
         if (connection == null) {
             connection = redis.open(space.runId() + ":schedule", TIMEOUT_MILLIS);
         }
@@ -69,7 +79,8 @@ final class RedisWaits implements ServerWaits, AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        closed = true;
         if (connection != null) {
             connection.close();
         }

@@ -1,6 +1,7 @@
 package dev.racelab.labs.explore;
 
 import dev.racelab.engine.Clock;
+import dev.racelab.engine.GateRule;
 import dev.racelab.engine.RunRecord;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Verdict;
@@ -142,5 +143,26 @@ class ExploreLabsTest {
         assertEquals(found.schedules(), found.space());
         assertEquals(0, found.failingCount(), found.outcomes().toString());
         assertNull(found.shrunk());
+    }
+
+    /**
+     * The hardened mutex through two faults at once: client-2 crashes holding it (the lab's preset)
+     * and client-3 freezes once queued, still subscribed, so a permit can be handed to it later
+     * and nobody renews it. Each lease runs out when the schedule lets time pass; no schedule of the
+     * whole bounded space ends with a permit lost or a worker left waiting.
+     */
+    @Test
+    void theHardenedMutexComesThroughACrashedHolderAndAFrozenWaiterInEverySchedule() throws Exception {
+        Lab lab = labs.find("redis-primitives").orElseThrow();
+        RunSpec spec = lab.defaults().withStrategy("hardened-mutex").withWorkers(3).withOps(1);
+        spec = spec.withGates(spec.gates().with("waiter-vanishes", 2, GateRule.fixed(1)));
+        Exploration found = new Explorer(lab, spec, Clock.system(), run -> { }).explore(BOUNDED,
+                new Explorer.Listener() {
+                    @Override
+                    public void ran(Found schedule, RunRecord record) {
+                    }
+                });
+        assertTrue(found.exhausted(), "the whole space ran: " + found.schedules() + " schedules");
+        assertEquals(0, found.failingCount(), found.outcomes().toString());
     }
 }

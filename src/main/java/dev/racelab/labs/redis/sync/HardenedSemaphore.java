@@ -85,6 +85,7 @@ public final class HardenedSemaphore extends QueuedSemaphore implements LeaseKee
             return true;
         }
         keeper.drop(this);
+        client.notLeasing(this);
         return false;
     }
 
@@ -93,6 +94,7 @@ public final class HardenedSemaphore extends QueuedSemaphore implements LeaseKee
         LEAVE.run(client.commands(), keys, args(SyncEvents.NO_CAUSE));
         mailbox.disarm();
         keeper.drop(this);
+        client.notLeasing(this);
         client.events().stoppedWaiting(name);
     }
 
@@ -100,6 +102,7 @@ public final class HardenedSemaphore extends QueuedSemaphore implements LeaseKee
     public boolean release() {
         long cause = client.events().released(name);
         keeper.drop(this);
+        client.notLeasing(this);
         if (RELEASE.runForLong(client.commands(), keys, args(cause)) < 0) {
             client.events().refused(name);
             return false;
@@ -115,6 +118,11 @@ public final class HardenedSemaphore extends QueuedSemaphore implements LeaseKee
     @Override
     public void abandon() {
         keeper.drop(this);
+    }
+
+    @Override
+    public boolean held(Jedis connection) {
+        return connection.zscore(keys.get(2), client.owner()) != null;
     }
 
     /** Its holder's lease ends now: the next script that runs takes the permit back. */

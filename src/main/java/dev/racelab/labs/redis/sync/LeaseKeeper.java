@@ -39,6 +39,9 @@ public final class LeaseKeeper implements AutoCloseable {
 
         /** Its lease runs out now, on {@code connection}: the time a schedule let pass was longer than a lease. */
         void runOut(Jedis connection);
+
+        /** Whether Redis records its client as holding it (or granted it) now, asked on {@code connection}. */
+        boolean held(Jedis connection);
     }
 
     private final Duration lease;

@@ -136,6 +136,11 @@ public final class LeaseLock implements LeaseKeeper.Leased {
         }
     }
 
+    @Override
+    public boolean held(Jedis connection) {
+        return client.owner().equals(connection.get(keys.get(0)));
+    }
+
     /** Its lease ends now, if this client still holds the lock: the next client to ask gets it. */
     @Override
     public void runOut(Jedis connection) {

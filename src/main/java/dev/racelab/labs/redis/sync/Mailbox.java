@@ -49,8 +49,8 @@ final class Mailbox {
     }
 
     /**
-     * Waits for a wake-up for at most {@code nanos}: by the run's clock, or in a scheduled run
-     * until the schedule lets them pass.
+     * Waits for a wake-up for at most {@code nanos} of real time, or in a scheduled run until the
+     * schedule lets them pass.
      *
      * @return the wake-up's message, or null when the time ran out
      * @throws WakeUpsBroken when no wake-up can come any more (the subscriber died or the run stopped)

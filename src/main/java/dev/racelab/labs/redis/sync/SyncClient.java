@@ -121,6 +121,11 @@ public final class SyncClient implements AutoCloseable {
         leased.add(handle);
     }
 
+    /** The handle's permit went back, or it left the queue: nothing of it is left to renew. */
+    void notLeasing(LeaseKeeper.Leased handle) {
+        leased.remove(handle);
+    }
+
     /**
      * Reports wake-ups that reached this client while it was not waiting for them, through
      * {@link SyncEvents#unread}; call it on the client's thread.
@@ -184,20 +189,29 @@ public final class SyncClient implements AutoCloseable {
         }
     }
 
-    /** Whether leases this client's crash or freeze left are still to run out. */
-    public boolean leasesRunningOut() {
-        return !abandoned.isEmpty();
+    /**
+     * Whether Redis records this crashed or frozen client as holding something whose lease nobody
+     * renews (a permit it held, or one granted to it since, a frozen client still hearing its
+     * wake-ups): asked on {@code connection}, the caller's own.
+     */
+    public boolean leasesRunningOut(Jedis connection) {
+        for (LeaseKeeper.Leased handle : abandoned) {
+            if (handle.held(connection)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
-     * The time a schedule let pass ran out the leases this client's crash or freeze left: they
-     * end now, on {@code connection} (the caller's own), for the next script to take back.
+     * The time a schedule let pass ran out the leases this client's crash or freeze left: what it
+     * holds now ends, on {@code connection} (the caller's own), for the next script to take back.
+     * Asked again each time, since a frozen client can still be granted a permit.
      */
     public void runOutLeases(Jedis connection) {
         for (LeaseKeeper.Leased handle : abandoned) {
             handle.runOut(connection);
         }
-        abandoned.clear();
     }
 
     private void stopRenewing() {

@@ -144,29 +144,40 @@ final class WakeUps implements AutoCloseable {
             Throwable cause = failure;
             mailboxes.values().forEach(m -> m.breakWith(reason, cause));
         }
+        synchronized (this) {
+            // A probe waited for will not come back now.
+            notifyAll();
+        }
     }
 
     /**
      * Returns once every wake-up published on this channel before now has reached its mailbox:
      * publishes a probe with {@code publisher} (not the client's own connection, which its thread
      * owns) and waits for the subscriber to read it, Redis keeping each subscriber's messages in
-     * the order they were published.
+     * the order they were published. Returns at once once the subscriber is gone (closed, or its
+     * connection ended): nothing more reaches it.
      *
      * @throws IllegalStateException if the probe does not come back in time (the subscriber died)
      */
     void settle(Jedis publisher) throws InterruptedException {
         long probe;
         synchronized (this) {
+            if (closing || !thread.isAlive()) {
+                return;
+            }
             probe = ++probesSent;
         }
-        publisher.publish(channel, PROBE + probe);
+        if (publisher.publish(channel, PROBE + probe) == 0) {
+            // Nobody is subscribed: nothing published before can be on its way to this client.
+            return;
+        }
         long deadline = System.nanoTime() + PROBE_MILLIS * 1_000_000;
         synchronized (this) {
-            while (probesRead < probe) {
+            while (probesRead < probe && !closing && thread.isAlive()) {
                 long left = deadline - System.nanoTime();
-                if (left <= 0 || closing) {
-                    throw new IllegalStateException("the subscriber of " + channel + " did not read a probe within "
-                            + PROBE_MILLIS / 1000 + " s");
+                if (left <= 0) {
+                    throw new IllegalStateException("the subscriber of " + channel + " did not read back a probe "
+                            + "within " + PROBE_MILLIS / 1000 + " s");
                 }
                 wait(Math.max(1, left / 1_000_000));
             }
@@ -187,6 +198,9 @@ final class WakeUps implements AutoCloseable {
     @Override
     public void close() {
         closing = true;
+        synchronized (this) {
+            notifyAll();
+        }
         subscriber.disconnect();
         if (thread != Thread.currentThread()) {
             try {

@@ -87,6 +87,11 @@ class LeaseKeeperTest {
         }
 
         @Override
+        public boolean held(Jedis connection) {
+            return false;
+        }
+
+        @Override
         public String toString() {
             return "a faulty handle";
         }

@@ -1,0 +1,73 @@
+package dev.racelab.backend;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * The HikariCP pool behind {@link PgSessions}' pooled mode, as an application server keeps one:
+ * a fixed number of sessions, lent to whoever asks, a worker waiting up to 30 s for one.
+ */
+final class SessionPool {
+
+    /** How long a worker waits for a pooled session; a new pool waits less for each of its first. */
+    private static final long BORROW_MILLIS = 30_000;
+    private static final long FILL_MILLIS = 2_000;
+
+    private SessionPool() {
+    }
+
+    /** Opens the pool of {@code size} sessions from {@code sessions}, its threads from {@code threads}, filled. */
+    static HikariDataSource open(String runId, int size, DataSource sessions, ThreadFactory threads) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("racelab-pool-" + runId);
+        config.setDataSource(sessions);
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(size);
+        config.setConnectionTimeout(BORROW_MILLIS);
+        config.setThreadFactory(threads);
+        HikariDataSource pool = new HikariDataSource(config);
+        try {
+            filled(pool, size);
+        } catch (RuntimeException | Error e) {
+            pool.close();
+            throw e;
+        }
+        return pool;
+    }
+
+    /**
+     * Fills the pool now: Hikari opens the sessions past its first on a thread of its own, and only
+     * a while after it starts, unless someone waits for one. So each is asked for and given back,
+     * so that no worker's first borrow waits for a session being opened, and which session a worker
+     * is lent depends on who gave back which before, not on how fast they opened. A session that
+     * cannot be opened now is left to the worker that asks for it, which then says why.
+     */
+    private static void filled(HikariDataSource pool, int size) {
+        List<Connection> held = new ArrayList<>(size);
+        // A server that refuses more sessions must not hold up the run's start for long.
+        pool.getHikariConfigMXBean().setConnectionTimeout(FILL_MILLIS);
+        try {
+            for (int i = 0; i < size; i++) {
+                held.add(pool.getConnection());
+            }
+        } catch (SQLException e) {
+            // Said by the first worker that asks.
+        } finally {
+            for (Connection connection : held) {
+                try {
+                    connection.close();
+                } catch (SQLException e) {
+                    // Given back broken: Hikari drops it and opens another.
+                }
+            }
+            pool.getHikariConfigMXBean().setConnectionTimeout(BORROW_MILLIS);
+        }
+    }
+}
