@@ -100,7 +100,7 @@ final class Commands {
     @Command(name = "explore", description = "every interleaving of a lab's gates on the servers: the failing "
             + "ones, the simplest shrunk", sortOptions = false, optionListHeading = "%noptions (run's, and):%n",
             footerHeading = "%n", footer = {"Without --workers and --ops: the fewest workers that show the race (2; the job "
-                    + "queue 3: the producer and two consumers), 1 operation each. Delays are dropped: the schedule decides the order (a delay at a fault gate arms it).",
+                    + "queue 3: the producer and two consumers), 1 operation each (readers-writers 4). Delays are dropped: the schedule decides the order (a delay at a fault gate arms it).",
                 "Exit 0 whatever it found; 3 with --expect SAFE when a schedule failed."})
     static final class ExploreLabCommand implements Callable<Integer> {
 

@@ -72,7 +72,8 @@ final class ExploreCommand {
             Labs labs = new Labs(backends);
             Lab lab = labs.find(id).orElseThrow(() -> new UsageException(
                     "unknown lab '" + id + "' (labs: " + labs.ids() + ")"));
-            RunSpec small = lab.defaults().withWorkers(lab.exploredWorkers()).withOps(lab.exploredOps()).withStrategy(schedulable(lab, given.strategy));
+            RunSpec small = lab.defaults().withWorkers(lab.exploredWorkers()).withOps(lab.exploredOps())
+                    .withStrategy(schedulable(lab, given.strategy));
             RunOptions options = RunOptions.of(lab, given, small);
             refuseDelays(lab, given);
             if (options.spec().workers() > Steering.MAX_WORKERS) {

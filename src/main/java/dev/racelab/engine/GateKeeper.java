@@ -349,26 +349,7 @@ public final class GateKeeper {
             clock.sleep(nanos);
             return;
         }
-        int w = worker.index();
-        lock.lock();
-        try {
-            backingOff[w] = Math.max(1, nanos);
-            changed.signalAll();
-            try {
-                while (!permit[w] && !stopped && scheduled) {
-                    changed.await();
-                }
-            } finally {
-                permit[w] = false;
-                backingOff[w] = 0;
-                changed.signalAll();
-            }
-            if (stopped) {
-                throw new RunStopped();
-            }
-        } finally {
-            lock.unlock();
-        }
+        awaitStep(worker.index(), Math.max(1, nanos), false);
     }
 
     /**
@@ -377,7 +358,15 @@ public final class GateKeeper {
      * schedule lets time pass for it.
      */
     PushedWait.End awaitPushed(WorkerHandle worker, long nanos) throws InterruptedException {
-        int w = worker.index();
+        return awaitStep(worker.index(), nanos < PushedWait.ENDLESS_NANOS ? Math.max(1, nanos) : 0, true);
+    }
+
+    /**
+     * Worker {@code w} waits in a scheduled run until a step lets {@code nanos} pass for it (0:
+     * never) or, for a {@code pushed} wait, until what it waits for arrives; at once {@link
+     * PushedWait.End#FREE} when no schedule orders the workers.
+     */
+    private PushedWait.End awaitStep(int w, long nanos, boolean pushed) throws InterruptedException {
         lock.lock();
         try {
             if (stopped) {
@@ -386,18 +375,20 @@ public final class GateKeeper {
             if (!scheduled) {
                 return PushedWait.End.FREE;
             }
-            pushWait[w] = true;
-            backingOff[w] = nanos < PushedWait.ENDLESS_NANOS ? Math.max(1, nanos) : 0;
+            pushWait[w] = pushed;
+            backingOff[w] = nanos;
             changed.signalAll();
             boolean timePassed;
             try {
-                while (!permit[w] && !arrived[w] && !stopped && scheduled) {
+                while (!permit[w] && !(pushed && arrived[w]) && !stopped && scheduled) {
                     changed.await();
                 }
             } finally {
-                timePassed = permit[w] && !arrived[w];
+                timePassed = permit[w] && !(pushed && arrived[w]);
                 permit[w] = false;
-                arrived[w] = false;
+                if (pushed) {
+                    arrived[w] = false;
+                }
                 pushWait[w] = false;
                 backingOff[w] = 0;
                 changed.signalAll();
@@ -413,6 +404,10 @@ public final class GateKeeper {
 
     /** What worker {@code w} waits for arrived: its wait ends now, or its next at once. */
     void arrived(int w) {
+        if (!scheduled) {
+            // A free run's waits end by themselves: nothing here to wake.
+            return;
+        }
         lock.lock();
         try {
             arrived[w] = true;

@@ -140,11 +140,10 @@ public final class Steering {
         int previous = -1;
         long choiceAt = System.nanoTime();
         while (true) {
-            Quiet quiet = awaitQuiet();
-            if (quiet == null) {
+            GateKeeper.Settled settled = awaitQuiet();
+            if (settled == null) {
                 return;
             }
-            GateKeeper.Settled settled = quiet.settled;
             long enabled = settled.halted() | (timed(settled) != 0 ? 1L << Schedule.TIME : 0);
             if (enabled == 0) {
                 long left = everyone & ~settled.finished();
@@ -208,7 +207,7 @@ public final class Steering {
     private boolean letTimePass() throws Exception {
         long deadline = System.nanoTime() + patienceNanos;
         // Asked before time passes: what it runs out is what those waiters are to find.
-        boolean pushedToo = waits.timeMatters();
+        boolean timeMatters = waits.timeMatters();
         waits.letTimePass();
         GateKeeper.Settled before = gates.settled();
         // A worker waiting for a pushed message looks again once per time step: if that finds
@@ -220,7 +219,7 @@ public final class Steering {
             if (settled.stopped()) {
                 return false;
             }
-            long waiting = (pushedToo ? settled.backingOff() : settled.backingOff() & ~settled.pushWaits()) & ~looked;
+            long waiting = timed(settled, timeMatters) & ~looked;
             if (waiting == 0) {
                 return true;
             }
@@ -234,11 +233,10 @@ public final class Steering {
             if (!gates.step(worker)) {
                 continue;
             }
-            Quiet quiet = awaitQuiet();
-            if (quiet == null) {
+            GateKeeper.Settled after = awaitQuiet();
+            if (after == null) {
                 return false;
             }
-            GateKeeper.Settled after = quiet.settled;
             if ((after.backingOff() & (1L << worker)) == 0 || after.halted() != before.halted()
                     || after.finished() != before.finished()) {
                 return true;
@@ -253,7 +251,12 @@ public final class Steering {
      * message with a patience of their own, when time passing would change what the servers hold.
      */
     private long timed(GateKeeper.Settled settled) throws Exception {
-        return waits.timeMatters() ? settled.backingOff() : settled.backingOff() & ~settled.pushWaits();
+        boolean pushedTimed = (settled.backingOff() & settled.pushWaits()) != 0;
+        return timed(settled, pushedTimed && waits.timeMatters());
+    }
+
+    private static long timed(GateKeeper.Settled settled, boolean timeMatters) {
+        return timeMatters ? settled.backingOff() : settled.backingOff() & ~settled.pushWaits();
     }
 
     /** Ends the schedule, on the record: the workers go on as the threads and servers take them. */
@@ -273,7 +276,7 @@ public final class Steering {
      * Waits until no worker is on its way: each halted, finished or waiting on a server. Null if
      * the run is stopping.
      */
-    private Quiet awaitQuiet() throws Exception {
+    private GateKeeper.Settled awaitQuiet() throws Exception {
         long deadline = System.nanoTime() + patienceNanos;
         GateKeeper.Settled settled = gates.settled();
         while (!settled.stopped()) {
@@ -296,13 +299,13 @@ public final class Steering {
                 }
             }
             if (settled.pushWaits() == 0) {
-                return new Quiet(settled);
+                return settled;
             }
             // A message on its way would wake a worker waiting for it: let it arrive first.
             waits.settlePushed(names(settled.pushWaits()));
             GateKeeper.Settled after = gates.settled();
             if (after.equals(settled)) {
-                return new Quiet(settled);
+                return settled;
             }
             settled = after;
         }
@@ -327,8 +330,5 @@ public final class Steering {
             }
         }
         return bits;
-    }
-
-    private record Quiet(GateKeeper.Settled settled) {
     }
 }

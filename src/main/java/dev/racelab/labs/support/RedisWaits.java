@@ -52,7 +52,7 @@ final class RedisWaits implements ServerWaits, AutoCloseable {
     @Override
     public synchronized boolean timeMatters() {
         for (SyncClient client : clients) {
-            if (client.health() != SyncClient.Health.LIVE && client.leasesRunningOut(connection())) {
+            if (client.leftLeases() && client.leasesRunningOut(connection())) {
                 return true;
             }
         }
@@ -62,7 +62,7 @@ final class RedisWaits implements ServerWaits, AutoCloseable {
     @Override
     public synchronized void letTimePass() {
         for (SyncClient client : clients) {
-            if (client.health() != SyncClient.Health.LIVE) {
+            if (client.leftLeases()) {
                 client.runOutLeases(connection());
             }
         }

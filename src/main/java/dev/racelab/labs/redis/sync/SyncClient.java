@@ -189,6 +189,11 @@ public final class SyncClient implements AutoCloseable {
         }
     }
 
+    /** Whether this client crashed or froze with leases nobody renews any more (asked of nothing but itself). */
+    public boolean leftLeases() {
+        return !abandoned.isEmpty();
+    }
+
     /**
      * Whether Redis records this crashed or frozen client as holding something whose lease nobody
      * renews (a permit it held, or one granted to it since, a frozen client still hearing its
