@@ -82,8 +82,12 @@ final class ReadersWritersScenario implements Scenario {
     private final AtomicLong longestWriterWait = new AtomicLong();
     private final AtomicLong longestReaderWait = new AtomicLong();
     private final AtomicLong mostBypasses = new AtomicLong();
-    /** Who waited longest and how many reads passed it; changed together with longestWriterWait, under its lock. */
-    private volatile String worstWait = "";
+    /**
+     * Who waited longest and how many reads passed it; changed together with longestWriterWait,
+     * under its lock, and put in words only when judged (words cost a cold run milliseconds).
+     */
+    private String worstWaiter;
+    private long worstBypasses;
 
     ReadersWritersScenario(Redis server, ReadersWritersStrategy strategy, RunSetup setup) {
         this.redis = strategy.articleConstructs() ? RedisFixture.article(server, setup)
@@ -145,7 +149,7 @@ final class ReadersWritersScenario implements Scenario {
         metrics.put("longestWriterWaitMs", longestWriterWait.get() / 1_000_000);
         metrics.put("longestReaderWaitMs", longestReaderWait.get() / 1_000_000);
         metrics.put("mostReadsPastAWriter", mostBypasses.get());
-        String waits = "The longest a writer waited was " + longestWriterWait.get() / 1_000_000 + " ms" + worstWait
+        String waits = "The longest a writer waited was " + longestWriterWait.get() / 1_000_000 + " ms" + worstWait()
                 + "; the longest a reader waited, " + longestReaderWait.get() / 1_000_000 + " ms.";
         if (exclusions.sum() > 0 || torn.sum() > 0) {
             String what = (exclusions.sum() > 0 ? "A writer wrote while others were inside. " : "")
@@ -168,6 +172,14 @@ final class ReadersWritersScenario implements Scenario {
                 + longestWriterWait.get() / 1_000_000 + " ms",
                 reads.sum() + " reads, " + writes.sum() + " writes, no document torn. " + waits,
                 violations, metrics, List.of());
+    }
+
+    /** Who waited longest, and how many reads went ahead of it, in words; empty if no writer waited. */
+    private String worstWait() {
+        synchronized (longestWriterWait) {
+            return worstWaiter == null ? "" : " (" + worstWaiter + ", while " + count(worstBypasses, "read")
+                    + " went ahead)";
+        }
     }
 
     private static void put(Map<String, Long> map, String name, long n) {
@@ -247,9 +259,9 @@ final class ReadersWritersScenario implements Scenario {
                         || strategy == ReadersWritersStrategy.WRITER_PREFERENCE && get(waitingWritersKey) > 0);
                 commands.incr(readingKey);
             });
-            longestReaderWait.accumulateAndGet(context.nanoTime() - asked, Math::max);
+            long waitedNanos = context.nanoTime() - asked;
             try {
-                read();
+                read(waitedNanos);
             } finally {
                 monitor.inside(() -> {
                     if (commands.decr(readingKey) == 0) {
@@ -260,11 +272,16 @@ final class ReadersWritersScenario implements Scenario {
             context.state(ActorState.RUNNING);
         }
 
-        private void read() throws InterruptedException {
+        /**
+         * Reads the document, having waited {@code waitedNanos} to get in: the lane leaves its wait
+         * first, then the wait is counted, so that the lane's wait and the figure are one length.
+         */
+        private void read(long waitedNanos) throws InterruptedException {
             reads.increment();
             readersInside.incrementAndGet();
             try {
                 context.state(ActorState.CRITICAL, "reading");
+                longestReaderWait.accumulateAndGet(waitedNanos, Math::max);
                 if (writersInside.get() > 0) {
                     exclusions.increment();
                     context.violation(EXCLUSION, 1);
@@ -315,9 +332,10 @@ final class ReadersWritersScenario implements Scenario {
                     turnstile.release();
                 }
             }
-            waited(context.nanoTime() - asked, reads.sum() - readsBefore[0]);
+            long waitedNanos = context.nanoTime() - asked;
+            long bypasses = reads.sum() - readsBefore[0];
             try {
-                write();
+                write(waitedNanos, bypasses);
             } finally {
                 monitor.inside(() -> {
                     commands.decr(writingKey);
@@ -334,7 +352,8 @@ final class ReadersWritersScenario implements Scenario {
             synchronized (longestWriterWait) {
                 if (nanos > longestWriterWait.get()) {
                     longestWriterWait.set(nanos);
-                    worstWait = " (" + context.name() + ", while " + count(bypasses, "read") + " went ahead)";
+                    worstWaiter = context.name();
+                    worstBypasses = bypasses;
                 }
             }
             mostBypasses.accumulateAndGet(bypasses, Math::max);
@@ -344,10 +363,16 @@ final class ReadersWritersScenario implements Scenario {
             }
         }
 
-        private void write() throws InterruptedException {
+        /**
+         * Writes the document, having waited {@code waitedNanos} while {@code bypasses} reads went
+         * ahead: the lane leaves its wait first, then the wait is counted (a starved write marked
+         * there), so that the lane's wait and the figure are one length.
+         */
+        private void write(long waitedNanos, long bypasses) throws InterruptedException {
             writersInside.incrementAndGet();
             try {
                 context.state(ActorState.CRITICAL, "writing");
+                waited(waitedNanos, bypasses);
                 if (readersInside.get() > 0 || writersInside.get() > 1) {
                     exclusions.increment();
                     context.violation(EXCLUSION, 1);
