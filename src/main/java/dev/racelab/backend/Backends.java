@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -34,12 +35,14 @@ public final class Backends implements AutoCloseable {
 
     private final ReentrantLock postgresLock = new ReentrantLock();
     private final ReentrantLock redisLock = new ReentrantLock();
+    private final ReentrantLock standbyLock = new ReentrantLock();
     private volatile boolean closing;
     private volatile BackendSettings settings;
     /** How long a login to either server may take; null: each server's default (or its URL's). */
     private volatile Duration login;
     private Postgres postgres;
     private Redis redis;
+    private PgStandbyPair standbyPair;
 
     public Backends(BackendSettings settings, Path home, StartupListener listener) {
         this.settings = settings;
@@ -150,6 +153,52 @@ public final class Backends implements AutoCloseable {
     }
 
     /**
+     * RaceLab's own PostgreSQL primary with a hot standby, started now if this is the first call:
+     * only with the embedded servers ({@link #refusal}).
+     */
+    public PgStandbyPair standbyPair() throws BackendException {
+        Optional<String> refused = refusal(Service.PG_STANDBY);
+        if (refused.isPresent()) {
+            throw new BackendException(Service.PG_STANDBY, refused.get());
+        }
+        standbyLock.lock();
+        try {
+            if (standbyPair == null) {
+                starting(Service.PG_STANDBY);
+                try {
+                    standbyPair = PgStandbyPair.start(home, listener, () -> closing, login);
+                } finally {
+                    started();
+                }
+                if (closing) {
+                    closeQuietly(standbyPair);
+                    standbyPair = null;
+                    throw new BackendException(Service.PG_STANDBY, "RaceLab is shutting down");
+                }
+                listener.progress(Service.PG_STANDBY, StartupListener.Stage.READY, "Ready: " + standbyPair);
+            }
+            return standbyPair;
+        } finally {
+            standbyLock.unlock();
+        }
+    }
+
+    /**
+     * Why {@code service} cannot be had with the servers chosen now, in one sentence, or empty: a
+     * topology RaceLab must start and steer itself (a standby whose replication it holds) cannot be
+     * made of servers someone else runs, and RaceLab never reconfigures those.
+     */
+    public Optional<String> refusal(Service service) {
+        if (service == Service.PG_STANDBY && settings.postgres().isPresent()) {
+            return Optional.of("it needs a PostgreSQL primary with a hot standby whose replication RaceLab can "
+                    + "hold and pause, which RaceLab starts itself; " + settings.postgres().get().host() + ":"
+                    + settings.postgres().get().port() + " (--pg-url or " + BackendSettings.PG_ENV + ") is a server "
+                    + "RaceLab did not start and does not reconfigure: run it without one");
+        }
+        return Optional.empty();
+    }
+
+    /**
      * Marks the calling thread as starting {@code service}, so that a call-off interrupts its
      * waits; refuses if RaceLab is shutting down. Called holding the service's lock.
      */
@@ -190,6 +239,7 @@ public final class Backends implements AutoCloseable {
         switch (service) {
             case POSTGRES -> postgres();
             case REDIS -> redis();
+            case PG_STANDBY -> standbyPair();
         }
     }
 
@@ -200,11 +250,11 @@ public final class Backends implements AutoCloseable {
      * @throws BackendException naming the server and why, if it does not answer
      */
     public void probe(Service service) throws BackendException {
-        ReentrantLock lock = service == Service.POSTGRES ? postgresLock : redisLock;
+        ReentrantLock lock = lockOf(service);
         AutoCloseable server;
         lock.lock();
         try {
-            server = service == Service.POSTGRES ? postgres : redis;
+            server = serverOf(service);
         } finally {
             lock.unlock();
         }
@@ -213,17 +263,36 @@ public final class Backends implements AutoCloseable {
             pg.probe();
         } else if (server instanceof Redis rd) {
             rd.probe();
+        } else if (server instanceof PgStandbyPair pair) {
+            pair.probe();
         }
+    }
+
+    private ReentrantLock lockOf(Service service) {
+        return switch (service) {
+            case POSTGRES -> postgresLock;
+            case REDIS -> redisLock;
+            case PG_STANDBY -> standbyLock;
+        };
+    }
+
+    /** What serves {@code service} now, or null; called holding its lock. */
+    private AutoCloseable serverOf(Service service) {
+        return switch (service) {
+            case POSTGRES -> postgres;
+            case REDIS -> redis;
+            case PG_STANDBY -> standbyPair;
+        };
     }
 
     /** What serves each service that is up, without credentials: "embedded PostgreSQL 17.11 on …". */
     public String describe(Service service) {
-        ReentrantLock lock = service == Service.POSTGRES ? postgresLock : redisLock;
+        ReentrantLock lock = lockOf(service);
         if (!lock.tryLock()) {
             return "starting";
         }
         try {
-            Object server = service == Service.POSTGRES ? postgres : redis;
+            Object server = serverOf(service);
             return server == null ? "not started" : server.toString();
         } finally {
             lock.unlock();
@@ -261,8 +330,12 @@ public final class Backends implements AutoCloseable {
             closeQuietly(redis);
             redis = null;
         });
+        boolean closedStandby = closeService(standbyLock, () -> {
+            closeQuietly(standbyPair);
+            standbyPair = null;
+        });
         // Usable again only if no start was left running; that start stops what it starts.
-        closing = !(closedPostgres && closedRedis);
+        closing = !(closedPostgres && closedRedis && closedStandby);
     }
 
     private static boolean closeService(ReentrantLock lock, Runnable close) {

@@ -75,6 +75,11 @@ public final class Postgres implements AutoCloseable {
         return open(address, null, "PostgreSQL %s at " + address.host() + ":" + address.port(), false, null);
     }
 
+    /** A hot standby RaceLab runs: it answers and lets its login in; nothing is created there (it is read-only). */
+    static Postgres standby(PgAddress address, String descriptionFormat, Duration login) throws BackendException {
+        return open(address, null, descriptionFormat, false, login);
+    }
+
     static Postgres open(PgAddress address, AutoCloseable server, String descriptionFormat, Duration login)
             throws BackendException {
         return open(address, server, descriptionFormat, true, login);
@@ -186,8 +191,8 @@ public final class Postgres implements AutoCloseable {
         return connect(address.withDatabase(database), APP_PREFIX + name, CONTROL_TIMEOUT_SECONDS, login);
     }
 
-    private static Connection connect(PgAddress address, String applicationName, int socketTimeoutSeconds,
-                                      Duration login) throws SQLException {
+    static Connection connect(PgAddress address, String applicationName, int socketTimeoutSeconds,
+                              Duration login) throws SQLException {
         Properties props = address.properties();
         props.setProperty("ApplicationName", applicationName);
         bound(props, login);

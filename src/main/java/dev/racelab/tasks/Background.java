@@ -6,6 +6,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -83,6 +85,21 @@ public final class Background {
             Thread.interrupted();
             thread.setName(IDLE);
         }
+    }
+
+    /**
+     * Threads for work that lasts as long as what owns it (a relay's pumps, which live as long as
+     * the servers it joins): daemons named {@code prefix-1}, {@code prefix-2}, …, whose failures are
+     * printed with their names, as the pool's are.
+     */
+    public static ThreadFactory threads(String prefix) {
+        AtomicInteger made = new AtomicInteger();
+        return job -> {
+            Thread thread = new Thread(job, prefix + "-" + made.incrementAndGet());
+            thread.setDaemon(true);
+            thread.setUncaughtExceptionHandler((t, e) -> report(t.getName(), e, System.err));
+            return thread;
+        };
     }
 
     /** Work for a background thread; it may throw anything, which goes to its failure handler. */

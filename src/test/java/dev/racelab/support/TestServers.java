@@ -23,8 +23,19 @@ public final class TestServers {
             DataHome.resolve(System.getenv()),
             (service, stage, message) -> System.err.println("[test servers] " + message));
 
+    /**
+     * RaceLab's own topologies (a PostgreSQL primary with a standby), which RaceLab always starts
+     * itself, whichever shared servers the suite uses: started on first use, stopped at exit.
+     */
+    private static final Backends TOPOLOGIES = new Backends(BackendSettings.embedded(),
+            DataHome.resolve(System.getenv()),
+            (service, stage, message) -> System.err.println("[test topologies] " + message));
+
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(BACKENDS::close, "test-servers-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            BACKENDS.close();
+            TOPOLOGIES.close();
+        }, "test-servers-shutdown"));
     }
 
     private TestServers() {
@@ -32,6 +43,11 @@ public final class TestServers {
 
     public static Backends backends() {
         return BACKENDS;
+    }
+
+    /** Backends for RaceLab's own topologies, embedded whatever the suite's shared servers are. */
+    public static Backends topologies() {
+        return TOPOLOGIES;
     }
 
     public static Postgres postgres() {

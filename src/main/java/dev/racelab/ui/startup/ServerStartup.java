@@ -61,7 +61,9 @@ public final class ServerStartup implements StartupListener {
     /** Starts every server in the background. */
     public void startAll() {
         for (Service service : Service.values()) {
-            start(service);
+            if (service.shared()) {
+                start(service);
+            }
         }
     }
 

@@ -1,0 +1,293 @@
+package dev.racelab.backend;
+
+import dev.racelab.backend.relay.StreamRelay;
+import dev.racelab.engine.Service;
+import dev.racelab.tasks.Background;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+
+/**
+ * RaceLab's own PostgreSQL primary with one hot standby, for the labs about replication: never the
+ * shared embedded server (holding replication would block every commit on a primary with a
+ * synchronous standby).
+ *
+ * <p>Both servers run from the embedded binaries, in a {@link Slot} of {@code postgres-standby}
+ * under the data home ({@code primary/}, {@code standby/}, their logs). Each start makes both
+ * clusters anew: the primary's is the build's prepared cluster (or {@code initdb}'s), the
+ * standby's a copy of it made before either runs, with {@code standby.signal}; so the standby
+ * starts from the primary's first checkpoint and streams the rest. It connects to the primary
+ * through a {@link StreamRelay} RaceLab owns: the gate on replication. The primary names the
+ * standby synchronous ({@value #STANDBY_NAME}) but commits locally unless a session asks for more
+ * ({@code SET synchronous_commit}), so what a lab compares is each session's own choice.
+ *
+ * <p>Like the embedded servers, each has a watchman, and a start stops what a killed RaceLab left
+ * in any free slot. Stopping removes both clusters: nothing in them is worth keeping.
+ */
+public final class PgStandbyPair implements AutoCloseable {
+
+    /** The standby's {@code application_name}, which the primary's {@code synchronous_standby_names} names. */
+    public static final String STANDBY_NAME = "racelab_standby";
+    private static final Duration ANSWER_WITHIN = Duration.ofSeconds(30);
+    private static final Map<String, String> COMMON = Map.of(
+            "listen_addresses", "127.0.0.1",
+            "unix_socket_directories", "",
+            "fsync", "off",
+            "full_page_writes", "off",
+            "max_connections", "100");
+
+    private final Slot slot;
+    private final PgProcess primaryProcess;
+    private final PgProcess standbyProcess;
+    private final StreamRelay relay;
+    private final Postgres primary;
+    private final Postgres standby;
+
+    private PgStandbyPair(Slot slot, PgProcess primaryProcess, PgProcess standbyProcess, StreamRelay relay,
+                          Postgres primary, Postgres standby) {
+        this.slot = slot;
+        this.primaryProcess = primaryProcess;
+        this.standbyProcess = standbyProcess;
+        this.relay = relay;
+        this.primary = primary;
+        this.standby = standby;
+    }
+
+    /**
+     * Starts the pair under {@code home}, returning once the standby streams from the primary.
+     * {@code calledOff} is asked between the steps; once it says yes, what was started is stopped.
+     */
+    static PgStandbyPair start(Path home, StartupListener listener, BooleanSupplier calledOff, Duration login)
+            throws BackendException {
+        Path root = home.resolve("postgres-standby");
+        Path bin = home.resolve("postgres").resolve("bin");
+        Slot slot = null;
+        PgProcess primaryProcess = null;
+        PgProcess standbyProcess = null;
+        StreamRelay relay = null;
+        try {
+            slot = Slot.acquire(root);
+            Path primaryData = slot.dir().resolve("primary");
+            Path standbyData = slot.dir().resolve("standby");
+            stopLeftovers(slot, bin, listener);
+            PostgresBinaries binaries = PostgresBinaries.under(bin);
+            listener.progress(Service.PG_STANDBY, StartupListener.Stage.STARTING,
+                    "Starting RaceLab's PostgreSQL primary and standby…");
+            try (UnpackLock unpacking = UnpackLock.take(bin, () -> { })) {
+                binaries.removeIfDamaged().ifPresent(note ->
+                        listener.progress(Service.PG_STANDBY, StartupListener.Stage.NOTE, note));
+                binaries.unpackIfMissing(calledOff);
+            }
+            Path postgres = binaries.unpacked().resolve("bin").resolve("postgres");
+            makeClusters(binaries, primaryData, standbyData, calledOff);
+            int primaryPort = FreePort.find();
+            Map<String, String> primaryConfig = new LinkedHashMap<>(COMMON);
+            primaryConfig.put("wal_level", "replica");
+            primaryConfig.put("max_wal_senders", "4");
+            primaryConfig.put("wal_keep_size", "256MB");
+            primaryConfig.put("synchronous_standby_names", STANDBY_NAME);
+            primaryConfig.put("synchronous_commit", "local");
+            primaryProcess = PgProcess.start(postgres, bin, primaryData, primaryPort, primaryConfig,
+                    slot.dir().resolve("primary.log"));
+            relay = StreamRelay.open("pg-standby", new InetSocketAddress(InetAddress.getLoopbackAddress(), primaryPort),
+                    Background.threads("relay-pg-standby"));
+            Files.writeString(standbyData.resolve("postgresql.auto.conf"),
+                    "primary_conninfo = 'host=127.0.0.1 port=" + relay.port() + " user=postgres application_name="
+                            + STANDBY_NAME + "'\n", StandardOpenOption.APPEND);
+            Map<String, String> standbyConfig = new LinkedHashMap<>(COMMON);
+            standbyConfig.put("hot_standby", "on");
+            standbyConfig.put("wal_retrieve_retry_interval", "50ms");
+            standbyConfig.put("wal_receiver_status_interval", "1s");
+            standbyProcess = PgProcess.start(postgres, bin, standbyData, FreePort.find(), standbyConfig,
+                    slot.dir().resolve("standby.log"));
+            primaryProcess.awaitAnswer("The primary", ANSWER_WITHIN, calledOff);
+            standbyProcess.awaitAnswer("The standby", ANSWER_WITHIN, calledOff);
+            PgAddress primaryAddress = address(primaryPort);
+            PgAddress standbyAddress = address(standbyProcess.port());
+            awaitStreaming(primaryAddress, standbyProcess, calledOff);
+            Postgres primaryServer = Postgres.open(primaryAddress, null, "PostgreSQL %s primary on 127.0.0.1:"
+                    + primaryPort, login);
+            Postgres standbyServer = Postgres.standby(standbyAddress, "PostgreSQL %s standby on 127.0.0.1:"
+                    + standbyProcess.port() + " (through a relay)", login);
+            return new PgStandbyPair(slot, primaryProcess, standbyProcess, relay, primaryServer, standbyServer);
+        } catch (CalledOff e) {
+            stopQuietly(slot, primaryProcess, standbyProcess, relay);
+            throw new BackendException(Service.PG_STANDBY, "The start of RaceLab's PostgreSQL primary and standby "
+                    + "was called off: RaceLab is shutting down", e);
+        } catch (IOException | SQLException | BackendException | RuntimeException e) {
+            boolean interrupted = calledOff.getAsBoolean();
+            stopQuietly(slot, primaryProcess, standbyProcess, relay);
+            throw new BackendException(Service.PG_STANDBY, interrupted
+                    ? "The start of RaceLab's PostgreSQL primary and standby was called off: RaceLab is shutting down"
+                    : "RaceLab's PostgreSQL primary and standby could not start in " + root + ": "
+                            + reason(e), e);
+        }
+    }
+
+    private static String reason(Exception e) {
+        Throwable cause = e;
+        while (cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage().strip();
+    }
+
+    private static PgAddress address(int port) {
+        return new PgAddress("127.0.0.1", port, "postgres", "postgres", null, Map.of());
+    }
+
+    /** Stops what a RaceLab killed while it ran a pair left, in this slot and in every free one. */
+    private static void stopLeftovers(Slot slot, Path bin, StartupListener listener) throws IOException {
+        for (String server : new String[] {"primary", "standby"}) {
+            Map<Path, Slot.Leftover> found = new LinkedHashMap<>();
+            found.put(slot.dir(), slot.stopLeftover(slot.dir().resolve(server).resolve("postmaster.pid"), bin,
+                    slot.dir().resolve(server)));
+            found.putAll(slot.stopLeftoversOfFreeSlots(dir -> dir.resolve(server).resolve("postmaster.pid"), bin,
+                    dir -> dir.resolve(server)));
+            found.forEach((dir, leftover) -> Slot.describe(leftover, "PostgreSQL " + server, dir,
+                    dir.resolve(server).resolve("postmaster.pid")).ifPresent(note ->
+                    listener.progress(Service.PG_STANDBY, StartupListener.Stage.NOTE, note)));
+        }
+    }
+
+    /**
+     * Makes the primary's cluster anew (the prepared one, else {@code initdb}'s) and the standby's
+     * as a copy of it, with {@code standby.signal}.
+     */
+    private static void makeClusters(PostgresBinaries binaries, Path primary, Path standby, BooleanSupplier calledOff)
+            throws IOException, CalledOff {
+        for (Path data : new Path[] {primary, standby}) {
+            if (Files.exists(data)) {
+                PostgresBinaries.deleteRecursively(data);
+            }
+        }
+        Optional<PreparedPostgres> prepared = binaries.prepared();
+        if (prepared.isEmpty() || !prepared.get().copyClusterTo(primary, calledOff)) {
+            throw new IOException("this build has no prepared cluster to make the pair from");
+        }
+        Files.createDirectories(standby);
+        Files.setPosixFilePermissions(standby, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        try (Stream<Path> files = Files.walk(primary)) {
+            for (Path from : files.toList()) {
+                Path to = standby.resolve(primary.relativize(from).toString());
+                if (Files.isDirectory(from)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+        Files.createFile(standby.resolve("standby.signal"));
+    }
+
+    /** Waits until the primary says the standby streams, its WAL sender up. */
+    private static void awaitStreaming(PgAddress primary, PgProcess standby, BooleanSupplier calledOff)
+            throws SQLException, IOException, CalledOff {
+        long deadline = System.nanoTime() + ANSWER_WITHIN.toNanos();
+        try (Connection c = Postgres.connect(primary, Postgres.APP_PREFIX + "topology", 5, null);
+             Statement s = c.createStatement()) {
+            while (true) {
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_replication WHERE application_name = '"
+                        + STANDBY_NAME + "' AND state = 'streaming'")) {
+                    rs.next();
+                    if (rs.getInt(1) > 0) {
+                        return;
+                    }
+                }
+                if (calledOff.getAsBoolean()) {
+                    throw new CalledOff();
+                }
+                if (!standby.alive() || System.nanoTime() > deadline) {
+                    throw new IOException("the standby did not begin to stream from the primary"
+                            + standby.lastComplaint().map(r -> ": " + r).orElse(" within "
+                            + ANSWER_WITHIN.toSeconds() + " s"));
+                }
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new CalledOff();
+                }
+            }
+        }
+    }
+
+    /** The primary: where the labs create their tables and write. */
+    public Postgres primary() {
+        return primary;
+    }
+
+    /** The hot standby: read-only, replaying what the relay passes on. */
+    public Postgres standby() {
+        return standby;
+    }
+
+    /** The relay on the replication stream, primary to standby. */
+    public StreamRelay relay() {
+        return relay;
+    }
+
+    /** Checks that both still answer. */
+    public void probe() throws BackendException {
+        primary.probe();
+        standby.probe();
+    }
+
+    @Override
+    public String toString() {
+        return primary.describe() + ", " + standby.describe();
+    }
+
+    /** Stops both servers and the relay and removes their clusters. */
+    @Override
+    public void close() {
+        stopQuietly(slot, primaryProcess, standbyProcess, relay);
+    }
+
+    private static void stopQuietly(Slot slot, PgProcess primary, PgProcess standby, StreamRelay relay) {
+        if (standby != null) {
+            standby.close();
+        }
+        if (relay != null) {
+            relay.close();
+        }
+        if (primary != null) {
+            primary.close();
+        }
+        if (slot == null) {
+            return;
+        }
+        try {
+            for (String server : new String[] {"primary", "standby"}) {
+                Path data = slot.dir().resolve(server);
+                if (Files.exists(data)) {
+                    PostgresBinaries.deleteRecursively(data);
+                }
+            }
+        } catch (IOException ignored) {
+            // The next start makes them anew whatever is left.
+        } finally {
+            try {
+                slot.close();
+            } catch (IOException ignored) {
+                // The lock goes when the process ends.
+            }
+        }
+    }
+}
