@@ -97,6 +97,7 @@ final class ExploreCommand {
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }
+            Refusals.check(lab, backends);
             backends.loginWithin(options.connectTimeout());
             for (Service service : lab.services()) {
                 backends.ensure(service);

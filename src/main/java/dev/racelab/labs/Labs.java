@@ -11,6 +11,7 @@ import dev.racelab.labs.leasefencing.LeaseFencingLab;
 import dev.racelab.labs.philosophers.PhilosophersLab;
 import dev.racelab.labs.primitives.PrimitivesLab;
 import dev.racelab.labs.readerswriters.ReadersWritersLab;
+import dev.racelab.labs.replicaread.ReplicaReadLab;
 
 import java.util.List;
 import java.util.Optional;
@@ -30,6 +31,7 @@ public final class Labs {
                 new PrimitivesLab(backends),
                 new PhilosophersLab(backends),
                 new ReadersWritersLab(backends),
+                new ReplicaReadLab(backends),
                 new IsolationLab(backends));
     }
 

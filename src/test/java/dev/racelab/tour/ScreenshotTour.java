@@ -248,6 +248,12 @@ public final class ScreenshotTour extends TourSteps {
             awaitOutcome();
             shoot("readers-writers-reader-preference");
         }
+        if (wanted("replica-read")) {
+            setUpDefaults("replica-read");
+            fx(s -> window.session().start());
+            awaitOutcome();
+            shoot("replica-read-stale");
+        }
         if (wanted("primitives")) {
             setUpDefaults("redis-primitives");
             fx(s -> window.session().start());

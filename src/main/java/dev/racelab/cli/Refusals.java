@@ -1,0 +1,24 @@
+package dev.racelab.cli;
+
+import dev.racelab.backend.Backends;
+import dev.racelab.engine.Service;
+import dev.racelab.engine.lab.Lab;
+
+import java.util.Optional;
+
+/** A lab that cannot run on the servers chosen is refused before any server is touched: bad usage, exit 2. */
+final class Refusals {
+
+    private Refusals() {
+    }
+
+    /** @throws UsageException naming the lab and what it needs, if the servers chosen cannot serve it */
+    static void check(Lab lab, Backends backends) throws UsageException {
+        for (Service service : lab.services()) {
+            Optional<String> refused = backends.refusal(service);
+            if (refused.isPresent()) {
+                throw new UsageException("lab " + lab.id() + " cannot run here: " + refused.get());
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package dev.racelab.labs.replicaread;
+
+import dev.racelab.backend.relay.StreamRelay;
+import dev.racelab.engine.RunThreads;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The run's faults on replication: the relay held, or the standby's replay paused, for a while
+ * from a client's commit. Stalls that overlap add up: the stream flows again, or replay goes on,
+ * when the last one ends. Each ends on a thread of the run's own ({@code stall-…}); {@link #close}
+ * ends every stall at once, so no run leaves the stream held or the replay paused for the next.
+ */
+final class Stalls implements AutoCloseable {
+
+    private final StreamRelay relay;
+    private final Connection standbyAdmin;
+    private final RunThreads threads;
+    private final long stallMillis;
+    private int streamHolds;
+    private int replayPauses;
+    private boolean closed;
+
+    Stalls(StreamRelay relay, Connection standbyAdmin, RunThreads threads, long stallMillis) {
+        this.relay = relay;
+        this.standbyAdmin = standbyAdmin;
+        this.threads = threads;
+        this.stallMillis = stallMillis;
+    }
+
+    /** Holds the replication stream in the relay for the stall's length. */
+    synchronized void holdStream(String client) {
+        if (closed) {
+            return;
+        }
+        streamHolds++;
+        relay.hold();
+        threads.start("stall-stream-" + client, () -> after(this::endStreamHold));
+    }
+
+    /** Pauses the standby's replay for the stall's length. */
+    synchronized void pauseReplay(String client) throws SQLException {
+        if (closed) {
+            return;
+        }
+        if (replayPauses++ == 0) {
+            run("SELECT pg_wal_replay_pause()");
+        }
+        threads.start("stall-replay-" + client, () -> after(this::endReplayPause));
+    }
+
+    private void after(Runnable end) {
+        try {
+            Thread.sleep(stallMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        end.run();
+    }
+
+    private synchronized void endStreamHold() {
+        if (!closed && --streamHolds == 0) {
+            release();
+        }
+    }
+
+    private synchronized void endReplayPause() {
+        if (!closed && --replayPauses == 0) {
+            resume();
+        }
+    }
+
+    private void release() {
+        try {
+            relay.release();
+        } catch (IOException e) {
+            throw new IllegalStateException("the relay could not pass on what it held: " + e.getMessage(), e);
+        }
+    }
+
+    private void resume() {
+        try {
+            run("SELECT pg_wal_replay_resume()");
+        } catch (SQLException e) {
+            throw new IllegalStateException("the standby's replay could not be resumed: " + e.getMessage(), e);
+        }
+    }
+
+    private void run(String sql) throws SQLException {
+        synchronized (standbyAdmin) {
+            try (Statement s = standbyAdmin.createStatement()) {
+                s.execute(sql);
+            }
+        }
+    }
+
+    /**
+     * Before the run: lets the stream flow and the replay go on, if a run stopped by force left
+     * either stalled.
+     */
+    synchronized void clearLeftovers() throws SQLException {
+        if (relay.holding()) {
+            release();
+        }
+        try (Statement s = standbyAdmin.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT pg_is_wal_replay_paused()")) {
+            rs.next();
+            if (rs.getBoolean(1)) {
+                resume();
+            }
+        }
+    }
+
+    /** Ends every stall now: the stream flows and replay goes on, for the next run. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (streamHolds > 0 || relay.holding()) {
+            streamHolds = 0;
+            release();
+        }
+        if (replayPauses > 0) {
+            replayPauses = 0;
+            resume();
+        }
+    }
+}
