@@ -42,14 +42,18 @@ public final class StreamRelay implements AutoCloseable {
     private final ServerSocket listener;
     private final Set<Link> links = ConcurrentHashMap.newKeySet();
     private final List<Thread> started = new ArrayList<>();
+    /** Whether only the connections that turn out to be a replica's are held (a relay in front of a server). */
+    private final boolean replicasOnly;
     private volatile boolean held;
     private volatile boolean closed;
 
-    private StreamRelay(String name, InetSocketAddress primary, ThreadFactory threads, ServerSocket listener) {
+    private StreamRelay(String name, InetSocketAddress primary, ThreadFactory threads, ServerSocket listener,
+                        boolean replicasOnly) {
         this.name = name;
         this.primary = primary;
         this.threads = threads;
         this.listener = listener;
+        this.replicasOnly = replicasOnly;
     }
 
     /**
@@ -57,8 +61,25 @@ public final class StreamRelay implements AutoCloseable {
      * ({@code relay-<name>}, …) from {@code threads}.
      */
     public static StreamRelay open(String name, InetSocketAddress primary, ThreadFactory threads) throws IOException {
+        return open(name, primary, threads, false);
+    }
+
+    /**
+     * Opens a relay in front of a Redis server, which everyone (clients, Sentinels, replicas) reaches
+     * it through: only a connection whose client says it is a replica ({@code REPLCONF}, the first
+     * thing a replica sends) is held; every other passes at once. So the relay stays on the
+     * replication stream whichever server is the primary after a failover, and whatever Sentinel
+     * tells a replica to follow.
+     */
+    public static StreamRelay inFrontOf(String name, InetSocketAddress server, ThreadFactory threads)
+            throws IOException {
+        return open(name, server, threads, true);
+    }
+
+    private static StreamRelay open(String name, InetSocketAddress primary, ThreadFactory threads,
+                                    boolean replicasOnly) throws IOException {
         ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        StreamRelay relay = new StreamRelay(name, primary, threads, listener);
+        StreamRelay relay = new StreamRelay(name, primary, threads, listener, replicasOnly);
         relay.start("relay-" + name, relay::accept);
         return relay;
     }
@@ -172,6 +193,22 @@ public final class StreamRelay implements AutoCloseable {
         thread.start();
     }
 
+    /** Whether a client's bytes carry Redis's {@code REPLCONF} command, which only a replica sends. */
+    private static boolean saysReplconf(byte[] buffer, int n) {
+        outer:
+        for (int i = 0; i + REPLCONF.length <= n; i++) {
+            for (int j = 0; j < REPLCONF.length; j++) {
+                if (Character.toUpperCase(buffer[i + j]) != REPLCONF[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    private static final byte[] REPLCONF = "REPLCONF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
     private static void closeQuietly(Socket socket) {
         try {
             socket.close();
@@ -183,24 +220,26 @@ public final class StreamRelay implements AutoCloseable {
     /** One replica's connection and its connection on to the primary. */
     private final class Link {
 
-        private final Socket replica;
+        private final Socket client;
         private final Socket upstream;
         /** The primary's bytes held back; guarded by {@code this}, with the writes to the replica. */
         private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
+        /** Whether this connection's client is a replica: its primary's bytes may be held. */
+        private volatile boolean replica = !replicasOnly;
 
-        Link(Socket replica, Socket upstream) {
-            this.replica = replica;
+        Link(Socket client, Socket upstream) {
+            this.client = client;
             this.upstream = upstream;
         }
 
         /** The replica's bytes go on to the primary at once. */
         void fromReplica() {
-            pump(replica, upstream, false);
+            pump(client, upstream, false);
         }
 
         /** The primary's bytes go on to the replica unless held. */
         void fromPrimary() {
-            pump(upstream, replica, true);
+            pump(upstream, client, true);
         }
 
         private void pump(Socket from, Socket to, boolean holdable) {
@@ -211,6 +250,9 @@ public final class StreamRelay implements AutoCloseable {
                     if (holdable) {
                         pass(out, buffer, n);
                     } else {
+                        if (!replica && saysReplconf(buffer, n)) {
+                            replica = true;
+                        }
                         out.write(buffer, 0, n);
                         out.flush();
                     }
@@ -225,7 +267,7 @@ public final class StreamRelay implements AutoCloseable {
         }
 
         private synchronized void pass(OutputStream out, byte[] buffer, int n) throws IOException {
-            if (held) {
+            if (held && replica) {
                 kept.write(buffer, 0, n);
             } else {
                 kept.writeTo(out);
@@ -236,8 +278,8 @@ public final class StreamRelay implements AutoCloseable {
         }
 
         synchronized void flush() throws IOException {
-            if (kept.size() > 0 && !replica.isClosed()) {
-                OutputStream out = replica.getOutputStream();
+            if (kept.size() > 0 && !client.isClosed()) {
+                OutputStream out = client.getOutputStream();
                 kept.writeTo(out);
                 kept.reset();
                 out.flush();
@@ -250,7 +292,7 @@ public final class StreamRelay implements AutoCloseable {
 
         void cut() {
             links.remove(this);
-            closeQuietly(replica);
+            closeQuietly(client);
             closeQuietly(upstream);
         }
     }
