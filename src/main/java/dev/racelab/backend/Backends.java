@@ -36,6 +36,7 @@ public final class Backends implements AutoCloseable {
     private final ReentrantLock postgresLock = new ReentrantLock();
     private final ReentrantLock redisLock = new ReentrantLock();
     private final ReentrantLock standbyLock = new ReentrantLock();
+    private final ReentrantLock sentinelLock = new ReentrantLock();
     private volatile boolean closing;
     private volatile BackendSettings settings;
     /** How long a login to either server may take; null: each server's default (or its URL's). */
@@ -43,6 +44,7 @@ public final class Backends implements AutoCloseable {
     private Postgres postgres;
     private Redis redis;
     private PgStandbyPair standbyPair;
+    private SentinelTopology sentinels;
 
     public Backends(BackendSettings settings, Path home, StartupListener listener) {
         this.settings = settings;
@@ -184,11 +186,48 @@ public final class Backends implements AutoCloseable {
     }
 
     /**
+     * RaceLab's own Redis primary, replica and three Sentinels, started now if this is the first
+     * call: only with the embedded servers ({@link #refusal}).
+     */
+    public SentinelTopology sentinels() throws BackendException {
+        Optional<String> refused = refusal(Service.REDIS_SENTINEL);
+        if (refused.isPresent()) {
+            throw new BackendException(Service.REDIS_SENTINEL, refused.get());
+        }
+        sentinelLock.lock();
+        try {
+            if (sentinels == null) {
+                starting(Service.REDIS_SENTINEL);
+                try {
+                    sentinels = SentinelTopology.start(home, listener, () -> closing);
+                } finally {
+                    started();
+                }
+                if (closing) {
+                    closeQuietly(sentinels);
+                    sentinels = null;
+                    throw new BackendException(Service.REDIS_SENTINEL, "RaceLab is shutting down");
+                }
+                listener.progress(Service.REDIS_SENTINEL, StartupListener.Stage.READY, "Ready: " + sentinels);
+            }
+            return sentinels;
+        } finally {
+            sentinelLock.unlock();
+        }
+    }
+
+    /**
      * Why {@code service} cannot be had with the servers chosen now, in one sentence, or empty: a
      * topology RaceLab must start and steer itself (a standby whose replication it holds) cannot be
      * made of servers someone else runs, and RaceLab never reconfigures those.
      */
     public Optional<String> refusal(Service service) {
+        if (service == Service.REDIS_SENTINEL && settings.redis().isPresent()) {
+            return Optional.of("it needs a Redis primary with a replica and Sentinels whose replication RaceLab can "
+                    + "hold and whose primary it can kill, which RaceLab starts itself; " + settings.redis().get().host()
+                    + ":" + settings.redis().get().port() + " (--redis-url or " + BackendSettings.REDIS_ENV + ") is a "
+                    + "server RaceLab did not start and does not reconfigure: run it without one");
+        }
         if (service == Service.PG_STANDBY && settings.postgres().isPresent()) {
             return Optional.of("it needs a PostgreSQL primary with a hot standby whose replication RaceLab can "
                     + "hold and pause, which RaceLab starts itself; " + settings.postgres().get().host() + ":"
@@ -240,6 +279,7 @@ public final class Backends implements AutoCloseable {
             case POSTGRES -> postgres();
             case REDIS -> redis();
             case PG_STANDBY -> standbyPair();
+            case REDIS_SENTINEL -> sentinels();
         }
     }
 
@@ -265,6 +305,8 @@ public final class Backends implements AutoCloseable {
             rd.probe();
         } else if (server instanceof PgStandbyPair pair) {
             pair.probe();
+        } else if (server instanceof SentinelTopology topology) {
+            topology.probe();
         }
     }
 
@@ -273,6 +315,7 @@ public final class Backends implements AutoCloseable {
             case POSTGRES -> postgresLock;
             case REDIS -> redisLock;
             case PG_STANDBY -> standbyLock;
+            case REDIS_SENTINEL -> sentinelLock;
         };
     }
 
@@ -282,6 +325,7 @@ public final class Backends implements AutoCloseable {
             case POSTGRES -> postgres;
             case REDIS -> redis;
             case PG_STANDBY -> standbyPair;
+            case REDIS_SENTINEL -> sentinels;
         };
     }
 
@@ -334,8 +378,12 @@ public final class Backends implements AutoCloseable {
             closeQuietly(standbyPair);
             standbyPair = null;
         });
+        boolean closedSentinels = closeService(sentinelLock, () -> {
+            closeQuietly(sentinels);
+            sentinels = null;
+        });
         // Usable again only if no start was left running; that start stops what it starts.
-        closing = !(closedPostgres && closedRedis && closedStandby);
+        closing = !(closedPostgres && closedRedis && closedStandby && closedSentinels);
     }
 
     private static boolean closeService(ReentrantLock lock, Runnable close) {

@@ -127,7 +127,7 @@ final class EmbeddedRedisServer implements AutoCloseable {
     }
 
     /** Copies the packaged binary for this machine out of the jar, unless an identical copy is there. */
-    private static Path unpack(Path bin, StartupListener listener) throws IOException {
+    static Path unpack(Path bin, StartupListener listener) throws IOException {
         Map<OsArchitecture, String> binaries = ExecutableProvider.newProvidedVersionsMap();
         String resource = binaries.get(OsArchitecture.detectOSandArchitecture());
         if (resource == null) {

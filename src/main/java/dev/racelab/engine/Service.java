@@ -8,7 +8,12 @@ public enum Service {
      * A PostgreSQL primary with one hot standby replicating through a relay RaceLab owns: RaceLab's
      * own pair of servers, started for the labs that need it, never the shared one.
      */
-    PG_STANDBY("PostgreSQL primary and standby", false);
+    PG_STANDBY("PostgreSQL primary and standby", false),
+    /**
+     * Two Redis servers, a primary and its replica, watched by three Sentinels that fail over,
+     * each server behind a relay RaceLab owns: RaceLab's own, never the shared Redis.
+     */
+    REDIS_SENTINEL("Redis with Sentinels", false);
 
     private final String displayName;
     private final boolean shared;

@@ -1,0 +1,143 @@
+package dev.racelab.backend;
+
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisException;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One Redis process of a topology RaceLab runs (a data server or a Sentinel), from the embedded
+ * binary: run in its own folder ({@code --dir}, which Redis changes into), its pid in {@code
+ * redis.pid} there, its output in {@code redis.log}, a {@link ServerGuard} to stop it if RaceLab's
+ * JVM ends without doing so. It can be killed and started again with other arguments (a primary
+ * brought back as a replica), frozen and thawed.
+ */
+final class RedisNode implements AutoCloseable {
+
+    private static final long READY_MILLIS = 10_000;
+
+    private final String name;
+    private final Path binary;
+    private final Path binaries;
+    private final Path dir;
+    private final int port;
+    private Process process;
+    private Optional<ServerGuard> guard = Optional.empty();
+
+    RedisNode(String name, Path binary, Path binaries, Path dir, int port) {
+        this.name = name;
+        this.binary = binary;
+        this.binaries = binaries;
+        this.dir = dir;
+        this.port = port;
+    }
+
+    String name() {
+        return name;
+    }
+
+    int port() {
+        return port;
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    /** Starts the process with {@code arguments} after the binary, and waits until it answers {@code PING}. */
+    synchronized void start(List<String> arguments) throws IOException {
+        Files.createDirectories(dir);
+        List<String> command = new ArrayList<>(List.of(binary.toString()));
+        command.addAll(arguments);
+        process = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("redis.log").toFile()))
+                .start();
+        guard = ServerGuard.watch(process.toHandle(), binaries, dir, "TERM");
+        Path partial = Files.createTempFile(dir, "redis.pid", ".part");
+        Files.writeString(partial, process.pid() + "\n");
+        Files.move(partial, dir.resolve("redis.pid"), StandardCopyOption.REPLACE_EXISTING,
+                StandardCopyOption.ATOMIC_MOVE);
+        awaitAnswer();
+    }
+
+    private void awaitAnswer() throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READY_MILLIS);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IOException(name + " stopped while starting (see " + dir.resolve("redis.log") + ")");
+            }
+            try (Jedis jedis = new Jedis("127.0.0.1", port, 500)) {
+                if ("PONG".equals(jedis.ping())) {
+                    return;
+                }
+            } catch (JedisException notYet) {
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while waiting for " + name + " to start");
+                }
+            }
+        }
+        throw new IOException(name + " did not answer within " + READY_MILLIS / 1000 + " s");
+    }
+
+    synchronized boolean alive() {
+        return process != null && process.isAlive();
+    }
+
+    /** Kills the process at once (SIGKILL): a server that crashed. Waits until it is gone. */
+    synchronized void kill() {
+        if (process == null) {
+            return;
+        }
+        guard.ifPresent(ServerGuard::close);
+        guard = Optional.empty();
+        process.destroyForcibly();
+        try {
+            process.waitFor(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops (SIGSTOP) or lets run again (SIGCONT) the process: a long pause, as a GC or a stalled VM makes. */
+    synchronized void freeze(boolean frozen) {
+        if (process != null && process.isAlive()) {
+            Slot.signal(frozen ? "-STOP" : "-CONT", List.of(process.toHandle()));
+        }
+    }
+
+    /** Stops the process (SIGTERM, then SIGKILL after 5 s) and removes its pid file. */
+    @Override
+    public synchronized void close() {
+        if (process != null) {
+            guard.ifPresent(ServerGuard::close);
+            guard = Optional.empty();
+            Slot.resume(process.toHandle());
+            process.destroy();
+            try {
+                if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            Files.deleteIfExists(dir.resolve("redis.pid"));
+        } catch (IOException ignored) {
+            // The next start treats a pid file as a hint only.
+        }
+    }
+}
