@@ -242,6 +242,15 @@ public final class SentinelTopology implements AutoCloseable {
         for (int i = 0; i < servers.size(); i++) {
             servers.get(i).freeze(false);
         }
+        restore(within, stopping);
+        awaitWhole(within, stopping);
+    }
+
+    /**
+     * Brings a killed server back as a replica of the primary the Sentinels name once they name
+     * another one (a failover takes seconds), at most {@code within}.
+     */
+    public synchronized void restore(Duration within, BooleanSupplier stopping) throws IOException {
         long deadline = System.nanoTime() + within.toNanos();
         for (int i = 0; i < servers.size(); i++) {
             if (!servers.get(i).alive()) {
@@ -250,10 +259,18 @@ public final class SentinelTopology implements AutoCloseable {
                 servers.get(i).start(serverArguments(i, primary));
             }
         }
-        awaitWhole(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())), stopping);
     }
 
-    /** Waits until the Sentinels name a primary other than {@code i}. */
+    /**
+     * Waits until the Sentinels name a primary other than {@code i}, at most {@code within}.
+     *
+     * @return the new primary
+     * @throws IOException if none was named in time
+     */
+    public int awaitPrimaryOtherThan(int i, Duration within, BooleanSupplier stopping) throws IOException {
+        return awaitPrimaryOtherThan(i, System.nanoTime() + within.toNanos(), stopping);
+    }
+
     private int awaitPrimaryOtherThan(int i, long deadline, BooleanSupplier stopping) throws IOException {
         while (true) {
             int primary = primary();

@@ -8,6 +8,12 @@ import java.util.List;
  */
 public interface ServerObserver extends AutoCloseable {
 
+    /**
+     * A {@code SERVER_VALUE} of this says its name no longer applies (a server once "primary" is
+     * now a replica): the lane stops showing it.
+     */
+    long GONE = Long.MIN_VALUE;
+
     /** The lanes this observer writes to, in order, e.g. {@code pg_locks}, {@code counter row}. */
     List<String> lanes();
 

@@ -11,6 +11,7 @@ import dev.racelab.labs.leasefencing.LeaseFencingLab;
 import dev.racelab.labs.philosophers.PhilosophersLab;
 import dev.racelab.labs.primitives.PrimitivesLab;
 import dev.racelab.labs.readerswriters.ReadersWritersLab;
+import dev.racelab.labs.redisfailover.RedisFailoverLab;
 import dev.racelab.labs.replicaread.ReplicaReadLab;
 
 import java.util.List;
@@ -32,6 +33,7 @@ public final class Labs {
                 new PhilosophersLab(backends),
                 new ReadersWritersLab(backends),
                 new ReplicaReadLab(backends),
+                new RedisFailoverLab(backends),
                 new IsolationLab(backends));
     }
 

@@ -90,6 +90,10 @@ final class ServerReport {
     /** {@code name} (kept as {@link #words}) is now {@code value}; past {@link #MOST_VALUES} names, the least recent goes. */
     void value(String name, long value) {
         String kept = words(name);
+        if (value == dev.racelab.engine.ServerObserver.GONE) {
+            values.remove(kept);
+            return;
+        }
         Reported before = values.get(kept);
         values.put(kept, new Reported(value, before == null ? named++ : before.place()));
     }
