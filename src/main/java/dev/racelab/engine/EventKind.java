@@ -241,7 +241,8 @@ public enum EventKind {
     SERVER_VALUE(false) {
         @Override
         public String describe(String subject, long value) {
-            return subject + " = " + value;
+            return value == ServerObserver.NAME_ONLY ? subject : value == ServerObserver.GONE ? subject + ": no longer"
+                    : subject + " = " + value;
         }
     },
     /** A session sent an isolation spec's step: {@code subject} is the step's name, a colon, and its SQL. */
@@ -311,6 +312,13 @@ public enum EventKind {
         @Override
         public String describe(String subject, long value) {
             return "replaced the price written with token " + value;
+        }
+    },
+    /** A fault RaceLab inflicted on a server here (a primary killed or frozen, replication held); {@code subject} says which. */
+    FAULT(false, Glyph.BAR, Ink.HIGHLIGHT, "┃ fault") {
+        @Override
+        public String describe(String subject, long value) {
+            return "fault: " + subject;
         }
     };
 

@@ -13,6 +13,8 @@ public interface ServerObserver extends AutoCloseable {
      * now a replica): the lane stops showing it.
      */
     long GONE = Long.MIN_VALUE;
+    /** A {@code SERVER_VALUE} of this shows its name alone, a state rather than a number ("down"). */
+    long NAME_ONLY = Long.MIN_VALUE + 1;
 
     /** The lanes this observer writes to, in order, e.g. {@code pg_locks}, {@code counter row}. */
     List<String> lanes();

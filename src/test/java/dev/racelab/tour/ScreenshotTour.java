@@ -254,6 +254,12 @@ public final class ScreenshotTour extends TourSteps {
             awaitOutcome();
             shoot("replica-read-stale");
         }
+        if (wanted("redis-failover")) {
+            setUpDefaults("redis-failover");
+            fx(s -> window.session().start());
+            awaitOutcome();
+            shoot("redis-failover-two-holders");
+        }
         if (wanted("primitives")) {
             setUpDefaults("redis-primitives");
             fx(s -> window.session().start());

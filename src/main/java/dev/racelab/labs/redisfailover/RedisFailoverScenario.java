@@ -91,14 +91,14 @@ final class RedisFailoverScenario implements Scenario {
 
     void holdReplication(WorkerContext context) {
         topology.holdReplication();
-        context.mark(EventKind.NOTE, "the relays hold the replica's stream", 0);
+        context.mark(EventKind.FAULT, "the relays hold the replica's stream", 0);
     }
 
     /** Kills server {@code primary} (SIGKILL) and starts the failover watch. */
     void kill(int primary, WorkerContext context) {
         String server = topology.serverNames().get(primary);
         topology.kill(primary);
-        context.mark(EventKind.NOTE, server + " killed", 0);
+        context.mark(EventKind.FAULT, server + " killed", 0);
         watch(primary, () -> { });
     }
 
@@ -107,7 +107,7 @@ final class RedisFailoverScenario implements Scenario {
         String server = topology.serverNames().get(primary);
         int pauseMs = setup.get(RedisFailoverLab.PAUSE_MS);
         topology.freeze(primary, true);
-        context.mark(EventKind.NOTE, server + " frozen for " + pauseMs + " ms", pauseMs);
+        context.mark(EventKind.FAULT, server + " frozen for " + pauseMs + " ms", pauseMs);
         long thawAt = System.nanoTime() + pauseMs * 1_000_000L;
         watch(primary, () -> {
             long left = thawAt - System.nanoTime();

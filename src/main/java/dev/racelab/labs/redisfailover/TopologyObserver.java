@@ -14,14 +14,14 @@ import java.util.Map;
 
 /**
  * The failover as the servers tell it, on server lanes: which server the Sentinels name primary
- * (and how many of the three do), each data server's role and replication offset (or how long it
- * has not answered), who holds the lock on it, and the bytes the relays hold back from the replica.
- * Records only what changed.
+ * (and how many of the three do), each data server's role and replication offset (or that it is
+ * down or does not answer), who holds the lock there, and the bytes the relays hold back from the
+ * replica. Records only what changed.
  */
 final class TopologyObserver implements ServerObserver {
 
     static final String SENTINELS = "Sentinels";
-    static final String RELAYS = "replication relay";
+    static final String RELAYS = "relays";
     /** How long a read waits for a server: a frozen one must not hold the lanes up. */
     private static final int READ_MILLIS = 100;
 
@@ -30,8 +30,8 @@ final class TopologyObserver implements ServerObserver {
     private final List<String> lanes = new ArrayList<>();
     private final Map<String, Long> shown = new HashMap<>();
     private final Map<Integer, String> roleShown = new HashMap<>();
-    private final Map<Integer, Integer> holderShown = new HashMap<>();
-    private final Map<Integer, Long> silentSince = new HashMap<>();
+    /** What each server's lane says of the lock now ("lock held by client-1"), or nothing. */
+    private final Map<Integer, String> lockShown = new HashMap<>();
     private String primaryShown;
 
     TopologyObserver(SentinelTopology topology, String lockKey) {
@@ -52,7 +52,7 @@ final class TopologyObserver implements ServerObserver {
         List<Integer> view = topology.sentinelsView();
         int named = view.stream().filter(i -> i >= 0).findFirst().orElse(-1);
         if (named >= 0) {
-            String words = "name " + topology.serverNames().get(named) + " primary";
+            String words = "Sentinels naming " + topology.serverNames().get(named) + " primary";
             if (primaryShown != null && !primaryShown.equals(words)) {
                 value(sink, 0, primaryShown, GONE);
             }
@@ -62,7 +62,7 @@ final class TopologyObserver implements ServerObserver {
         for (int i = 0; i < topology.serverNames().size(); i++) {
             server(sink, i);
         }
-        value(sink, lanes.size() - 1, "held bytes", topology.heldBytes());
+        value(sink, lanes.size() - 1, "bytes held", topology.heldBytes());
     }
 
     private void server(LaneSink sink, int i) {
@@ -76,11 +76,9 @@ final class TopologyObserver implements ServerObserver {
             role = info.contains("role:master") ? "primary, offset" : "replica, offset";
             offset = field(info, "master_repl_offset");
             holder = jedis.get(lockKey);
-            silentSince.remove(i);
         } catch (JedisException e) {
-            long since = silentSince.computeIfAbsent(i, k -> System.nanoTime());
-            role = topology.alive(i) ? "no answer, ms" : "down, ms";
-            offset = (System.nanoTime() - since) / 1_000_000;
+            role = topology.alive(i) ? "no answer" : "down";
+            offset = NAME_ONLY;
             holder = null;
         }
         String before = roleShown.put(i, role);
@@ -88,16 +86,16 @@ final class TopologyObserver implements ServerObserver {
             value(sink, lane, before, GONE);
         }
         value(sink, lane, role, offset);
-        int actor = holder == null ? -1 : sink.workerActor(holder);
-        Integer was = holderShown.getOrDefault(i, -1);
-        if (actor != was) {
-            if (was >= 0) {
-                sink.record(lane, EventKind.SERVER_HOLDS, null, was);
-            }
-            if (actor >= 0) {
-                sink.record(lane, EventKind.SERVER_HOLDS, "the lock", actor);
-            }
-            holderShown.put(i, actor);
+        String lock = holder == null ? null : "lock held by " + holder;
+        String lockBefore = lockShown.get(i);
+        if (lockBefore != null && !lockBefore.equals(lock)) {
+            value(sink, lane, lockBefore, GONE);
+        }
+        if (lock != null) {
+            value(sink, lane, lock, NAME_ONLY);
+            lockShown.put(i, lock);
+        } else {
+            lockShown.remove(i);
         }
     }
 

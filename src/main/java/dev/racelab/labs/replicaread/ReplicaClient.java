@@ -53,9 +53,13 @@ final class ReplicaClient implements LabWorker {
         context.gate(ReplicaReadLab.BEFORE_COMMIT);
         if (context.fault(ReplicaReadLab.STREAM_STALLS)) {
             stalls.holdStream(context.name());
+            context.mark(EventKind.FAULT, "the relay holds the replication stream for " + stalls.millis() + " ms",
+                    stalls.millis());
         }
         if (context.fault(ReplicaReadLab.REPLAY_PAUSES)) {
             stalls.pauseReplay(context.name());
+            context.mark(EventKind.FAULT, "the standby pauses its replay for " + stalls.millis() + " ms",
+                    stalls.millis());
         }
         long version;
         long committedAt;

@@ -31,6 +31,10 @@ final class Stalls implements AutoCloseable {
         this.stallMillis = stallMillis;
     }
 
+    long millis() {
+        return stallMillis;
+    }
+
     /** Holds the replication stream in the relay for the stall's length. */
     synchronized void holdStream(String client) {
         if (closed) {

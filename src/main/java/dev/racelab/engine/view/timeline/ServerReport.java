@@ -1,5 +1,7 @@
 package dev.racelab.engine.view.timeline;
 
+import dev.racelab.engine.ServerObserver;
+
 import dev.racelab.engine.Ink;
 import dev.racelab.engine.Printable;
 
@@ -90,7 +92,7 @@ final class ServerReport {
     /** {@code name} (kept as {@link #words}) is now {@code value}; past {@link #MOST_VALUES} names, the least recent goes. */
     void value(String name, long value) {
         String kept = words(name);
-        if (value == dev.racelab.engine.ServerObserver.GONE) {
+        if (value == ServerObserver.GONE) {
             values.remove(kept);
             return;
         }
@@ -107,7 +109,8 @@ final class ServerReport {
         Line line = new Line(" · ");
         boolean one = values.size() == 1;
         values.entrySet().stream().sorted(Comparator.comparingLong(entry -> entry.getValue().place()))
-                .forEach(entry -> line.add(shorter ? (one ? "" : entry.getKey() + " ") + entry.getValue().value()
+                .forEach(entry -> line.add(entry.getValue().value() == ServerObserver.NAME_ONLY ? entry.getKey()
+                        : shorter ? (one ? "" : entry.getKey() + " ") + entry.getValue().value()
                         : entry.getKey() + " = " + entry.getValue().value()));
         return line.toString();
     }
