@@ -10,6 +10,7 @@ import dev.racelab.backend.Redis;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The servers the whole test run shares: the ones named by {@code RACELAB_PG_URL} /
@@ -31,10 +32,18 @@ public final class TestServers {
             DataHome.resolve(System.getenv()),
             (service, stage, message) -> System.err.println("[test topologies] " + message));
 
+    /** The suite's PostgreSQL with RaceLab's own Redis topology; made on first use. */
+    private static Backends failover;
+
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             BACKENDS.close();
             TOPOLOGIES.close();
+            synchronized (TestServers.class) {
+                if (failover != null) {
+                    failover.close();
+                }
+            }
         }, "test-servers-shutdown"));
     }
 
@@ -48,6 +57,19 @@ public final class TestServers {
     /** Backends for RaceLab's own topologies, embedded whatever the suite's shared servers are. */
     public static Backends topologies() {
         return TOPOLOGIES;
+    }
+
+    /**
+     * Backends for the labs that need RaceLab's own Redis with Sentinels beside the suite's
+     * PostgreSQL: that PostgreSQL (embedded or named), and RaceLab's Redis whatever the suite's is.
+     */
+    public static synchronized Backends failover() {
+        if (failover == null) {
+            failover = new Backends(new BackendSettings(Optional.of(postgres().address()), Optional.empty()),
+                    DataHome.resolve(System.getenv()),
+                    (service, stage, message) -> System.err.println("[test topologies] " + message));
+        }
+        return failover;
     }
 
     public static Postgres postgres() {
