@@ -223,16 +223,18 @@ public final class Backends implements AutoCloseable {
      */
     public Optional<String> refusal(Service service) {
         if (service == Service.REDIS_SENTINEL && settings.redis().isPresent()) {
-            return Optional.of("it needs a Redis primary with a replica and Sentinels whose replication RaceLab can "
-                    + "hold and whose primary it can kill, which RaceLab starts itself; " + settings.redis().get().host()
-                    + ":" + settings.redis().get().port() + " (--redis-url or " + BackendSettings.REDIS_ENV + ") is a "
-                    + "server RaceLab did not start and does not reconfigure: run it without one");
+            RedisAddress named = settings.redis().get();
+            return Optional.of("this lab needs a Redis primary, its replica and Sentinels that RaceLab starts itself "
+                    + "(to hold their replication and kill the primary); Redis at " + named.host() + ":" + named.port()
+                    + " is a server RaceLab did not start and does not reconfigure: run it on RaceLab's own servers "
+                    + "(no --redis-url or " + BackendSettings.REDIS_ENV + ")");
         }
         if (service == Service.PG_STANDBY && settings.postgres().isPresent()) {
-            return Optional.of("it needs a PostgreSQL primary with a hot standby whose replication RaceLab can "
-                    + "hold and pause, which RaceLab starts itself; " + settings.postgres().get().host() + ":"
-                    + settings.postgres().get().port() + " (--pg-url or " + BackendSettings.PG_ENV + ") is a server "
-                    + "RaceLab did not start and does not reconfigure: run it without one");
+            PgAddress named = settings.postgres().get();
+            return Optional.of("this lab needs a PostgreSQL primary with a hot standby that RaceLab starts itself "
+                    + "(to hold and pause their replication); PostgreSQL at " + named.host() + ":" + named.port()
+                    + " is a server RaceLab did not start and does not reconfigure: run it on RaceLab's own servers "
+                    + "(no --pg-url or " + BackendSettings.PG_ENV + ")");
         }
         return Optional.empty();
     }

@@ -162,8 +162,8 @@ final class ExploreCommand {
     private static String schedulable(Lab lab, String given) throws UsageException {
         List<String> can = lab.strategies().stream().filter(lab::schedulable).map(s -> s.id()).toList();
         if (can.isEmpty()) {
-            throw new UsageException("lab " + lab.id() + " cannot be explored yet: its workers wait for Redis messages "
-                    + "and keep leases alive on threads of their own, which a schedule does not order yet");
+            throw new UsageException("lab " + lab.id() + " cannot be explored yet: " + lab.unexplorable()
+                    .orElse("a schedule cannot order its workers"));
         }
         if (given != null && lab.strategy(given).isPresent() && !can.contains(given)) {
             throw new UsageException("lab " + lab.id() + "'s strategy " + given + " orders its workers itself; "

@@ -17,7 +17,7 @@ final class Refusals {
         for (Service service : lab.services()) {
             Optional<String> refused = backends.refusal(service);
             if (refused.isPresent()) {
-                throw new UsageException("lab " + lab.id() + " cannot run here: " + refused.get());
+                throw new UsageException("lab " + lab.id() + ": " + refused.get());
             }
         }
     }

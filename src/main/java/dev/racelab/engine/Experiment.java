@@ -49,7 +49,15 @@ public interface Experiment {
      * that orders them itself (the isolation lab's permutation, which a conductor plays).
      */
     default boolean schedulable(Strategy strategy) {
-        return true;
+        return unexplorable().isEmpty();
+    }
+
+    /**
+     * Why no schedule can order this lab's workers, in words, or empty: a lab whose race is with
+     * something a schedule cannot step (replication, a failover, on the servers' own time).
+     */
+    default java.util.Optional<String> unexplorable() {
+        return java.util.Optional.empty();
     }
 
     /**

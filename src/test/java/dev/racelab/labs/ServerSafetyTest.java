@@ -6,6 +6,7 @@ import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Run;
 import dev.racelab.engine.RunSpec;
+import dev.racelab.engine.Service;
 import dev.racelab.engine.Strategy;
 import dev.racelab.engine.Verdict;
 import dev.racelab.support.TestServers;
@@ -76,6 +77,10 @@ class ServerSafetyTest {
         Labs labs = new Labs(TestServers.backends());
         List<String> scratchDatabases = new java.util.ArrayList<>();
         for (Lab lab : labs.all()) {
+            if (TestServers.external() && !lab.services().stream().allMatch(Service::shared)) {
+                // The replication labs refuse servers RaceLab did not start (ReplicationLabsCliTest).
+                continue;
+            }
             for (Strategy strategy : lab.strategies()) {
                 // Two workers, or as many as the lab must have (an isolation spec: its sessions).
                 int workers = Math.min(Math.max(2, lab.minWorkers()), lab.maxWorkers());

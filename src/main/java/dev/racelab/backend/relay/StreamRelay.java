@@ -165,6 +165,10 @@ public final class StreamRelay implements AutoCloseable {
             }
             Socket upstream = new Socket();
             try {
+                // No Nagle on either side: a standby's small acknowledgements would wait for a
+                // delayed ACK (some 40 ms), and every synchronous commit with them.
+                replica.setTcpNoDelay(true);
+                upstream.setTcpNoDelay(true);
                 upstream.connect(primary, 5_000);
             } catch (IOException e) {
                 // The primary is gone: the replica finds its connection closed, as it would.

@@ -82,6 +82,11 @@ public final class ReplicaReadLab extends ProfiledLab<ReplicaReadStrategy> {
     }
 
     @Override
+    public java.util.Optional<String> unexplorable() {
+        return java.util.Optional.of("its race is with replication, which the servers run on their own time: a schedule orders the clients, not the WAL's way to the standby");
+    }
+
+    @Override
     public KeyFigure keyFigure() {
         return new KeyFigure("staleReads", "stale reads");
     }

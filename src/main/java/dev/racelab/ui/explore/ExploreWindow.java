@@ -158,8 +158,8 @@ public final class ExploreWindow {
         stage.setOnHidden(e -> stop());
         if (strategy == null) {
             start.setDisable(true);
-            status.setText("Its workers wait for Redis messages and keep leases alive on threads of their own, "
-                    + "which a schedule does not order yet.");
+            String why = lab.unexplorable().orElse("a schedule cannot order its workers");
+            status.setText(Character.toUpperCase(why.charAt(0)) + why.substring(1) + ".");
         } else {
             status.setText(strategy == chosen ? "Choose a method, and press Explore."
                     : chosen.title() + " orders its workers itself: exploring " + strategy.title() + ".");
