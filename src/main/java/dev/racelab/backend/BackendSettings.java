@@ -10,11 +10,20 @@ import java.util.Optional;
  *
  * @param postgres an existing PostgreSQL, or empty for the embedded one
  * @param redis    an existing Redis, or empty for the embedded one
+ * @param standby  a hot standby of {@code postgres}, for the labs about replication ({@code
+ *                 --pg-standby-url}, {@value #PG_STANDBY_ENV}); empty: RaceLab's own pair, or none
  */
-public record BackendSettings(Optional<PgAddress> postgres, Optional<RedisAddress> redis) {
+public record BackendSettings(Optional<PgAddress> postgres, Optional<RedisAddress> redis,
+                              Optional<PgAddress> standby) {
 
     public static final String PG_ENV = "RACELAB_PG_URL";
     public static final String REDIS_ENV = "RACELAB_REDIS_URL";
+    public static final String PG_STANDBY_ENV = "RACELAB_PG_STANDBY_URL";
+
+    /** Settings without a named standby. */
+    public BackendSettings(Optional<PgAddress> postgres, Optional<RedisAddress> redis) {
+        this(postgres, redis, Optional.empty());
+    }
 
     public static BackendSettings embedded() {
         return new BackendSettings(Optional.empty(), Optional.empty());
@@ -36,11 +45,22 @@ public record BackendSettings(Optional<PgAddress> postgres, Optional<RedisAddres
     }
 
     public BackendSettings withPostgres(Optional<PgAddress> address) {
-        return new BackendSettings(address, redis);
+        return new BackendSettings(address, redis, standby);
     }
 
     public BackendSettings withRedis(Optional<RedisAddress> address) {
-        return new BackendSettings(postgres, address);
+        return new BackendSettings(postgres, address, standby);
+    }
+
+    /**
+     * With the hot standby {@code url} names (null: {@value #PG_STANDBY_ENV}, else none).
+     *
+     * @throws IllegalArgumentException naming the URL that does not parse and why
+     */
+    public BackendSettings withStandby(String url, Map<String, String> env) {
+        String named = firstNonBlank(url, env.get(PG_STANDBY_ENV));
+        return new BackendSettings(postgres, redis, Optional.ofNullable(named)
+                .map(u -> (PgAddress) parse(u, url != null ? "--pg-standby-url" : PG_STANDBY_ENV, true)));
     }
 
     private static Object parse(String url, String source, boolean postgres) {

@@ -90,6 +90,15 @@ public final class Backends implements AutoCloseable {
                 redisLock.unlock();
             }
         }
+        if (!previous.postgres().equals(next.postgres()) || !previous.standby().equals(next.standby())) {
+            standbyLock.lock();
+            try {
+                closeQuietly(standbyPair);
+                standbyPair = null;
+            } finally {
+                standbyLock.unlock();
+            }
+        }
     }
 
     /** The PostgreSQL server, started or reached now if this is the first call. */
@@ -168,7 +177,9 @@ public final class Backends implements AutoCloseable {
             if (standbyPair == null) {
                 starting(Service.PG_STANDBY);
                 try {
-                    standbyPair = PgStandbyPair.start(home, listener, () -> closing, login);
+                    standbyPair = settings.standby().isPresent()
+                            ? PgStandbyPair.named(settings.postgres().orElseThrow(), settings.standby().get(), login)
+                            : PgStandbyPair.start(home, listener, () -> closing, login);
                 } finally {
                     started();
                 }
@@ -229,12 +240,16 @@ public final class Backends implements AutoCloseable {
                     + " is a server RaceLab did not start and does not reconfigure: run it on RaceLab's own servers "
                     + "(no --redis-url or " + BackendSettings.REDIS_ENV + ")");
         }
-        if (service == Service.PG_STANDBY && settings.postgres().isPresent()) {
+        if (service == Service.PG_STANDBY && settings.postgres().isPresent() && settings.standby().isEmpty()) {
             PgAddress named = settings.postgres().get();
-            return Optional.of("this lab needs a PostgreSQL primary with a hot standby that RaceLab starts itself "
-                    + "(to hold and pause their replication); PostgreSQL at " + named.host() + ":" + named.port()
-                    + " is a server RaceLab did not start and does not reconfigure: run it on RaceLab's own servers "
-                    + "(no --pg-url or " + BackendSettings.PG_ENV + ")");
+            return Optional.of("this lab needs a PostgreSQL primary with a hot standby: PostgreSQL at " + named.host()
+                    + ":" + named.port() + " is one server; name its standby with --pg-standby-url (or "
+                    + BackendSettings.PG_STANDBY_ENV + "), or run it on RaceLab's own primary and standby (no --pg-url "
+                    + "or " + BackendSettings.PG_ENV + ")");
+        }
+        if (service == Service.PG_STANDBY && settings.postgres().isEmpty() && settings.standby().isPresent()) {
+            return Optional.of("--pg-standby-url (or " + BackendSettings.PG_STANDBY_ENV + ") names a standby, but no "
+                    + "primary is named: give its primary with --pg-url, or neither, for RaceLab's own pair");
         }
         return Optional.empty();
     }

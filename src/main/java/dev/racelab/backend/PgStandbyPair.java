@@ -17,7 +17,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -52,21 +54,72 @@ public final class PgStandbyPair implements AutoCloseable {
             "full_page_writes", "off",
             "max_connections", "100");
 
+    /** RaceLab's own: the slot and processes, and the relay; null for a pair the user named. */
     private final Slot slot;
     private final PgProcess primaryProcess;
     private final PgProcess standbyProcess;
     private final StreamRelay relay;
     private final Postgres primary;
     private final Postgres standby;
+    /** The standby's {@code application_name}, as the primary's {@code pg_stat_replication} has it. */
+    private final String standbyName;
 
     private PgStandbyPair(Slot slot, PgProcess primaryProcess, PgProcess standbyProcess, StreamRelay relay,
-                          Postgres primary, Postgres standby) {
+                          Postgres primary, Postgres standby, String standbyName) {
         this.slot = slot;
         this.primaryProcess = primaryProcess;
         this.standbyProcess = standbyProcess;
         this.relay = relay;
         this.primary = primary;
         this.standby = standby;
+        this.standbyName = standbyName;
+    }
+
+    /**
+     * A primary and its hot standby that someone else runs ({@code --pg-url}, {@code
+     * --pg-standby-url}): reached, never reconfigured. RaceLab checks that the standby is in
+     * recovery, a copy of the primary's cluster, and streaming from it; there is no relay on their
+     * stream, so the labs' faults on it are refused.
+     */
+    static PgStandbyPair named(PgAddress primaryAddress, PgAddress standbyAddress, Duration login)
+            throws BackendException {
+        Postgres primary = Postgres.connect(primaryAddress, login);
+        Postgres standby = Postgres.standby(standbyAddress, "PostgreSQL %s standby at " + standbyAddress.host() + ":"
+                + standbyAddress.port(), login);
+        String where = "PostgreSQL at " + standbyAddress.host() + ":" + standbyAddress.port();
+        try (Connection p = primary.control("topology"); Connection s = standby.control("topology");
+             Statement ps = p.createStatement(); Statement ss = s.createStatement()) {
+            long primaryId;
+            try (ResultSet rs = ps.executeQuery("SELECT system_identifier FROM pg_control_system()")) {
+                rs.next();
+                primaryId = rs.getLong(1);
+            }
+            try (ResultSet rs = ss.executeQuery("SELECT pg_is_in_recovery(), system_identifier FROM pg_control_system()")) {
+                rs.next();
+                if (!rs.getBoolean(1)) {
+                    throw new BackendException(Service.PG_STANDBY, where + " (--pg-standby-url) is not a standby: it "
+                            + "is not in recovery");
+                }
+                if (rs.getLong(2) != primaryId) {
+                    throw new BackendException(Service.PG_STANDBY, where + " (--pg-standby-url) is not a standby of "
+                            + primaryAddress.host() + ":" + primaryAddress.port() + ": their clusters differ");
+                }
+            }
+            String name = null;
+            try (ResultSet rs = ps.executeQuery("SELECT application_name FROM pg_stat_replication "
+                    + "WHERE state = 'streaming'")) {
+                List<String> streaming = new ArrayList<>();
+                while (rs.next()) {
+                    streaming.add(rs.getString(1));
+                }
+                if (streaming.size() == 1) {
+                    name = streaming.get(0);
+                }
+            }
+            return new PgStandbyPair(null, null, null, null, primary, standby, name);
+        } catch (SQLException e) {
+            throw Postgres.explain(standbyAddress, e, "cannot be used as a standby");
+        }
     }
 
     /**
@@ -125,7 +178,8 @@ public final class PgStandbyPair implements AutoCloseable {
                     + primaryPort, login);
             Postgres standbyServer = Postgres.standby(standbyAddress, "PostgreSQL %s standby on 127.0.0.1:"
                     + standbyProcess.port() + " (through a relay)", login);
-            return new PgStandbyPair(slot, primaryProcess, standbyProcess, relay, primaryServer, standbyServer);
+            return new PgStandbyPair(slot, primaryProcess, standbyProcess, relay, primaryServer, standbyServer,
+                    STANDBY_NAME);
         } catch (CalledOff e) {
             stopQuietly(slot, primaryProcess, standbyProcess, relay);
             throw new BackendException(Service.PG_STANDBY, "The start of RaceLab's PostgreSQL primary and standby "
@@ -238,9 +292,22 @@ public final class PgStandbyPair implements AutoCloseable {
         return standby;
     }
 
-    /** The relay on the replication stream, primary to standby. */
-    public StreamRelay relay() {
-        return relay;
+    /** The relay on the replication stream, primary to standby; none on a pair the user named. */
+    public Optional<StreamRelay> relay() {
+        return Optional.ofNullable(relay);
+    }
+
+    /** Whether RaceLab runs these servers (and may hold their stream); false for a pair the user named. */
+    public boolean ours() {
+        return slot != null;
+    }
+
+    /**
+     * The standby's {@code application_name} in the primary's {@code pg_stat_replication}, if known
+     * (a named primary with several standbys streaming does not say which is this one).
+     */
+    public Optional<String> standbyName() {
+        return Optional.ofNullable(standbyName);
     }
 
     /** Checks that both still answer. */
@@ -261,6 +328,9 @@ public final class PgStandbyPair implements AutoCloseable {
     }
 
     private static void stopQuietly(Slot slot, PgProcess primary, PgProcess standby, StreamRelay relay) {
+        if (slot == null && primary == null) {
+            return;
+        }
         if (standby != null) {
             standby.close();
         }

@@ -249,7 +249,8 @@ public final class Cli {
                     "unknown lab '" + id + "' (labs: " + labs.ids() + ")"));
             RunOptions options = RunOptions.of(lab, given, base == null ? lab.defaults() : base);
             try {
-                backends.use(BackendSettings.resolve(options.pgUrl(), options.redisUrl(), env));
+                backends.use(BackendSettings.resolve(options.pgUrl(), options.redisUrl(), env)
+                        .withStandby(options.pgStandbyUrl(), env));
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }

@@ -93,7 +93,8 @@ final class ExploreCommand {
                 Outputs.forceNeeds("--record-failing", null, given.force);
             }
             try {
-                backends.use(BackendSettings.resolve(options.pgUrl(), options.redisUrl(), env));
+                backends.use(BackendSettings.resolve(options.pgUrl(), options.redisUrl(), env)
+                        .withStandby(options.pgStandbyUrl(), env));
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }

@@ -67,6 +67,11 @@ final class RunFlags {
             description = "an existing PostgreSQL (else RACELAB_PG_URL, else embedded)")
     String pgUrl;
 
+    @Option(names = "--pg-standby-url", paramLabel = "URL", order = 11,
+            description = "a hot standby of --pg-url's server, for replica-read (else RACELAB_PG_STANDBY_URL, else "
+                    + "RaceLab's own primary and standby)")
+    String pgStandbyUrl;
+
     @Option(names = "--redis-url", paramLabel = "URL", order = 12,
             description = "an existing Redis (else RACELAB_REDIS_URL, else embedded)")
     String redisUrl;

@@ -18,7 +18,7 @@ import java.time.Duration;
  * anything starts: a bad option costs no server start-up.
  */
 record RunOptions(Lab lab, RunSpec spec, int runs, Sweep sweep, Path record, Verdict expect, boolean json,
-                  String pgUrl, String redisUrl, Duration connectTimeout) {
+                  String pgUrl, String redisUrl, String pgStandbyUrl, Duration connectTimeout) {
 
     static final int MAX_RUNS = 10_000;
     static final int MAX_OPS = 1_000_000;
@@ -77,7 +77,8 @@ record RunOptions(Lab lab, RunSpec spec, int runs, Sweep sweep, Path record, Ver
         checkBase(lab, spec);
         return new RunOptions(lab, spec.withGates(plan).withSwitches(switches), runs, sweep, given.record, given.expect,
                 given.json, address("--pg-url", given.pgUrl, "postgresql://user@localhost:5432/mydb"),
-                address("--redis-url", given.redisUrl, "redis://localhost:6379"), connectTimeout);
+                address("--redis-url", given.redisUrl, "redis://localhost:6379"),
+                address("--pg-standby-url", given.pgStandbyUrl, "postgresql://user@standby:5432/mydb"), connectTimeout);
     }
 
     /**

@@ -54,15 +54,15 @@ class PgStandbyPairTest {
                 p.execute("INSERT INTO racelab.pair_test VALUES (1)");
                 assertTrue(Poll.eventually(WITHIN, () -> count(s) == 1), "the standby replays the first row");
 
-                pair.relay().hold();
+                pair.relay().orElseThrow().hold();
                 p.execute("INSERT INTO racelab.pair_test VALUES (2)");
-                Poll.until("the relay holds the commit's WAL", () -> pair.relay().heldBytes() > 0);
+                Poll.until("the relay holds the commit's WAL", () -> pair.relay().orElseThrow().heldBytes() > 0);
                 assertEquals(1, count(s), "the standby has not seen a commit the relay holds");
                 SQLException readOnly = assertThrows(SQLException.class,
                         () -> s.execute("INSERT INTO racelab.pair_test VALUES (3)"));
                 assertEquals("25006", readOnly.getSQLState(), "the standby is read-only");
 
-                pair.relay().release();
+                pair.relay().orElseThrow().release();
                 assertTrue(Poll.eventually(WITHIN, () -> count(s) == 2), "the standby replays the released commit");
             }
             for (Path data : List.of(home.resolve("postgres-standby/slot-0/primary"),

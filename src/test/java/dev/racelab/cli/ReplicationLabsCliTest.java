@@ -53,6 +53,10 @@ class ReplicationLabsCliTest {
         assertEquals(1, failover.err().strip().lines().count(), failover.err());
         assertTrue(failover.err().contains("redis-failover") && failover.err().contains("Sentinels"), failover.err());
 
+        Result standbyAlone = cli(env, "run", "replica-read", "--pg-standby-url", "postgresql://postgres@127.0.0.1:5432/test");
+        assertEquals(Cli.USAGE, standbyAlone.code(), standbyAlone.err());
+        assertTrue(standbyAlone.err().contains("no primary is named"), standbyAlone.err());
+
         Result explore = cli(env, "explore", "replica-read", "--pg-url", "postgresql://postgres@127.0.0.1:5432/test");
         assertEquals(Cli.USAGE, explore.code(), explore.err());
         assertFalse(Files.exists(home.resolve("postgres")) || Files.exists(home.resolve("redis")),

@@ -71,6 +71,7 @@ final class ReplicaReadScenario implements Scenario {
             this.stalls = new Stalls(pair.relay(), admin, setup.threads(), setup.get(ReplicaReadLab.STALL_MS));
             // A run stopped by force may have left the stream held or the replay paused.
             stalls.clearLeftovers();
+            checkSynchronous();
             awaitSeededOnStandby();
         } catch (Exception e) {
             if (admin != null) {
@@ -78,6 +79,30 @@ final class ReplicaReadScenario implements Scenario {
             }
             pg.close();
             throw e;
+        }
+    }
+
+    /**
+     * A commit that waits for the standby waits only for a standby the primary names synchronous:
+     * RaceLab's own is; on a pair the user named, a strategy that relies on it is refused if not.
+     */
+    private void checkSynchronous() throws SQLException {
+        if (strategy.commitLevel().equals("local") || pair.ours()) {
+            return;
+        }
+        String state = null;
+        if (pair.standbyName().isPresent()) {
+            try (PreparedStatement ps = pg.admin().prepareStatement(SQL.get("sync-state"))) {
+                ps.setString(1, pair.standbyName().get());
+                try (ResultSet rs = ps.executeQuery()) {
+                    state = rs.next() ? rs.getString(1) : null;
+                }
+            }
+        }
+        if (!"sync".equals(state) && !"quorum".equals(state)) {
+            throw new IllegalStateException(strategy.id() + " needs the standby to be synchronous on the primary "
+                    + "(named in its synchronous_standby_names); " + pair.primary().describe() + " does not say so of "
+                    + "it, so its commits would wait for no standby");
         }
     }
 

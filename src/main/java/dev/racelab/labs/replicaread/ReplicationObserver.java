@@ -5,6 +5,7 @@ import dev.racelab.engine.EventKind;
 import dev.racelab.engine.ServerObserver;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -54,11 +55,13 @@ final class ReplicationObserver implements ServerObserver {
     public void poll(LaneSink sink) throws SQLException {
         connect();
         long[] now = new long[4];
-        try (Statement s = primary.createStatement();
-             ResultSet rs = s.executeQuery(ReplicaReadScenario.SQL.get("primary-lsn"))) {
-            rs.next();
-            now[0] = Lsn.parse(rs.getString(1));
-            now[1] = Lsn.parse(rs.getString(2));
+        try (PreparedStatement ps = primary.prepareStatement(ReplicaReadScenario.SQL.get("primary-lsn"))) {
+            ps.setString(1, pair.standbyName().orElse(null));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                now[0] = Lsn.parse(rs.getString(1));
+                now[1] = Lsn.parse(rs.getString(2));
+            }
         }
         try (Statement s = standby.createStatement();
              ResultSet rs = s.executeQuery(ReplicaReadScenario.SQL.get("standby-lsn"))) {

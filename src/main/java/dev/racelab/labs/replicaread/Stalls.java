@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Optional;
 
 /**
  * The run's faults on replication: the relay held, or the standby's replay paused, for a while
@@ -16,7 +17,8 @@ import java.sql.Statement;
  */
 final class Stalls implements AutoCloseable {
 
-    private final StreamRelay relay;
+    /** The relay on the stream: RaceLab's own pair has one, a pair the user named none. */
+    private final Optional<StreamRelay> relay;
     private final Connection standbyAdmin;
     private final RunThreads threads;
     private final long stallMillis;
@@ -24,7 +26,7 @@ final class Stalls implements AutoCloseable {
     private int replayPauses;
     private boolean closed;
 
-    Stalls(StreamRelay relay, Connection standbyAdmin, RunThreads threads, long stallMillis) {
+    Stalls(Optional<StreamRelay> relay, Connection standbyAdmin, RunThreads threads, long stallMillis) {
         this.relay = relay;
         this.standbyAdmin = standbyAdmin;
         this.threads = threads;
@@ -40,8 +42,12 @@ final class Stalls implements AutoCloseable {
         if (closed) {
             return;
         }
+        if (relay.isEmpty()) {
+            throw new IllegalStateException("stream-stalls needs RaceLab's own primary and standby: on servers you "
+                    + "name, RaceLab puts no relay on their stream (replay-pauses works on them)");
+        }
         streamHolds++;
-        relay.hold();
+        relay.get().hold();
         threads.start("stall-stream-" + client, () -> after(this::endStreamHold));
     }
 
@@ -79,7 +85,9 @@ final class Stalls implements AutoCloseable {
 
     private void release() {
         try {
-            relay.release();
+            if (relay.isPresent()) {
+                relay.get().release();
+            }
         } catch (IOException e) {
             throw new IllegalStateException("the relay could not pass on what it held: " + e.getMessage(), e);
         }
@@ -106,7 +114,7 @@ final class Stalls implements AutoCloseable {
      * either stalled.
      */
     synchronized void clearLeftovers() throws SQLException {
-        if (relay.holding()) {
+        if (relay.isPresent() && relay.get().holding()) {
             release();
         }
         try (Statement s = standbyAdmin.createStatement();
@@ -122,7 +130,7 @@ final class Stalls implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
-        if (streamHolds > 0 || relay.holding()) {
+        if (streamHolds > 0 || relay.isPresent() && relay.get().holding()) {
             streamHolds = 0;
             release();
         }

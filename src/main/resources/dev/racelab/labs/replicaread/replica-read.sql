@@ -37,7 +37,10 @@ SELECT pg_last_wal_replay_lsn() >= ?::pg_lsn
 
 -- name: primary-lsn
 SELECT pg_current_wal_flush_lsn()::text,
-       (SELECT sent_lsn::text FROM pg_stat_replication WHERE application_name = 'racelab_standby')
+       (SELECT sent_lsn::text FROM pg_stat_replication WHERE application_name = ?)
+
+-- name: sync-state
+SELECT sync_state FROM pg_stat_replication WHERE application_name = ?
 
 -- name: standby-lsn
 SELECT pg_last_wal_receive_lsn()::text, pg_last_wal_replay_lsn()::text, pg_is_wal_replay_paused()

@@ -1,5 +1,9 @@
 package dev.racelab.labs.replicaread;
 
+import dev.racelab.backend.BackendSettings;
+import dev.racelab.backend.Backends;
+import dev.racelab.backend.PgStandbyPair;
+import dev.racelab.backend.StartupListener;
 import dev.racelab.engine.Clock;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
@@ -12,11 +16,15 @@ import dev.racelab.engine.Verdict;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -34,7 +42,11 @@ class ReplicaReadLabTest {
     private final ReplicaReadLab lab = new ReplicaReadLab(TestServers.topologies());
 
     private Outcome run(RunSpec spec) throws Exception {
-        Run run = new Run(lab, spec, Clock.system());
+        return run(lab, spec);
+    }
+
+    private static Outcome run(ReplicaReadLab on, RunSpec spec) throws Exception {
+        Run run = new Run(on, spec, Clock.system());
         run.start();
         return run.awaitOutcome(WAIT);
     }
@@ -67,6 +79,31 @@ class ReplicaReadLabTest {
                 assertEquals(0, outcome.metrics().get("staleReads").longValue());
             }
         }
+    }
+
+    /**
+     * A primary and standby the user names (here: RaceLab's own pair, reached by their addresses as
+     * someone else's would be): the race shows, a commit that waits for the standby waits, and a
+     * fault needing RaceLab's relay is refused in words.
+     */
+    @Test
+    void onAPrimaryAndStandbyTheUserNamesTheRaceShowsAndAStalledStreamIsRefused(@TempDir Path home) throws Exception {
+        PgStandbyPair own = TestServers.topologies().standbyPair();
+        try (Backends named = new Backends(new BackendSettings(Optional.of(own.primary().address()), Optional.empty(),
+                Optional.of(own.standby().address())), home, StartupListener.SILENT)) {
+            ReplicaReadLab onNamed = new ReplicaReadLab(named);
+            Outcome stale = run(onNamed, onNamed.defaults());
+            assertEquals(Verdict.RACE, stale.verdict(), stale.headline() + " — " + stale.explanation());
+            Outcome applied = run(onNamed, onNamed.defaults().withStrategy("remote-apply"));
+            assertEquals(Verdict.SAFE, applied.verdict(), applied.headline() + " — " + applied.explanation());
+            Outcome refused = run(onNamed, onNamed.defaults().withGates(GatePlan.NONE.with(
+                    ReplicaReadLab.STREAM_STALLS.id(), GateRule.fixed(1))));
+            assertEquals(Verdict.ERROR, refused.verdict());
+            assertTrue(refused.explanation().contains("no relay"), refused.explanation());
+            assertFalse(named.standbyPair().ours(), "RaceLab does not take the named servers for its own");
+        }
+        assertTrue(own.primary().address().port() > 0);
+        own.probe();
     }
 
     @Test
