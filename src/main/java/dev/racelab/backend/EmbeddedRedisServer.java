@@ -208,16 +208,7 @@ final class EmbeddedRedisServer implements AutoCloseable {
 
     private void stopProcess() {
         guard.ifPresent(ServerGuard::close);
-        Slot.resume(process.toHandle());
-        process.destroy();
-        try {
-            if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
+        RedisNode.stop(process);
     }
 
     private static void deleteQuietly(Path file) {

@@ -117,22 +117,30 @@ final class RedisNode implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops a Redis process as Redis stops: lets it run if frozen, SIGTERM, then SIGKILL if it is
+     * still there 5 s later.
+     */
+    static void stop(Process process) {
+        Slot.resume(process.toHandle());
+        process.destroy();
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Stops the process (SIGTERM, then SIGKILL after 5 s) and removes its pid file. */
     @Override
     public synchronized void close() {
         if (process != null) {
             guard.ifPresent(ServerGuard::close);
             guard = Optional.empty();
-            Slot.resume(process.toHandle());
-            process.destroy();
-            try {
-                if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                process.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
+            stop(process);
         }
         try {
             Files.deleteIfExists(dir.resolve("redis.pid"));
