@@ -90,6 +90,15 @@ public final class Backends implements AutoCloseable {
                 redisLock.unlock();
             }
         }
+        if (!previous.redis().equals(next.redis())) {
+            sentinelLock.lock();
+            try {
+                closeQuietly(sentinels);
+                sentinels = null;
+            } finally {
+                sentinelLock.unlock();
+            }
+        }
         if (!previous.postgres().equals(next.postgres()) || !previous.standby().equals(next.standby())) {
             standbyLock.lock();
             try {

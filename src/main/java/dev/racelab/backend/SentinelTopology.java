@@ -54,6 +54,8 @@ public final class SentinelTopology implements AutoCloseable {
     private final List<RedisNode> sentinels;
     /** When the last failover was caused (System.nanoTime), or 0: Sentinel starts no other before twice its timeout. */
     private volatile long lastFault;
+    /** Set by {@link #close}: no server is started after it; guarded by {@code this}. */
+    private boolean closed;
 
     private SentinelTopology(Slot slot, List<RedisNode> servers, List<StreamRelay> fronts, List<RedisNode> sentinels) {
         this.slot = slot;
@@ -181,10 +183,24 @@ public final class SentinelTopology implements AutoCloseable {
 
     private Optional<Integer> masterNamedBy(RedisNode sentinel) {
         try (Jedis jedis = new Jedis("127.0.0.1", sentinel.port(), 500)) {
-            List<String> address = jedis.sentinelGetMasterAddrByName(MASTER);
-            if (address == null || address.size() < 2) {
-                return Optional.empty();
-            }
+            return masterNamedBy(jedis);
+        } catch (JedisException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The data server the Sentinel {@code jedis} is connected to names as primary (-1: neither of
+     * ours), or empty if it names none.
+     *
+     * @throws JedisException if the Sentinel does not answer
+     */
+    public Optional<Integer> masterNamedBy(Jedis sentinel) {
+        List<String> address = sentinel.sentinelGetMasterAddrByName(MASTER);
+        if (address == null || address.size() < 2) {
+            return Optional.empty();
+        }
+        try {
             int port = Integer.parseInt(address.get(1));
             for (int i = 0; i < fronts.size(); i++) {
                 if (fronts.get(i).port() == port) {
@@ -192,9 +208,14 @@ public final class SentinelTopology implements AutoCloseable {
                 }
             }
             return Optional.of(-1);
-        } catch (JedisException | NumberFormatException e) {
+        } catch (NumberFormatException e) {
             return Optional.empty();
         }
+    }
+
+    /** Where the Sentinels listen, in order. */
+    public List<RedisAddress> sentinelAddresses() {
+        return sentinels.stream().map(s -> new RedisAddress("127.0.0.1", s.port(), 0, null, null, false)).toList();
     }
 
     /** From now on the replica's stream stays in the relays, whichever server sends it. */
@@ -237,7 +258,7 @@ public final class SentinelTopology implements AutoCloseable {
      * primary the Sentinels name, and the relays let the stream through. Then waits until it is
      * ready for the next failover ({@link #awaitWhole}), at most {@code within}.
      */
-    public synchronized void heal(Duration within, BooleanSupplier stopping) throws IOException {
+    public void heal(Duration within, BooleanSupplier stopping) throws IOException {
         releaseReplication();
         for (int i = 0; i < servers.size(); i++) {
             servers.get(i).freeze(false);
@@ -250,13 +271,18 @@ public final class SentinelTopology implements AutoCloseable {
      * Brings a killed server back as a replica of the primary the Sentinels name once they name
      * another one (a failover takes seconds), at most {@code within}.
      */
-    public synchronized void restore(Duration within, BooleanSupplier stopping) throws IOException {
+    public void restore(Duration within, BooleanSupplier stopping) throws IOException {
         long deadline = System.nanoTime() + within.toNanos();
         for (int i = 0; i < servers.size(); i++) {
             if (!servers.get(i).alive()) {
                 int primary = awaitPrimaryOtherThan(i, deadline, stopping);
-                servers.get(i).close();
-                servers.get(i).start(serverArguments(i, primary));
+                synchronized (this) {
+                    if (closed) {
+                        return;
+                    }
+                    servers.get(i).close();
+                    servers.get(i).start(serverArguments(i, primary));
+                }
             }
         }
     }
@@ -370,9 +396,10 @@ public final class SentinelTopology implements AutoCloseable {
                 + fronts.get(0).port() + " and :" + fronts.get(1).port() + "), three Sentinels";
     }
 
-    /** Stops the Sentinels, the servers and the relays. */
+    /** Stops the Sentinels, the servers and the relays; a restore under way starts nothing after this. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        closed = true;
         stopAll(slot, servers, fronts, sentinels);
     }
 

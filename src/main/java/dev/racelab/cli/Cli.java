@@ -254,7 +254,7 @@ public final class Cli {
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }
-            Refusals.check(lab, backends);
+            Refusals.check(lab, backends, options.spec());
             backends.loginWithin(options.connectTimeout());
             // A recording that cannot be written is found before any server starts.
             Outputs.forceNeeds("--record", options.record(), given.force);

@@ -98,7 +98,7 @@ final class ExploreCommand {
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }
-            Refusals.check(lab, backends);
+            Refusals.check(lab, backends, options.spec());
             backends.loginWithin(options.connectTimeout());
             for (Service service : lab.services()) {
                 backends.ensure(service);

@@ -1,6 +1,7 @@
 package dev.racelab.cli;
 
 import dev.racelab.backend.Backends;
+import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Service;
 import dev.racelab.engine.lab.Lab;
 
@@ -12,13 +13,20 @@ final class Refusals {
     private Refusals() {
     }
 
-    /** @throws UsageException naming the lab and what it needs, if the servers chosen cannot serve it */
-    static void check(Lab lab, Backends backends) throws UsageException {
+    /**
+     * @throws UsageException naming the lab and what it needs, if the servers chosen cannot serve
+     *                        it, or it will not run {@code spec} on them
+     */
+    static void check(Lab lab, Backends backends, RunSpec spec) throws UsageException {
         for (Service service : lab.services()) {
             Optional<String> refused = backends.refusal(service);
             if (refused.isPresent()) {
                 throw new UsageException("lab " + lab.id() + ": " + refused.get());
             }
+        }
+        Optional<String> refused = lab.refuses(spec);
+        if (refused.isPresent()) {
+            throw new UsageException("lab " + lab.id() + ": " + refused.get());
         }
     }
 }

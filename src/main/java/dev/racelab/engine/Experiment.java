@@ -53,6 +53,15 @@ public interface Experiment {
     }
 
     /**
+     * Why this lab will not run {@code spec} on the servers it has now, in words, or empty: checked
+     * before any server is touched (a fault it inflicts only on servers of RaceLab's own, armed
+     * where the user named the servers).
+     */
+    default java.util.Optional<String> refuses(RunSpec spec) {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Why no schedule can order this lab's workers, in words, or empty: a lab whose race is with
      * something a schedule cannot step (replication, a failover, on the servers' own time).
      */

@@ -3,6 +3,7 @@ package dev.racelab.export;
 import dev.racelab.engine.Actor;
 import dev.racelab.engine.ActorState;
 import dev.racelab.engine.Event;
+import dev.racelab.engine.ServerObserver;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RecentEvents;
@@ -263,6 +264,10 @@ public final class TraceExport implements RecordingSink {
         }
 
         private void counter(Event e) throws IOException {
+            if (e.value() == ServerObserver.GONE || e.value() == ServerObserver.NAME_ONLY) {
+                // A state in words ("down") or a name leaving a lane: no number to chart.
+                return;
+            }
             Actor lane = actors.get(e.actor());
             json.object().raw("\"name\":").string((lane == null ? "" : lane.name() + ": ") + e.subject())
                     .raw(",\"ph\":\"C\"");

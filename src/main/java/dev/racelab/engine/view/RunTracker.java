@@ -8,6 +8,7 @@ import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Ink;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunPhase;
+import dev.racelab.engine.ServerObserver;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -160,7 +161,8 @@ public class RunTracker {
             }
             case LOCK_RELEASED -> holders.remove(e.subject(), e.actor());
             case VIOLATION -> violations.merge(e.subject(), e.value(), Long::sum);
-            case SERVER_VALUE -> changed = !Long.valueOf(e.value()).equals(serverValues.put(e.subject(), e.value()));
+            case SERVER_VALUE -> changed = e.value() == ServerObserver.GONE ? serverValues.remove(e.subject()) != null
+                    : !Long.valueOf(e.value()).equals(serverValues.put(e.subject(), e.value()));
             case SERVER_HOLDS -> worker((int) e.value()).serverHolds = e.subject();
             case SERVER_WAITS -> {
                 worker((int) e.value()).serverWaits = e.subject();

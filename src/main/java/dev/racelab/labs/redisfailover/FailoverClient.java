@@ -41,6 +41,8 @@ final class FailoverClient implements LabWorker {
     private final SentinelTopology topology;
     private final RedisFailoverStrategy strategy;
     private boolean faultsDone;
+    /** The stream is held once per client, as the faults after the grant come once. */
+    private boolean heldOnce;
 
     FailoverClient(RedisFailoverScenario run, WorkerContext context, PgSessions.Session session,
                    SentinelTopology topology, RedisFailoverStrategy strategy) {
@@ -54,7 +56,8 @@ final class FailoverClient implements LabWorker {
     @Override
     public void operation(int n) throws Exception {
         context.gate(RedisFailoverLab.BEFORE_LOCK);
-        if (context.fault(RedisFailoverLab.REPLICATION_HELD)) {
+        if (!heldOnce && context.fault(RedisFailoverLab.REPLICATION_HELD)) {
+            heldOnce = true;
             run.holdReplication(context);
         }
         long redisToken = acquire();
@@ -90,6 +93,7 @@ final class FailoverClient implements LabWorker {
                     if (got >= 0) {
                         afterGrant(primary);
                         if (strategy == RedisFailoverStrategy.WAIT_REPLICA && !replicated(jedis, server)) {
+                            giveUpAt(deadline);
                             context.backOff(TRY_AGAIN_NANOS);
                             continue;
                         }
@@ -107,11 +111,15 @@ final class FailoverClient implements LabWorker {
             } else {
                 context.state(ActorState.WAITING, "waits: the Sentinels name no primary");
             }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(context.name() + " got no lock within " + GIVE_UP_NANOS / 1_000_000_000L
-                        + " s");
-            }
+            giveUpAt(deadline);
             context.backOff(TRY_AGAIN_NANOS);
+        }
+    }
+
+    private void giveUpAt(long deadline) {
+        if (System.nanoTime() > deadline) {
+            throw new IllegalStateException(context.name() + " got no lock " + (strategy == RedisFailoverStrategy
+                    .WAIT_REPLICA ? "a replica acknowledged " : "") + "within " + GIVE_UP_NANOS / 1_000_000_000L + " s");
         }
     }
 
@@ -148,19 +156,24 @@ final class FailoverClient implements LabWorker {
                 return true;
             }
             jedis.eval(RELEASE, List.of(run.lockKey()), List.of(context.name()));
+            context.mark(EventKind.LOCK_REFUSED, "the replica did not acknowledge the lock on " + server
+                    + " within " + WAIT_MILLIS + " ms: given back", 0);
         } catch (JedisException e) {
-            // The primary went before it answered: the lock is not known to be anywhere.
+            context.mark(EventKind.LOCK_REFUSED, server + " went away before WAIT answered: the lock is not used", 0);
         }
-        context.mark(EventKind.LOCK_REFUSED, "the replica did not acknowledge the lock on " + server
-                + " within " + WAIT_MILLIS + " ms: given back", 0);
         return false;
     }
 
     private Jedis connect(int server) {
         RedisAddress at = topology.address(server);
         Jedis jedis = new Jedis(at.host(), at.port(), 2_000);
-        jedis.clientSetname("racelab:" + run.runId() + ":" + context.name());
-        return jedis;
+        try {
+            jedis.clientSetname("racelab:" + run.runId() + ":" + context.name());
+            return jedis;
+        } catch (JedisException e) {
+            jedis.close();
+            throw e;
+        }
     }
 
     private long pgToken() throws SQLException {

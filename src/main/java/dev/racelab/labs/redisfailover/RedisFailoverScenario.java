@@ -58,7 +58,9 @@ final class RedisFailoverScenario implements Scenario {
     private volatile long failoverMillis = -1;
     private volatile String failedFrom;
     private volatile String failedTo;
-    private volatile String watchFailed;
+    private volatile String noFailoverWords;
+    private volatile String restoreFailed;
+    private volatile Thread thaw;
 
     RedisFailoverScenario(Postgres postgres, SentinelTopology topology, RedisFailoverStrategy strategy,
                           RunSetup setup) throws Exception {
@@ -99,27 +101,36 @@ final class RedisFailoverScenario implements Scenario {
         String server = topology.serverNames().get(primary);
         topology.kill(primary);
         context.mark(EventKind.FAULT, server + " killed", 0);
-        watch(primary, () -> { });
+        watch(primary);
     }
 
-    /** Freezes server {@code primary} for pause-ms (SIGSTOP, then SIGCONT) and starts the failover watch. */
+    /**
+     * Freezes server {@code primary} for pause-ms (SIGSTOP, then SIGCONT, on a timer of its own:
+     * the pause lasts what it says, failover or not) and starts the failover watch.
+     */
     void pause(int primary, WorkerContext context) {
         String server = topology.serverNames().get(primary);
         int pauseMs = setup.get(RedisFailoverLab.PAUSE_MS);
         topology.freeze(primary, true);
         context.mark(EventKind.FAULT, server + " frozen for " + pauseMs + " ms", pauseMs);
-        long thawAt = System.nanoTime() + pauseMs * 1_000_000L;
-        watch(primary, () -> {
-            long left = thawAt - System.nanoTime();
-            if (left > 0) {
-                Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
+        thaw = setup.threads().start("thaw-" + server, () -> {
+            try {
+                Thread.sleep(pauseMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                topology.freeze(primary, false);
             }
-            topology.freeze(primary, false);
         });
+        watch(primary);
     }
 
-    /** After a fault: waits for the failover, lets the stream through, brings a killed server back. */
-    private void watch(int from, Thaw thaw) {
+    /**
+     * After a fault: waits for the Sentinels to name another primary (at most {@link
+     * #FAILOVER_WITHIN}: a primary that comes back in time keeps its place, which is an outcome, not
+     * a failure), lets the stream through, and brings a killed server back as a replica.
+     */
+    private void watch(int from) {
         long fault = System.nanoTime();
         watch = setup.threads().start("failover-watch", () -> {
             try {
@@ -127,20 +138,17 @@ final class RedisFailoverScenario implements Scenario {
                 failoverMillis = (System.nanoTime() - fault) / 1_000_000;
                 failedFrom = topology.serverNames().get(from);
                 failedTo = topology.serverNames().get(to);
+            } catch (IOException noFailover) {
+                noFailoverWords = "The Sentinels named no other primary within " + FAILOVER_WITHIN.toSeconds()
+                        + " s of the fault. ";
+            }
+            try {
                 topology.releaseReplication();
-                thaw.run();
                 topology.restore(FAILOVER_WITHIN, setup.stopping());
             } catch (IOException e) {
-                watchFailed = "no failover: " + e.getMessage();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                restoreFailed = e.getMessage();
             }
         });
-    }
-
-    @FunctionalInterface
-    private interface Thaw {
-        void run() throws InterruptedException;
     }
 
     @Override
@@ -180,7 +188,10 @@ final class RedisFailoverScenario implements Scenario {
         metrics.put("writes", writes);
         metrics.put("recordToken", token);
         metrics.put("failoverMs", failoverMillis);
-        String failover = failoverMillis < 0 ? (watchFailed != null ? watchFailed + ". " : "")
+        if (restoreFailed != null) {
+            throw new IllegalStateException("the killed server did not come back as a replica: " + restoreFailed);
+        }
+        String failover = failoverMillis < 0 ? (noFailoverWords != null ? noFailoverWords : "")
                 : "Sentinel promoted " + failedTo + " " + String.format("%.1f", failoverMillis / 1000.0)
                         + " s after " + failedFrom + " failed. ";
         String record = "The record was last written by " + (holder.isEmpty() ? "nobody" : holder)
@@ -205,24 +216,29 @@ final class RedisFailoverScenario implements Scenario {
                             : staleAccepted.get(0) + " was accepted. ") + record,
                     violations, metrics, List.of());
         }
+        String oneAtATime = failoverMillis < 0 ? "No client held the lock while another did."
+                : "No client held the lock while another did: the failover came after the lock was let go (so "
+                        + "this run shows no race; a slower write, or a quicker failover, would).";
         String why = switch (strategy) {
-            case PG_FENCE -> two.isEmpty() ? "No client held the lock while another did."
+            case PG_FENCE -> two.isEmpty() ? oneAtATime
                     : "Two clients held the lock (" + two.get(0) + "), but PostgreSQL's token fenced the writes: "
                             + (staleRejected.isEmpty() ? "no stale write was made."
                             : staleRejected.size() + " stale write" + (staleRejected.size() == 1 ? " was" : "s were")
                                     + " rejected (" + staleRejected.get(0) + ").");
             case WAIT_REPLICA -> "No client used a lock its replica had not acknowledged. WAIT makes a lost lock less "
                     + "likely, not impossible: it is not consensus.";
-            default -> "No client held the lock while another did.";
+            default -> oneAtATime;
         };
         return new Outcome(Verdict.SAFE, two.isEmpty() ? "one holder at a time"
                 : "every stale write rejected", failover + why + " " + record, violations, metrics, List.of());
     }
 
+    /** Waits for the failover watch and the thaw, at most as long as they may take. */
     private void awaitWatch() throws InterruptedException {
-        Thread running = watch;
-        if (running != null) {
-            running.join(FAILOVER_WITHIN.toMillis() * 2);
+        for (Thread running : new Thread[] {thaw, watch}) {
+            if (running != null) {
+                running.join(FAILOVER_WITHIN.toMillis() * 2 + setup.get(RedisFailoverLab.PAUSE_MS));
+            }
         }
     }
 

@@ -22,8 +22,8 @@ final class TopologyObserver implements ServerObserver {
 
     static final String SENTINELS = "Sentinels";
     static final String RELAYS = "relays";
-    /** How long a read waits for a server: a frozen one must not hold the lanes up. */
-    private static final int READ_MILLIS = 100;
+    /** How long a read waits for a server: a frozen one must not hold the lanes up for long. */
+    private static final int READ_MILLIS = 250;
 
     private final SentinelTopology topology;
     private final String lockKey;
@@ -33,6 +33,9 @@ final class TopologyObserver implements ServerObserver {
     /** What each server's lane says of the lock now ("lock held by client-1"), or nothing. */
     private final Map<Integer, String> lockShown = new HashMap<>();
     private String primaryShown;
+    /** One connection to each Sentinel and each server (through its relay), kept; null until made, or after it failed. */
+    private final Jedis[] toSentinels;
+    private final Jedis[] toServers;
 
     TopologyObserver(SentinelTopology topology, String lockKey) {
         this.topology = topology;
@@ -40,6 +43,8 @@ final class TopologyObserver implements ServerObserver {
         lanes.add(SENTINELS);
         lanes.addAll(topology.serverNames());
         lanes.add(RELAYS);
+        toSentinels = new Jedis[topology.sentinelAddresses().size()];
+        toServers = new Jedis[topology.serverNames().size()];
     }
 
     @Override
@@ -49,7 +54,16 @@ final class TopologyObserver implements ServerObserver {
 
     @Override
     public void poll(LaneSink sink) {
-        List<Integer> view = topology.sentinelsView();
+        List<Integer> view = new ArrayList<>();
+        List<RedisAddress> sentinels = topology.sentinelAddresses();
+        for (int i = 0; i < sentinels.size(); i++) {
+            try {
+                view.add(topology.masterNamedBy(connection(toSentinels, i, sentinels.get(i))).orElse(-1));
+            } catch (JedisException e) {
+                drop(toSentinels, i);
+                view.add(-1);
+            }
+        }
         int named = view.stream().filter(i -> i >= 0).findFirst().orElse(-1);
         if (named >= 0) {
             String words = "Sentinels naming " + topology.serverNames().get(named) + " primary";
@@ -70,13 +84,14 @@ final class TopologyObserver implements ServerObserver {
         String role;
         long offset;
         String holder;
-        RedisAddress at = topology.address(i);
-        try (Jedis jedis = new Jedis(at.host(), at.port(), READ_MILLIS)) {
+        try {
+            Jedis jedis = connection(toServers, i, topology.address(i));
             String info = jedis.info("replication");
             role = info.contains("role:master") ? "primary, offset" : "replica, offset";
             offset = field(info, "master_repl_offset");
             holder = jedis.get(lockKey);
         } catch (JedisException e) {
+            drop(toServers, i);
             role = topology.alive(i) ? "no answer" : "down";
             offset = NAME_ONLY;
             holder = null;
@@ -96,6 +111,44 @@ final class TopologyObserver implements ServerObserver {
             lockShown.put(i, lock);
         } else {
             lockShown.remove(i);
+        }
+    }
+
+    private static Jedis connection(Jedis[] kept, int i, RedisAddress at) {
+        if (kept[i] == null) {
+            kept[i] = new Jedis(at.host(), at.port(), READ_MILLIS);
+        }
+        return kept[i];
+    }
+
+    private static void drop(Jedis[] kept, int i) {
+        if (kept[i] != null) {
+            kept[i].close();
+            kept[i] = null;
+        }
+    }
+
+    @Override
+    public void abort() {
+        for (Jedis[] kept : List.of(toSentinels, toServers)) {
+            for (Jedis jedis : kept.clone()) {
+                if (jedis != null) {
+                    try {
+                        jedis.disconnect();
+                    } catch (JedisException ignored) {
+                        // Cut already.
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Jedis[] kept : List.of(toSentinels, toServers)) {
+            for (int i = 0; i < kept.length; i++) {
+                drop(kept, i);
+            }
         }
     }
 

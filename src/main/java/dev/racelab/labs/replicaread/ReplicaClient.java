@@ -135,8 +135,8 @@ final class ReplicaClient implements LabWorker {
             }
         }
         run.reads.increment();
-        context.mark(EventKind.READ, seen < version ? "version on the standby, " + behind
-                + " bytes of WAL behind the commit" : "version", seen);
+        context.mark(EventKind.READ, seen < version ? "version on the standby, its replay " + behind
+                + " bytes short of the WAL flushed at the commit" : "version", seen);
         if (seen < version) {
             stale(version, seen, behind, committedAt);
         }
@@ -162,11 +162,20 @@ final class ReplicaClient implements LabWorker {
         run.longestCatchUpMicros.accumulate(micros);
         String later = ReplicaReadScenario.millis(micros) + " later";
         run.firstStale.compareAndSet(null, context.name() + " committed version " + version + " and read version "
-                + seen + " on the standby, " + behind + " bytes of WAL behind; it saw its write " + later);
+                + seen + " on the standby, whose replay was " + behind + " bytes short of the WAL flushed at the "
+                + "commit; it saw its write " + later);
         context.mark(EventKind.NOTE, "stale read: the standby showed the write " + later, micros / 1000);
     }
 
     private void awaitReplayed(long position) throws Exception {
+        try {
+            awaitReplayedOnStandby(position);
+        } catch (SQLException e) {
+            throw new StandbyWatch.Lost(e);
+        }
+    }
+
+    private void awaitReplayedOnStandby(long position) throws Exception {
         long deadline = System.nanoTime() + REPLAY_WITHIN_NANOS;
         try (PreparedStatement ps = standby.prepareStatement(SQL.get("replayed-past"))) {
             ps.setString(1, Lsn.text(position));
@@ -197,16 +206,28 @@ final class ReplicaClient implements LabWorker {
         }
     }
 
-    /** The row's version on the standby, and how many bytes of WAL its replay is behind {@code committedAt}. */
+    /**
+     * The row's version on the standby, and how many bytes of WAL less than {@code committedAt} the
+     * standby had replayed just before the read (its replay position is read first: a read that
+     * finds the row stale then finds it at least that far behind).
+     */
     private long[] readStandby(long committedAt) throws SQLException {
-        try (PreparedStatement ps = standby.prepareStatement(SQL.get("read-standby"))) {
-            ps.setString(1, Lsn.text(committedAt));
-            ps.setString(2, runId);
-            ps.setInt(3, row);
-            try (ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement behind = standby.prepareStatement(SQL.get("replay-behind"));
+             PreparedStatement read = standby.prepareStatement(SQL.get("read"))) {
+            behind.setString(1, Lsn.text(committedAt));
+            long bytes;
+            try (ResultSet rs = behind.executeQuery()) {
                 rs.next();
-                return new long[] {rs.getLong(1), rs.getLong(2)};
+                bytes = rs.getLong(1);
             }
+            read.setString(1, runId);
+            read.setInt(2, row);
+            try (ResultSet rs = read.executeQuery()) {
+                rs.next();
+                return new long[] {rs.getLong(1), bytes};
+            }
+        } catch (SQLException e) {
+            throw new StandbyWatch.Lost(e);
         }
     }
 

@@ -8,6 +8,7 @@ import dev.racelab.engine.KeyFigure;
 import dev.racelab.engine.LabProfile;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunSetup;
+import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Scenario;
 import dev.racelab.engine.Service;
 import dev.racelab.engine.Switch;
@@ -79,6 +80,22 @@ public final class ReplicaReadLab extends ProfiledLab<ReplicaReadStrategy> {
     @Override
     protected LabView view(ReplicaReadStrategy strategy, RunHeader header) {
         return new ReplicaReadView(header);
+    }
+
+    /** Faults on replication are RaceLab's to inflict only on its own pair ({@link Stalls#NOT_OURS}). */
+    @Override
+    public java.util.Optional<String> refuses(RunSpec spec) {
+        if (backends.settings().standby().isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        for (Gate fault : List.of(STREAM_STALLS, REPLAY_PAUSES)) {
+            for (int worker = 0; worker < spec.workers(); worker++) {
+                if (!spec.gates().rule(fault.id(), worker).isPass()) {
+                    return java.util.Optional.of(Stalls.NOT_OURS);
+                }
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     @Override

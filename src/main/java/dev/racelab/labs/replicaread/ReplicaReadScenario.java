@@ -63,12 +63,15 @@ final class ReplicaReadScenario implements Scenario {
         this.pair = pair;
         this.strategy = strategy;
         this.setup = setup;
+        // Asked first: a failure on the standby is the standby's, never put down to the primary.
+        setup.servers().watch(new StandbyWatch(pair.standby()));
         this.pg = new PgFixture(pair.primary(), setup, TABLES, PgSessions.Mode.dedicated());
         Connection admin = null;
         try {
             admin = pair.standby().control("standby-setup");
             this.standbyAdmin = admin;
-            this.stalls = new Stalls(pair.relay(), admin, setup.threads(), setup.get(ReplicaReadLab.STALL_MS));
+            this.stalls = new Stalls(pair.ours(), pair.relay(), admin, setup.threads(),
+                    setup.get(ReplicaReadLab.STALL_MS));
             // A run stopped by force may have left the stream held or the replay paused.
             stalls.clearLeftovers();
             checkSynchronous();
@@ -160,8 +163,8 @@ final class ReplicaReadScenario implements Scenario {
                 longestCommitMicros.get() / 1000.0);
         if (stale > 0) {
             return new Outcome(Verdict.RACE, stale + " of " + all + " reads stale: a client did not see its own write",
-                    firstStale.get() + ". The standby had not replayed the commit yet: at most "
-                            + mostBehindBytes.get() + " bytes of WAL behind, caught up at most "
+                    firstStale.get() + ". The standby had not replayed the commit yet (its replay at most "
+                            + mostBehindBytes.get() + " bytes short), and caught up at most "
                             + millis(longestCatchUpMicros.get()) + " later; " + commitWords + ".",
                     Map.of(STALE, stale), metrics, List.of());
         }

@@ -17,6 +17,13 @@ import java.util.Optional;
  */
 final class Stalls implements AutoCloseable {
 
+    /** Said when a fault is armed on a pair the user named: RaceLab stalls only its own servers. */
+    static final String NOT_OURS = "the replication faults (stream-stalls, replay-pauses) hold or pause a "
+            + "standby's replication, which RaceLab does only to its own primary and standby: on servers you name, "
+            + "clear them (--delay replay-pauses=0@client-1 for the default)";
+
+    /** Whether the pair is RaceLab's own, whose replication it may hold and pause. */
+    private final boolean ours;
     /** The relay on the stream: RaceLab's own pair has one, a pair the user named none. */
     private final Optional<StreamRelay> relay;
     private final Connection standbyAdmin;
@@ -26,7 +33,8 @@ final class Stalls implements AutoCloseable {
     private int replayPauses;
     private boolean closed;
 
-    Stalls(Optional<StreamRelay> relay, Connection standbyAdmin, RunThreads threads, long stallMillis) {
+    Stalls(boolean ours, Optional<StreamRelay> relay, Connection standbyAdmin, RunThreads threads, long stallMillis) {
+        this.ours = ours;
         this.relay = relay;
         this.standbyAdmin = standbyAdmin;
         this.threads = threads;
@@ -42,9 +50,8 @@ final class Stalls implements AutoCloseable {
         if (closed) {
             return;
         }
-        if (relay.isEmpty()) {
-            throw new IllegalStateException("stream-stalls needs RaceLab's own primary and standby: on servers you "
-                    + "name, RaceLab puts no relay on their stream (replay-pauses works on them)");
+        if (!ours || relay.isEmpty()) {
+            throw new IllegalStateException(NOT_OURS);
         }
         streamHolds++;
         relay.get().hold();
@@ -53,6 +60,9 @@ final class Stalls implements AutoCloseable {
 
     /** Pauses the standby's replay for the stall's length. */
     synchronized void pauseReplay(String client) throws SQLException {
+        if (!ours) {
+            throw new IllegalStateException(NOT_OURS);
+        }
         if (closed) {
             return;
         }
@@ -114,6 +124,9 @@ final class Stalls implements AutoCloseable {
      * either stalled.
      */
     synchronized void clearLeftovers() throws SQLException {
+        if (!ours) {
+            return;
+        }
         if (relay.isPresent() && relay.get().holding()) {
             release();
         }

@@ -28,9 +28,8 @@ SELECT pg_current_wal_flush_lsn()::text
 -- name: read
 SELECT version FROM racelab.replica_rows WHERE run_id = ? AND client = ?
 
--- name: read-standby
-SELECT r.version, GREATEST(pg_wal_lsn_diff(?::pg_lsn, pg_last_wal_replay_lsn()), 0)::bigint
-FROM racelab.replica_rows r WHERE r.run_id = ? AND r.client = ?
+-- name: replay-behind
+SELECT GREATEST(pg_wal_lsn_diff(?::pg_lsn, pg_last_wal_replay_lsn()), 0)::bigint
 
 -- name: replayed-past
 SELECT pg_last_wal_replay_lsn() >= ?::pg_lsn
