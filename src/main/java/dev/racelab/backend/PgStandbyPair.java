@@ -106,6 +106,22 @@ public final class PgStandbyPair implements AutoCloseable {
                 }
             }
             String name = null;
+            try (ResultSet rs = ss.executeQuery("SELECT status, conninfo FROM pg_stat_wal_receiver")) {
+                if (!rs.next() || !"streaming".equals(rs.getString(1))) {
+                    throw new BackendException(Service.PG_STANDBY, where + " (--pg-standby-url) does not stream "
+                            + "from a primary now");
+                }
+                String conninfo = rs.getString(2);
+                java.util.regex.Matcher named = conninfo == null ? null
+                        : java.util.regex.Pattern.compile("application_name=(\\S+)").matcher(conninfo);
+                if (named != null && named.find()) {
+                    name = named.group(1);
+                }
+            }
+            if (name != null) {
+                return new PgStandbyPair(null, null, null, null, primary, standby, name);
+            }
+            // Its conninfo is hidden from this login: the primary's one streaming standby, if it has one.
             try (ResultSet rs = ps.executeQuery("SELECT application_name FROM pg_stat_replication "
                     + "WHERE state = 'streaming'")) {
                 List<String> streaming = new ArrayList<>();
