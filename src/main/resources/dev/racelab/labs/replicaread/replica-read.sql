@@ -28,9 +28,6 @@ SELECT pg_current_wal_flush_lsn()::text
 -- name: read
 SELECT version FROM racelab.replica_rows WHERE run_id = ? AND client = ?
 
--- name: replay-behind
-SELECT GREATEST(pg_wal_lsn_diff(?::pg_lsn, pg_last_wal_replay_lsn()), 0)::bigint
-
 -- name: replayed-past
 SELECT pg_last_wal_replay_lsn() >= ?::pg_lsn
 
