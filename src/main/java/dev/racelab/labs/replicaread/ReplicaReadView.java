@@ -25,8 +25,8 @@ final class ReplicaReadView implements LabView {
     private final Map<String, Long> positions = new HashMap<>();
     private long reads;
     private long stale;
+    private long longestStaleMs = -1;
     private long changes;
-    private Map<String, Number> metrics = Map.of();
 
     ReplicaReadView(RunHeader header) {
         this.tracker = new RunTracker(header);
@@ -38,6 +38,12 @@ final class ReplicaReadView implements LabView {
         switch (event.kind()) {
             case SERVER_VALUE -> positions.put(tracker.name(event.actor()), event.value());
             case READ -> reads++;
+            case NOTE -> {
+                if (event.subject() == null || !event.subject().startsWith(ReplicaClient.STALE_FOR)) {
+                    return;
+                }
+                longestStaleMs = Math.max(longestStaleMs, event.value());
+            }
             case VIOLATION -> {
                 if (ReplicaReadScenario.STALE.equals(event.subject())) {
                     stale++;
@@ -53,7 +59,6 @@ final class ReplicaReadView implements LabView {
     @Override
     public void concluded(Outcome outcome) {
         tracker.concluded(outcome);
-        metrics = outcome.metrics();
         changes++;
     }
 
@@ -78,12 +83,8 @@ final class ReplicaReadView implements LabView {
         List<Panel.Value> readRows = new ArrayList<>(List.of(
                 new Panel.Value("reads", String.valueOf(reads), Ink.TEXT),
                 new Panel.Value(ReplicaReadScenario.STALE, String.valueOf(stale), stale > 0 ? Ink.RACE : Ink.SAFE)));
-        if (stale > 0 && metrics.containsKey("longestCatchUpMs")) {
-            readRows.add(new Panel.Value("longest stale", Math.round(metrics.get("longestCatchUpMs").doubleValue())
-                    + " ms", Ink.RACE));
-        }
-        if (metrics.containsKey("meanCommitMs")) {
-            readRows.add(new Panel.Value("commit, on average", metrics.get("meanCommitMs") + " ms", Ink.TEXT));
+        if (longestStaleMs >= 0) {
+            readRows.add(new Panel.Value("longest stale", longestStaleMs + " ms", Ink.RACE));
         }
         panels.add(new Panel.Values("Reading one's own write", readRows));
         return panels;
