@@ -21,7 +21,7 @@ import static dev.racelab.labs.replicaread.ReplicaReadScenario.SQL;
  */
 final class ReplicaClient implements LabWorker {
 
-    /** How a stale read's note begins; its value: how many ms it stayed stale (the view reads it). */
+    /** How a stale read's note begins; its value: how many µs it stayed stale (the view reads it). */
     static final String STALE_FOR = "stale read: the standby showed the write ";
     /** How often a waiting client asks the standby again. */
     private static final long LOOK_AGAIN_NANOS = 1_000_000;
@@ -161,7 +161,7 @@ final class ReplicaClient implements LabWorker {
         String later = ReplicaReadScenario.millis(micros) + " later";
         run.firstStale.compareAndSet(null, context.name() + " committed version " + version + " and read version "
                 + seen + " on the standby; it saw its write " + later);
-        context.mark(EventKind.NOTE, STALE_FOR + later, micros / 1000);
+        context.mark(EventKind.NOTE, STALE_FOR + later, micros);
     }
 
     private void awaitReplayed(long position) throws Exception {
