@@ -56,9 +56,11 @@ public final class PgStandbyPair implements AutoCloseable {
 
     /** RaceLab's own: the slot and processes, and the relay; null for a pair the user named. */
     private final Slot slot;
-    private final PgProcess primaryProcess;
-    private final PgProcess standbyProcess;
+    private PgProcess primaryProcess;
+    private PgProcess standbyProcess;
     private final StreamRelay relay;
+    /** How to start both again ({@link #renew}); null for a pair the user named. */
+    private Renewal renewal;
     private final Postgres primary;
     private final Postgres standby;
     /** The standby's {@code application_name}, as the primary's {@code pg_stat_replication} has it. */
@@ -194,8 +196,10 @@ public final class PgStandbyPair implements AutoCloseable {
                     + primaryPort, login);
             Postgres standbyServer = Postgres.standby(standbyAddress, "PostgreSQL %s standby on 127.0.0.1:"
                     + standbyProcess.port() + " (through a relay)", login);
-            return new PgStandbyPair(slot, primaryProcess, standbyProcess, relay, primaryServer, standbyServer,
-                    STANDBY_NAME);
+            PgStandbyPair pair = new PgStandbyPair(slot, primaryProcess, standbyProcess, relay, primaryServer,
+                    standbyServer, STANDBY_NAME);
+            pair.renewal = new Renewal(binaries, postgres, bin, primaryConfig, standbyConfig);
+            return pair;
         } catch (CalledOff e) {
             stopQuietly(slot, primaryProcess, standbyProcess, relay);
             throw new BackendException(Service.PG_STANDBY, "The start of RaceLab's PostgreSQL primary and standby "
@@ -326,6 +330,56 @@ public final class PgStandbyPair implements AutoCloseable {
         return Optional.ofNullable(standbyName);
     }
 
+    /** What starting the pair again takes: the same binaries and settings, on the same ports. */
+    private record Renewal(PostgresBinaries binaries, Path postgres, Path bin, Map<String, String> primaryConfig,
+                           Map<String, String> standbyConfig) {
+    }
+
+    /**
+     * Whether the standby left recovery (a lab promoted it): it no longer follows the primary, and
+     * the pair must be made anew ({@link #renew}) before it can be used as a pair again.
+     */
+    public synchronized boolean standbyPromoted() throws SQLException {
+        try (Connection c = standby.control("topology"); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT pg_is_in_recovery()")) {
+            rs.next();
+            return !rs.getBoolean(1);
+        }
+    }
+
+    /**
+     * Makes RaceLab's own pair anew after a lab broke it (promoted its standby): both servers are
+     * stopped, their clusters made again as at the start, and both started on the same ports (the
+     * relay and every address stay as they were); returns once the standby streams.
+     */
+    public synchronized void renew(BooleanSupplier stopping) throws BackendException {
+        if (renewal == null) {
+            throw new IllegalStateException("only RaceLab's own pair is made anew");
+        }
+        int primaryPort = primaryProcess.port();
+        int standbyPort = standbyProcess.port();
+        Path primaryData = primaryProcess.data();
+        Path standbyData = standbyProcess.data();
+        standbyProcess.close();
+        primaryProcess.close();
+        try {
+            makeClusters(renewal.binaries(), primaryData, standbyData, stopping);
+            primaryProcess = PgProcess.start(renewal.postgres(), renewal.bin(), primaryData, primaryPort,
+                    renewal.primaryConfig(), slot.dir().resolve("primary.log"));
+            Files.writeString(standbyData.resolve("postgresql.auto.conf"),
+                    "primary_conninfo = 'host=127.0.0.1 port=" + relay.port() + " user=postgres application_name="
+                            + STANDBY_NAME + "'\n", StandardOpenOption.APPEND);
+            standbyProcess = PgProcess.start(renewal.postgres(), renewal.bin(), standbyData, standbyPort,
+                    renewal.standbyConfig(), slot.dir().resolve("standby.log"));
+            primaryProcess.awaitAnswer("The primary", ANSWER_WITHIN, stopping);
+            standbyProcess.awaitAnswer("The standby", ANSWER_WITHIN, stopping);
+            awaitStreaming(primary.address(), standbyProcess, stopping);
+        } catch (IOException | SQLException | CalledOff e) {
+            throw new BackendException(Service.PG_STANDBY, "RaceLab's PostgreSQL primary and standby could not be "
+                    + "made anew: " + reason(e), e);
+        }
+    }
+
     /** Checks that both still answer. */
     public void probe() throws BackendException {
         primary.probe();
@@ -339,7 +393,7 @@ public final class PgStandbyPair implements AutoCloseable {
 
     /** Stops both servers and the relay and removes their clusters. */
     @Override
-    public void close() {
+    public synchronized void close() {
         stopQuietly(slot, primaryProcess, standbyProcess, relay);
     }
 

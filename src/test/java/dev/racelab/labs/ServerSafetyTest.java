@@ -77,11 +77,15 @@ class ServerSafetyTest {
         Labs labs = new Labs(TestServers.backends());
         List<String> scratchDatabases = new java.util.ArrayList<>();
         for (Lab lab : labs.all()) {
-            if (TestServers.external() && !lab.services().stream().allMatch(Service::shared)) {
-                // The replication labs refuse servers RaceLab did not start (ReplicationLabsCliTest).
+            if (lab.services().contains(Service.PG_STANDBY)
+                    || TestServers.external() && !lab.services().stream().allMatch(Service::shared)) {
+                // replica-read touches no shared server (its pair is RaceLab's own); the replication labs
+                // refuse servers RaceLab did not start (ReplicationLabsCliTest).
                 continue;
             }
-            for (Strategy strategy : lab.strategies()) {
+            for (Strategy strategy : lab.services().contains(Service.REDIS_SENTINEL)
+                    // A failover a run: the strategy that writes the most to the shared PostgreSQL stands for all.
+                    ? lab.strategies().stream().filter(s -> s.id().equals("pg-fence")).toList() : lab.strategies()) {
                 // Two workers, or as many as the lab must have (an isolation spec: its sessions).
                 int workers = Math.min(Math.max(2, lab.minWorkers()), lab.maxWorkers());
                 Run run = new Run(lab, lab.defaults().withStrategy(strategy.id()).withWorkers(workers)

@@ -58,6 +58,9 @@ final class ReplicaClient implements LabWorker {
             context.mark(EventKind.FAULT, "the relay holds the replication stream for " + stalls.millis() + " ms",
                     stalls.millis());
         }
+        if (context.fault(ReplicaReadLab.STANDBY_PROMOTED) && stalls.promote()) {
+            context.mark(EventKind.FAULT, "the standby was promoted: it follows the primary no more", 0);
+        }
         if (context.fault(ReplicaReadLab.REPLAY_PAUSES)) {
             stalls.pauseReplay(context.name());
             context.mark(EventKind.FAULT, "the standby pauses its replay for " + stalls.millis() + " ms",
@@ -150,6 +153,13 @@ final class ReplicaClient implements LabWorker {
         context.state(ActorState.WAITING, "looks again until the standby shows version " + version);
         long deadline = readAt + REPLAY_WITHIN_NANOS;
         while (readStandby() < version) {
+            if (stalls.promoted()) {
+                // A promoted standby will never show the write: there is nothing to wait for.
+                run.firstStale.compareAndSet(null, context.name() + " committed version " + version + " and read "
+                        + "version " + seen + " on the standby, which was promoted and follows the primary no more");
+                context.mark(EventKind.NOTE, "stale for good: the standby was promoted", 0);
+                return;
+            }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(context.name() + " never saw version " + version + " on the standby "
                         + "within " + REPLAY_WITHIN_NANOS / 1_000_000_000L + " s");
@@ -179,7 +189,8 @@ final class ReplicaClient implements LabWorker {
             while (true) {
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
-                    if (rs.getBoolean(1)) {
+                    if (rs.getBoolean(1) || stalls.promoted()) {
+                        // Replayed; or promoted, when it never will be: the reader stops waiting and reads.
                         return;
                     }
                 }

@@ -47,6 +47,10 @@ public final class ReplicaReadLab extends ProfiledLab<ReplicaReadStrategy> {
     static final Gate REPLAY_PAUSES = Gate.fault("replay-pauses",
             "the standby pauses its WAL replay as this client commits, for stall-ms: the WAL arrives and waits");
 
+    static final Gate STANDBY_PROMOTED = Gate.fault("standby-promoted",
+            "the standby is promoted (pg_promote) as this client commits: it stops following the primary, a second "
+                    + "primary, and every later read on it is stale; the next run makes the pair anew");
+
     static final Switch<Integer> STALL_MS = Switch.integer("stall-ms", "Stall",
             "how long a stalled stream or a paused replay lasts", "ms", 100, 10, 10_000);
 
@@ -56,7 +60,7 @@ public final class ReplicaReadLab extends ProfiledLab<ReplicaReadStrategy> {
         super(ReplicaReadStrategy.class, new LabProfile("replica-read", "Reading from a standby",
                 "Clients commit on the primary and read their own write back from a hot standby.",
                 Set.of(Service.PG_STANDBY), List.of(ReplicaReadStrategy.values()),
-                List.of(BEFORE_COMMIT, AFTER_COMMIT, STREAM_STALLS, REPLAY_PAUSES),
+                List.of(BEFORE_COMMIT, AFTER_COMMIT, STREAM_STALLS, REPLAY_PAUSES, STANDBY_PROMOTED),
                 new LabProfile.Crew("client", 2, 1, 16), 10, List.of(STALL_MS)));
         this.backends = backends;
     }
@@ -88,7 +92,7 @@ public final class ReplicaReadLab extends ProfiledLab<ReplicaReadStrategy> {
         if (backends.settings().standby().isEmpty()) {
             return java.util.Optional.empty();
         }
-        for (Gate fault : List.of(STREAM_STALLS, REPLAY_PAUSES)) {
+        for (Gate fault : List.of(STREAM_STALLS, REPLAY_PAUSES, STANDBY_PROMOTED)) {
             for (int worker = 0; worker < spec.workers(); worker++) {
                 if (!spec.gates().rule(fault.id(), worker).isPass()) {
                     return java.util.Optional.of(Stalls.NOT_OURS);

@@ -62,6 +62,10 @@ final class ReplicaReadScenario implements Scenario {
         this.pair = pair;
         this.strategy = strategy;
         this.setup = setup;
+        if (pair.ours() && pair.standbyPromoted()) {
+            // A run before this one promoted the standby: the pair is made anew.
+            pair.renew(setup.stopping());
+        }
         // Asked first: a failure on the standby is the standby's, never put down to the primary.
         setup.servers().watch(new StandbyWatch(pair.standby()));
         this.pg = new PgFixture(pair.primary(), setup, TABLES, PgSessions.Mode.dedicated());
@@ -161,8 +165,11 @@ final class ReplicaReadScenario implements Scenario {
                 longestCommitMicros.get() / 1000.0);
         if (stale > 0) {
             return new Outcome(Verdict.RACE, stale + " of " + all + " reads stale: a client did not see its own write",
-                    firstStale.get() + ". The standby had not replayed the commit yet; the longest a client "
-                            + "waited to see its own write was " + millis(longestCatchUpMicros.get()) + "; "
+                    firstStale.get() + (stalls.promoted()
+                            ? ". The standby was promoted: a second primary, which follows the first no more, so "
+                                    + "every read there after it is stale for good; "
+                            : ". The standby had not replayed the commit yet; the longest a client waited to see "
+                                    + "its own write was " + millis(longestCatchUpMicros.get()) + "; ")
                             + commitWords + ".",
                     Map.of(STALE, stale), metrics, List.of());
         }

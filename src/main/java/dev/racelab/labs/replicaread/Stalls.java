@@ -18,9 +18,9 @@ import java.util.Optional;
 final class Stalls implements AutoCloseable {
 
     /** Said when a fault is armed on a pair the user named: RaceLab stalls only its own servers. */
-    static final String NOT_OURS = "the replication faults (stream-stalls, replay-pauses) hold or pause a "
-            + "standby's replication, which RaceLab does only to its own primary and standby: on servers you name, "
-            + "clear them (--delay replay-pauses=0@client-1 for the default)";
+    static final String NOT_OURS = "the replication faults (stream-stalls, replay-pauses, standby-promoted) hold, "
+            + "pause or end a standby's replication, which RaceLab does only to its own primary and standby: on servers "
+            + "you name, clear them (--delay replay-pauses=0@client-1 for the default)";
 
     /** Whether the pair is RaceLab's own, whose replication it may hold and pause. */
     private final boolean ours;
@@ -30,6 +30,8 @@ final class Stalls implements AutoCloseable {
     private final RunThreads threads;
     private final long stallMillis;
     private int streamHolds;
+    /** Set once the standby was promoted: it follows the primary no more. */
+    private volatile boolean promoted;
     private int replayPauses;
     private boolean closed;
 
@@ -72,6 +74,28 @@ final class Stalls implements AutoCloseable {
         threads.start("stall-replay-" + client, () -> after(this::endReplayPause));
     }
 
+    /** Promotes the standby (pg_promote, waiting for it): a second primary. Once; later calls do nothing. */
+    synchronized boolean promote() throws SQLException {
+        if (!ours) {
+            throw new IllegalStateException(NOT_OURS);
+        }
+        if (promoted || closed) {
+            return false;
+        }
+        if (replayPauses > 0) {
+            // A paused replay would hold the promotion back; it ends with it.
+            replayPauses = 0;
+            resume();
+        }
+        run("SELECT pg_promote(true, 10)");
+        promoted = true;
+        return true;
+    }
+
+    boolean promoted() {
+        return promoted;
+    }
+
     private void after(Runnable end) {
         try {
             Thread.sleep(stallMillis);
@@ -88,7 +112,7 @@ final class Stalls implements AutoCloseable {
     }
 
     private synchronized void endReplayPause() {
-        if (!closed && --replayPauses == 0) {
+        if (!closed && !promoted && replayPauses > 0 && --replayPauses == 0) {
             resume();
         }
     }
@@ -131,7 +155,7 @@ final class Stalls implements AutoCloseable {
             release();
         }
         try (Statement s = standbyAdmin.createStatement();
-             java.sql.ResultSet rs = s.executeQuery("SELECT pg_is_wal_replay_paused()")) {
+             java.sql.ResultSet rs = s.executeQuery("SELECT pg_is_in_recovery() AND pg_is_wal_replay_paused()")) {
             rs.next();
             if (rs.getBoolean(1)) {
                 resume();
@@ -147,7 +171,7 @@ final class Stalls implements AutoCloseable {
             streamHolds = 0;
             release();
         }
-        if (replayPauses > 0) {
+        if (replayPauses > 0 && !promoted) {
             replayPauses = 0;
             resume();
         }

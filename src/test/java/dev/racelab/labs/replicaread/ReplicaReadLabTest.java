@@ -82,6 +82,24 @@ class ReplicaReadLabTest {
     }
 
     /**
+     * A standby promoted mid-run is a second primary: every read there after it is stale for good,
+     * and the verdict says why; the next run finds the pair made anew and races as usual.
+     */
+    @Test
+    void aPromotedStandbyIsStaleForGoodAndTheNextRunHasThePairAnew() throws Exception {
+        Outcome promoted = run(lab.defaults().withOps(3)
+                .withGates(GatePlan.NONE.with(ReplicaReadLab.STANDBY_PROMOTED.id(), 0, GateRule.fixed(1))));
+        assertEquals(Verdict.RACE, promoted.verdict(), promoted.headline() + " — " + promoted.explanation());
+        assertTrue(promoted.explanation().contains("was promoted"), promoted.explanation());
+        assertTrue(promoted.metrics().get("staleReads").longValue() >= 3, "client-1's three reads were stale");
+
+        Outcome next = run(lab.defaults());
+        assertEquals(Verdict.RACE, next.verdict(), next.headline() + " — " + next.explanation());
+        assertTrue(next.explanation().contains("had not replayed"), "a standby again: " + next.explanation());
+        assertFalse(TestServers.topologies().standbyPair().standbyPromoted(), "the pair was made anew");
+    }
+
+    /**
      * A primary and standby the user names (here: RaceLab's own pair, reached by their addresses as
      * someone else's would be): the race shows unprovoked, a commit that waits for the replay
      * fixes it, and the faults on replication, which RaceLab inflicts only on its own servers, are
