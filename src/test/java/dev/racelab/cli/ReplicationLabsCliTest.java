@@ -20,9 +20,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The replication labs on the command line: with the defaults each runs its race on RaceLab's own
- * servers (exit 0, as every run that ran); pointed at single servers someone else runs, each
- * refuses in one line naming what it needs, exit 2, before it touches anything.
+ * The replication labs on the command line: with the defaults replica-read runs its race on
+ * RaceLab's own servers (exit 0, as every run that ran; redis-failover's run is
+ * RecordingRoundTripTest's); pointed at single servers someone else runs, each refuses in one line
+ * naming what it needs, exit 2, before it touches anything.
  */
 @Tag("lab")
 class ReplicationLabsCliTest {
@@ -64,7 +65,7 @@ class ReplicationLabsCliTest {
     }
 
     @Test
-    void withTheDefaultsEachLabRunsItsRaceAndExitsZero() {
+    void withTheDefaultsReplicaReadRunsItsRaceAndExitsZero() {
         Map<String, String> env = Map.of();
         Result replica = cli(env, "run", "replica-read", "--json");
         assertEquals(Cli.OK, replica.code(), replica.err());
@@ -72,12 +73,6 @@ class ReplicationLabsCliTest {
         assertEquals("RACE", summary.get("verdict").getAsString());
         assertTrue(summary.getAsJsonObject("metrics").get("staleReads").getAsLong() >= 10, replica.out());
 
-        Result failover = cli(env, "run", "redis-failover", "--json");
-        assertEquals(Cli.OK, failover.code(), failover.err());
-        summary = JsonParser.parseString(failover.out()).getAsJsonObject();
-        assertEquals("RACE", summary.get("verdict").getAsString(), failover.out());
-        assertTrue(summary.get("headline").getAsString().startsWith("two holders"), failover.out());
-        long failoverMs = summary.getAsJsonObject("metrics").get("failoverMs").getAsLong();
-        assertTrue(failoverMs > 0 && failoverMs < 10_000, "Sentinel failed over, in " + failoverMs + " ms");
+        // redis-failover's defaults on the command line: RecordingRoundTripTest runs them, recorded, exit 0.
     }
 }

@@ -32,13 +32,17 @@ class TopologyLeftoversIT {
 
     private final Children children = new Children();
 
+    /** One data home for both tests: the embedded binaries are unpacked once. */
+    @TempDir
+    static Path home;
+
     @AfterEach
     void stopChildren() {
         children.close();
     }
 
     @Test
-    void aRaceLabKilledMidFailoverLeavesNoRedisOrSentinelRunning(@TempDir Path home) throws Exception {
+    void aRaceLabKilledMidFailoverLeavesNoRedisOrSentinelRunning() throws Exception {
         Map<String, String> env = Map.of("RACELAB_HOME", home.toString());
         Path slot = home.resolve("redis-sentinel/slot-0");
         Child first = children.jar(env, "run", "redis-failover", "--runs", "3");
@@ -64,7 +68,7 @@ class TopologyLeftoversIT {
     }
 
     @Test
-    void aRaceLabKilledMidRunLeavesNoPrimaryOrStandbyRunning(@TempDir Path home) throws Exception {
+    void aRaceLabKilledMidRunLeavesNoPrimaryOrStandbyRunning() throws Exception {
         Map<String, String> env = Map.of("RACELAB_HOME", home.toString());
         Path slot = home.resolve("postgres-standby/slot-0");
         Child first = children.jar(env, "run", "replica-read", "--ops", "1000", "--set", "stall-ms=200");

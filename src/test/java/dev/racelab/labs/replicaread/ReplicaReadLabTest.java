@@ -54,7 +54,7 @@ class ReplicaReadLabTest {
     @Test
     void withTheDefaultsReadingTheStandbyAtOnceOrAfterASyncCommitIsStale() throws Exception {
         for (String strategy : List.of("read-standby", "sync-standby")) {
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < 2; i++) {
                 Outcome outcome = run(lab.defaults().withStrategy(strategy).withSeed(i));
                 assertEquals(Verdict.RACE, outcome.verdict(), strategy + ": " + outcome.headline());
                 long stale = outcome.metrics().get("staleReads").longValue();
@@ -71,7 +71,7 @@ class ReplicaReadLabTest {
     @Test
     void theFixesReadTheirOwnWriteEveryTime() throws Exception {
         for (String strategy : List.of("remote-apply", "wait-for-lsn", "read-primary")) {
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < 2; i++) {
                 Outcome outcome = run(lab.defaults().withStrategy(strategy).withSeed(i));
                 assertEquals(Verdict.SAFE, outcome.verdict(), strategy + ": " + outcome.headline() + " — "
                         + outcome.explanation());
