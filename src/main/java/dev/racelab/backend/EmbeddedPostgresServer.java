@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -82,13 +81,9 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         try {
             slot = Slot.acquire(root);
             Path data = slot.dir().resolve("data");
-            Map<Path, Slot.Leftover> leftovers = new LinkedHashMap<>();
-            leftovers.put(slot.dir(), slot.stopLeftover(data.resolve("postmaster.pid"), root.resolve("bin"), data));
-            leftovers.putAll(slot.stopLeftoversOfFreeSlots(dir -> dir.resolve("data/postmaster.pid"),
-                    root.resolve("bin"), dir -> dir.resolve("data")));
-            leftovers.forEach((dir, leftover) -> Slot.describe(leftover, "PostgreSQL", dir,
-                    dir.resolve("data/postmaster.pid")).ifPresent(note ->
-                    listener.progress(Service.POSTGRES, StartupListener.Stage.NOTE, note)));
+            slot.stopLeftovers("PostgreSQL", dir -> dir.resolve("data/postmaster.pid"), root.resolve("bin"),
+                    dir -> dir.resolve("data"), note -> listener.progress(Service.POSTGRES, StartupListener.Stage.NOTE,
+                            note));
             PostgresBinaries binaries = PostgresBinaries.under(root.resolve("bin"));
             EmbeddedPostgres postgres;
             // From the check to the record, one start at a time: another's unpack in progress
@@ -141,7 +136,7 @@ final class EmbeddedPostgresServer implements AutoCloseable {
             stopHalfStarted(slot);
             closeQuietly(slot);
             throw new BackendException(Service.POSTGRES, "Embedded PostgreSQL could not start in " + root + ": "
-                    + reason(e) + ". Set RACELAB_PG_URL to use an existing server instead.", e);
+                    + Reasons.root(e) + ". Set RACELAB_PG_URL to use an existing server instead.", e);
         }
     }
 
@@ -167,7 +162,7 @@ final class EmbeddedPostgresServer implements AutoCloseable {
                     // Not the cluster's fault: it is neither healed nor tried again.
                     throw new CalledOff();
                 }
-                String why = StartWatch.reasonLogged(log, logFrom).orElseGet(() -> reason(e));
+                String why = StartWatch.reasonLogged(log, logFrom).orElseGet(() -> Reasons.root(e));
                 if (attempt == ATTEMPTS) {
                     throw new StartFailed(why + " (see " + log + ")");
                 }
@@ -266,13 +261,6 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         return "root".equals(System.getProperty("user.name"));
     }
 
-    private static String reason(Exception e) {
-        Throwable cause = e;
-        while (cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage().strip();
-    }
 
     private static void closeQuietly(Slot slot) {
         if (slot != null) {

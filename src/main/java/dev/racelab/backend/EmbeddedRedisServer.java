@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.Map;
@@ -58,12 +57,8 @@ final class EmbeddedRedisServer implements AutoCloseable {
         try {
             slot = Slot.acquire(root);
             Path pidFile = slot.dir().resolve("redis.pid");
-            Map<Path, Slot.Leftover> leftovers = new LinkedHashMap<>();
-            leftovers.put(slot.dir(), slot.stopLeftover(pidFile, root.resolve("bin"), slot.dir()));
-            leftovers.putAll(slot.stopLeftoversOfFreeSlots(dir -> dir.resolve("redis.pid"), root.resolve("bin"),
-                    dir -> dir));
-            leftovers.forEach((dir, leftover) -> Slot.describe(leftover, "Redis", dir, dir.resolve("redis.pid"))
-                    .ifPresent(note -> listener.progress(Service.REDIS, StartupListener.Stage.NOTE, note)));
+            slot.stopLeftovers("Redis", dir -> dir.resolve("redis.pid"), root.resolve("bin"), dir -> dir,
+                    note -> listener.progress(Service.REDIS, StartupListener.Stage.NOTE, note));
             listener.progress(Service.REDIS, StartupListener.Stage.STARTING, "Starting embedded Redis…");
             Path binary = unpack(root.resolve("bin"), listener);
             for (int attempt = 0; ; attempt++) {
@@ -116,7 +111,7 @@ final class EmbeddedRedisServer implements AutoCloseable {
     }
 
     /** Writes the pid file whole or not at all: a reader never finds it empty or half written. */
-    private static void writePid(Path pidFile, long pid) throws IOException {
+    static void writePid(Path pidFile, long pid) throws IOException {
         Path partial = Files.createTempFile(pidFile.getParent(), "redis.pid", ".part");
         try {
             Files.writeString(partial, pid + "\n");
@@ -184,7 +179,7 @@ final class EmbeddedRedisServer implements AutoCloseable {
         }
     }
 
-    private static boolean awaitReady(Process process, RedisAddress address) throws IOException {
+    static boolean awaitReady(Process process, RedisAddress address) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READY_TIMEOUT_MILLIS);
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {

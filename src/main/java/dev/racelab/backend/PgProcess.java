@@ -3,7 +3,6 @@ package dev.racelab.backend;
 import io.zonky.test.db.postgres.util.LinuxUtils;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -34,11 +33,14 @@ final class PgProcess implements AutoCloseable {
     private final Path log;
     private final int port;
     private final Optional<ServerGuard> guard;
+    /** Where this start's lines begin in the log. */
+    private final long logFrom;
 
-    private PgProcess(Process process, Path data, Path log, int port, Optional<ServerGuard> guard) {
+    private PgProcess(Process process, Path data, Path log, long logFrom, int port, Optional<ServerGuard> guard) {
         this.process = process;
         this.data = data;
         this.log = log;
+        this.logFrom = logFrom;
         this.port = port;
         this.guard = guard;
     }
@@ -60,13 +62,14 @@ final class PgProcess implements AutoCloseable {
         }
         command.addAll(List.of(postgres.toString(), "-D", data.toString(), "-p", Integer.toString(port)));
         config.forEach((name, value) -> command.addAll(List.of("-c", name + "=" + value)));
+        long logFrom = Files.exists(log) ? Files.size(log) : 0;
         Process process = new ProcessBuilder(command)
                 .directory(data.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();
         Optional<ServerGuard> guard = ServerGuard.watch(process.toHandle(), binaries, data, "INT");
-        return new PgProcess(process, data, log, port, guard);
+        return new PgProcess(process, data, log, logFrom, port, guard);
     }
 
     int port() {
@@ -126,21 +129,9 @@ final class PgProcess implements AutoCloseable {
         }
     }
 
-    /** The server log's last FATAL or PANIC line, without its prefix. */
+    /** PostgreSQL's own reason it stopped, from what it logged since this start ({@link StartWatch#reasonLogged}). */
     Optional<String> lastComplaint() {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            for (int i = lines.size() - 1; i >= 0; i--) {
-                String line = lines.get(i);
-                int at = Math.max(line.indexOf("FATAL:"), line.indexOf("PANIC:"));
-                if (at >= 0) {
-                    return Optional.of(line.substring(at + 6).strip());
-                }
-            }
-        } catch (IOException | RuntimeException unreadable) {
-            // No reason to give but the exit status.
-        }
-        return Optional.empty();
+        return StartWatch.reasonLogged(log, logFrom);
     }
 
     /** Freezes the server's processes (SIGSTOP) or lets them run again (SIGCONT). */

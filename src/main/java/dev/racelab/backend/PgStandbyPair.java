@@ -7,7 +7,6 @@ import dev.racelab.tasks.Background;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -210,17 +209,10 @@ public final class PgStandbyPair implements AutoCloseable {
             throw new BackendException(Service.PG_STANDBY, interrupted
                     ? "The start of RaceLab's PostgreSQL primary and standby was called off: RaceLab is shutting down"
                     : "RaceLab's PostgreSQL primary and standby could not start in " + root + ": "
-                            + reason(e), e);
+                            + Reasons.root(e), e);
         }
     }
 
-    private static String reason(Exception e) {
-        Throwable cause = e;
-        while (cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage().strip();
-    }
 
     private static PgAddress address(int port) {
         return new PgAddress("127.0.0.1", port, "postgres", "postgres", null, Map.of());
@@ -229,14 +221,9 @@ public final class PgStandbyPair implements AutoCloseable {
     /** Stops what a RaceLab killed while it ran a pair left, in this slot and in every free one. */
     private static void stopLeftovers(Slot slot, Path bin, StartupListener listener) throws IOException {
         for (String server : new String[] {"primary", "standby"}) {
-            Map<Path, Slot.Leftover> found = new LinkedHashMap<>();
-            found.put(slot.dir(), slot.stopLeftover(slot.dir().resolve(server).resolve("postmaster.pid"), bin,
-                    slot.dir().resolve(server)));
-            found.putAll(slot.stopLeftoversOfFreeSlots(dir -> dir.resolve(server).resolve("postmaster.pid"), bin,
-                    dir -> dir.resolve(server)));
-            found.forEach((dir, leftover) -> Slot.describe(leftover, "PostgreSQL " + server, dir,
-                    dir.resolve(server).resolve("postmaster.pid")).ifPresent(note ->
-                    listener.progress(Service.PG_STANDBY, StartupListener.Stage.NOTE, note)));
+            slot.stopLeftovers("PostgreSQL " + server, dir -> dir.resolve(server).resolve("postmaster.pid"), bin,
+                    dir -> dir.resolve(server), note -> listener.progress(Service.PG_STANDBY,
+                            StartupListener.Stage.NOTE, note));
         }
     }
 
@@ -376,7 +363,7 @@ public final class PgStandbyPair implements AutoCloseable {
             awaitStreaming(primary.address(), standbyProcess, stopping);
         } catch (IOException | SQLException | CalledOff e) {
             throw new BackendException(Service.PG_STANDBY, "RaceLab's PostgreSQL primary and standby could not be "
-                    + "made anew: " + reason(e), e);
+                    + "made anew: " + Reasons.root(e), e);
         }
     }
 

@@ -47,4 +47,13 @@ final class Reasons {
         }
         return null;
     }
+
+    /** The innermost cause's message, or its kind where it has none: what a start failed of, in words. */
+    static String root(Throwable e) {
+        Throwable cause = e;
+        while (cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage().strip();
+    }
 }

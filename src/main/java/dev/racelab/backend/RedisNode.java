@@ -1,12 +1,9 @@
 package dev.racelab.backend;
 
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.exceptions.JedisException;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -20,8 +17,6 @@ import java.util.concurrent.TimeUnit;
  * brought back as a replica), frozen and thawed.
  */
 final class RedisNode implements AutoCloseable {
-
-    private static final long READY_MILLIS = 10_000;
 
     private final String name;
     private final Path binary;
@@ -62,33 +57,11 @@ final class RedisNode implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("redis.log").toFile()))
                 .start();
         guard = ServerGuard.watch(process.toHandle(), binaries, dir, "TERM");
-        Path partial = Files.createTempFile(dir, "redis.pid", ".part");
-        Files.writeString(partial, process.pid() + "\n");
-        Files.move(partial, dir.resolve("redis.pid"), StandardCopyOption.REPLACE_EXISTING,
-                StandardCopyOption.ATOMIC_MOVE);
-        awaitAnswer();
-    }
-
-    private void awaitAnswer() throws IOException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READY_MILLIS);
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IOException(name + " stopped while starting (see " + dir.resolve("redis.log") + ")");
-            }
-            try (Jedis jedis = new Jedis("127.0.0.1", port, 500)) {
-                if ("PONG".equals(jedis.ping())) {
-                    return;
-                }
-            } catch (JedisException notYet) {
-                try {
-                    Thread.sleep(10);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted while waiting for " + name + " to start");
-                }
-            }
+        EmbeddedRedisServer.writePid(dir.resolve("redis.pid"), process.pid());
+        if (!EmbeddedRedisServer.awaitReady(process, new RedisAddress("127.0.0.1", port, 0, null, null, false))) {
+            throw new IOException(name + (process.isAlive() ? " did not answer in time" : " stopped while starting")
+                    + " (see " + dir.resolve("redis.log") + ")");
         }
-        throw new IOException(name + " did not answer within " + READY_MILLIS / 1000 + " s");
     }
 
     synchronized boolean alive() {

@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -56,6 +55,8 @@ public final class SentinelTopology implements AutoCloseable {
     private volatile long lastFault;
     /** Set by {@link #close}: no server is started after it; guarded by {@code this}. */
     private boolean closed;
+    /** One connection to each Sentinel for asking who is primary, each guarded by its own holder array. */
+    private final Jedis[][] asking = {new Jedis[1], new Jedis[1], new Jedis[1]};
 
     private SentinelTopology(Slot slot, List<RedisNode> servers, List<StreamRelay> fronts, List<RedisNode> sentinels) {
         this.slot = slot;
@@ -132,14 +133,9 @@ public final class SentinelTopology implements AutoCloseable {
         List<String> all = new ArrayList<>(SERVERS);
         all.addAll(SENTINELS);
         for (String name : all) {
-            Map<Path, Slot.Leftover> found = new LinkedHashMap<>();
-            found.put(slot.dir(), slot.stopLeftover(slot.dir().resolve(name).resolve("redis.pid"), bin,
-                    slot.dir().resolve(name)));
-            found.putAll(slot.stopLeftoversOfFreeSlots(dir -> dir.resolve(name).resolve("redis.pid"), bin,
-                    dir -> dir.resolve(name)));
-            found.forEach((dir, leftover) -> Slot.describe(leftover, "Redis " + name, dir,
-                    dir.resolve(name).resolve("redis.pid")).ifPresent(note ->
-                    listener.progress(Service.REDIS_SENTINEL, StartupListener.Stage.NOTE, note)));
+            slot.stopLeftovers("Redis " + name, dir -> dir.resolve(name).resolve("redis.pid"), bin,
+                    dir -> dir.resolve(name), note -> listener.progress(Service.REDIS_SENTINEL,
+                            StartupListener.Stage.NOTE, note));
         }
     }
 
@@ -181,41 +177,38 @@ public final class SentinelTopology implements AutoCloseable {
         return view;
     }
 
-    private Optional<Integer> masterNamedBy(RedisNode sentinel) {
-        try (Jedis jedis = new Jedis("127.0.0.1", sentinel.port(), 500)) {
-            return masterNamedBy(jedis);
-        } catch (JedisException e) {
-            return Optional.empty();
-        }
-    }
-
     /**
-     * The data server the Sentinel {@code jedis} is connected to names as primary (-1: neither of
-     * ours), or empty if it names none.
-     *
-     * @throws JedisException if the Sentinel does not answer
+     * What Sentinel {@code sentinel} names as primary: the data server (-1: neither of ours), or
+     * empty if it names none or does not answer. Asked over one kept connection per Sentinel, made
+     * when first needed and made again after a failure: clients ask every 50 ms while they wait, and
+     * a run's observer every 10 ms.
      */
-    public Optional<Integer> masterNamedBy(Jedis sentinel) {
-        List<String> address = sentinel.sentinelGetMasterAddrByName(MASTER);
-        if (address == null || address.size() < 2) {
-            return Optional.empty();
-        }
-        try {
-            int port = Integer.parseInt(address.get(1));
-            for (int i = 0; i < fronts.size(); i++) {
-                if (fronts.get(i).port() == port) {
-                    return Optional.of(i);
+    private Optional<Integer> masterNamedBy(RedisNode sentinel) {
+        int at = sentinels.indexOf(sentinel);
+        synchronized (asking[at]) {
+            try {
+                if (asking[at][0] == null) {
+                    asking[at][0] = new Jedis("127.0.0.1", sentinel.port(), 500);
                 }
+                List<String> address = asking[at][0].sentinelGetMasterAddrByName(MASTER);
+                if (address == null || address.size() < 2) {
+                    return Optional.empty();
+                }
+                int port = Integer.parseInt(address.get(1));
+                for (int i = 0; i < fronts.size(); i++) {
+                    if (fronts.get(i).port() == port) {
+                        return Optional.of(i);
+                    }
+                }
+                return Optional.of(-1);
+            } catch (JedisException | NumberFormatException e) {
+                if (asking[at][0] != null) {
+                    asking[at][0].close();
+                    asking[at][0] = null;
+                }
+                return Optional.empty();
             }
-            return Optional.of(-1);
-        } catch (NumberFormatException e) {
-            return Optional.empty();
         }
-    }
-
-    /** Where the Sentinels listen, in order. */
-    public List<RedisAddress> sentinelAddresses() {
-        return sentinels.stream().map(s -> new RedisAddress("127.0.0.1", s.port(), 0, null, null, false)).toList();
     }
 
     /** From now on the replica's stream stays in the relays, whichever server sends it. */
@@ -400,6 +393,14 @@ public final class SentinelTopology implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
+        for (Jedis[] kept : asking) {
+            synchronized (kept) {
+                if (kept[0] != null) {
+                    kept[0].close();
+                    kept[0] = null;
+                }
+            }
+        }
         stopAll(slot, servers, fronts, sentinels);
     }
 

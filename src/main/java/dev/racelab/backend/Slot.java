@@ -171,6 +171,22 @@ final class Slot implements AutoCloseable {
     }
 
     /**
+     * Stops the leftovers of one kind of server ({@code what}: "Redis", "PostgreSQL standby") in
+     * this slot ({@link #stopLeftover}) and in every free one ({@link #stopLeftoversOfFreeSlots}),
+     * and hands {@code note} a sentence for each it found ({@link #describe}).
+     *
+     * @param pidFile          where a slot keeps the server's pid file, given the slot's directory
+     * @param workingDirectory the directory the server runs in, given the slot's directory
+     */
+    void stopLeftovers(String what, UnaryOperator<Path> pidFile, Path binaries, UnaryOperator<Path> workingDirectory,
+                       java.util.function.Consumer<String> note) throws IOException {
+        Map<Path, Leftover> found = new LinkedHashMap<>();
+        found.put(dir, stopLeftover(pidFile.apply(dir), binaries, workingDirectory.apply(dir)));
+        found.putAll(stopLeftoversOfFreeSlots(pidFile, binaries, workingDirectory));
+        found.forEach((slotDir, leftover) -> describe(leftover, what, slotDir, pidFile.apply(slotDir)).ifPresent(note));
+    }
+
+    /**
      * Lets {@code server} and its processes run again if they were stopped (SIGSTOP, a debugger): a
      * stopped server cannot shut down, and a signal to stop it would wait, pending, for ever. Waits
      * at most two seconds for {@code kill}; harmless to a server that runs.

@@ -53,14 +53,7 @@ class SentinelTopologyTest {
                 }
                 long fault = System.nanoTime();
                 topology.kill(primary);
-                int promoted = -1;
-                while (System.nanoTime() - fault < Duration.ofSeconds(15).toNanos()) {
-                    promoted = topology.primary();
-                    if (promoted >= 0 && promoted != primary) {
-                        break;
-                    }
-                    Thread.sleep(20);
-                }
+                int promoted = topology.awaitPrimaryOtherThan(primary, Duration.ofSeconds(15), () -> false);
                 long failoverMs = (System.nanoTime() - fault) / 1_000_000;
                 System.out.printf("round %d: %s promoted %d ms after the kill%n", round,
                         topology.serverNames().get(promoted), failoverMs);

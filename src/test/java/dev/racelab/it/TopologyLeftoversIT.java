@@ -10,6 +10,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,7 +80,7 @@ class TopologyLeftoversIT {
                 && postmaster(slot, "standby") > 0), "the primary and the standby started");
         long primary = postmaster(slot, "primary");
         long standby = postmaster(slot, "standby");
-        Thread.sleep(1500);
+        assertTrue(Poll.eventually(Duration.ofSeconds(60), () -> runRows(slot) > 0), "the run is under way");
         first.process().destroyForcibly().waitFor();
         assertTrue(Poll.eventually(Duration.ofSeconds(30), () -> !alive(primary) && !alive(standby)),
                 "the killed RaceLab's primary and standby stopped");
@@ -86,6 +90,22 @@ class TopologyLeftoversIT {
         assertTrue(second.out().contains("\"verdict\": \"RACE\""), second.out());
         assertTrue(Poll.eventually(Duration.ofSeconds(10), () -> postmaster(slot, "primary") < 0
                 && postmaster(slot, "standby") < 0), "nothing left when the second RaceLab exited");
+    }
+
+    /** How many rows of replica-read's runs the primary holds; 0 while it has none, or does not answer. */
+    private static long runRows(Path slot) {
+        try {
+            String port = Files.readAllLines(slot.resolve("primary/postmaster.pid")).get(3).strip();
+            try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/postgres",
+                    "postgres", "");
+                 Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT count(*) FROM racelab.replica_rows")) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (Exception notYet) {
+            return 0;
+        }
     }
 
     private static long livePid(Path slot, String name) {

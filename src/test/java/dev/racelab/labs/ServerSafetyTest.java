@@ -5,7 +5,6 @@ import dev.racelab.engine.EventKind;
 import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.Run;
-import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Service;
 import dev.racelab.engine.Strategy;
 import dev.racelab.engine.Verdict;

@@ -33,8 +33,7 @@ final class TopologyObserver implements ServerObserver {
     /** What each server's lane says of the lock now ("lock held by client-1"), or nothing. */
     private final Map<Integer, String> lockShown = new HashMap<>();
     private String primaryShown;
-    /** One connection to each Sentinel and each server (through its relay), kept; null until made, or after it failed. */
-    private final Jedis[] toSentinels;
+    /** One connection to each server (through its relay), kept; null until made, or after it failed. */
     private final Jedis[] toServers;
 
     TopologyObserver(SentinelTopology topology, String lockKey) {
@@ -43,7 +42,6 @@ final class TopologyObserver implements ServerObserver {
         lanes.add(SENTINELS);
         lanes.addAll(topology.serverNames());
         lanes.add(RELAYS);
-        toSentinels = new Jedis[topology.sentinelAddresses().size()];
         toServers = new Jedis[topology.serverNames().size()];
     }
 
@@ -54,16 +52,7 @@ final class TopologyObserver implements ServerObserver {
 
     @Override
     public void poll(LaneSink sink) {
-        List<Integer> view = new ArrayList<>();
-        List<RedisAddress> sentinels = topology.sentinelAddresses();
-        for (int i = 0; i < sentinels.size(); i++) {
-            try {
-                view.add(topology.masterNamedBy(connection(toSentinels, i, sentinels.get(i))).orElse(-1));
-            } catch (JedisException e) {
-                drop(toSentinels, i);
-                view.add(-1);
-            }
-        }
+        List<Integer> view = topology.sentinelsView();
         int named = view.stream().filter(i -> i >= 0).findFirst().orElse(-1);
         if (named >= 0) {
             String words = "Sentinels naming " + topology.serverNames().get(named) + " primary";
@@ -130,14 +119,12 @@ final class TopologyObserver implements ServerObserver {
 
     @Override
     public void abort() {
-        for (Jedis[] kept : List.of(toSentinels, toServers)) {
-            for (Jedis jedis : kept.clone()) {
-                if (jedis != null) {
-                    try {
-                        jedis.disconnect();
-                    } catch (JedisException ignored) {
-                        // Cut already.
-                    }
+        for (Jedis jedis : toServers.clone()) {
+            if (jedis != null) {
+                try {
+                    jedis.disconnect();
+                } catch (JedisException ignored) {
+                    // Cut already.
                 }
             }
         }
@@ -145,10 +132,8 @@ final class TopologyObserver implements ServerObserver {
 
     @Override
     public void close() {
-        for (Jedis[] kept : List.of(toSentinels, toServers)) {
-            for (int i = 0; i < kept.length; i++) {
-                drop(kept, i);
-            }
+        for (int i = 0; i < toServers.length; i++) {
+            drop(toServers, i);
         }
     }
 

@@ -126,7 +126,6 @@ class ReplicaReadLabTest {
             assertTrue(refused.explanation().contains("only to its own"), refused.explanation());
             assertFalse(named.standbyPair().ours(), "RaceLab does not take the named servers for its own");
         }
-        assertTrue(own.primary().address().port() > 0);
         own.probe();
     }
 
