@@ -253,12 +253,14 @@ public final class ScreenshotTour extends TourSteps {
             fx(s -> window.session().start());
             awaitOutcome();
             shoot("replica-read-stale");
+            keep("replica-read-stale");
         }
         if (wanted("redis-failover")) {
             setUpDefaults("redis-failover");
             fx(s -> window.session().start());
             awaitOutcome();
             shoot("redis-failover-two-holders");
+            keep("redis-failover-two-holders");
         }
         if (wanted("primitives")) {
             setUpDefaults("redis-primitives");

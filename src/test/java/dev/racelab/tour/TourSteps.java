@@ -105,6 +105,16 @@ abstract class TourSteps extends Application {
         throw new IllegalStateException("the tour waited a minute for a moment that never came");
     }
 
+    /** Saves the run on screen beside the shots, so the command line can sum up the very run the picture shows. */
+    void keep(String name) throws Exception {
+        Path file = Path.of("target", "tour-" + name + ".racelab").toAbsolutePath();
+        // Saving never replaces a file without asking: the last tour's goes first.
+        java.nio.file.Files.deleteIfExists(file);
+        fx(s -> window.view().recordings().saveTo(file));
+        awaitFx(() -> file.equals(window.view().recordings().savedProperty().get()));
+        System.out.println("[tour] recorded " + file);
+    }
+
     void shoot(String name) throws Exception {
         shoot(name, stage);
     }

@@ -15,7 +15,8 @@ import javafx.scene.layout.Region;
 import org.controlsfx.control.StatusBar;
 
 /**
- * The status bar: what serves PostgreSQL and Redis (busy while either starts), the file saved or
+ * The status bar: what serves PostgreSQL and Redis, and the lab's own topology if it has one (busy
+ * while any starts), the file saved or
  * exported last, and Servers…, which offers the connection dialog; so does the menu, and so does
  * start-up when a server cannot be reached.
  */
@@ -34,10 +35,14 @@ final class ServerLine extends StatusBar {
         this.backends = backends;
         this.settings = settings;
         this.startup = startup;
-        textProperty().bind(Bindings.concat(startup.statusProperty(Service.POSTGRES), "   ·   ",
-                startup.statusProperty(Service.REDIS)));
+        // The shared servers, and the lab's own topology if it has one (replica-read, redis-failover):
+        // what the run on screen uses is named, not only the servers it does not.
+        textProperty().bind(Bindings.createStringBinding(this::describe, session.labProperty(),
+                startup.statusProperty(Service.POSTGRES), startup.statusProperty(Service.REDIS),
+                startup.statusProperty(Service.PG_STANDBY), startup.statusProperty(Service.REDIS_SENTINEL)));
         progressProperty().bind(Bindings.when(startup.busyProperty(Service.POSTGRES)
-                .or(startup.busyProperty(Service.REDIS))).then(-1.0).otherwise(0.0));
+                .or(startup.busyProperty(Service.REDIS)).or(startup.busyProperty(Service.PG_STANDBY))
+                .or(startup.busyProperty(Service.REDIS_SENTINEL))).then(-1.0).otherwise(0.0));
         Button servers = new Button("Servers…");
         servers.setOnAction(e -> askForServer(Service.POSTGRES, null));
         Label saved = new Label();
@@ -48,6 +53,18 @@ final class ServerLine extends StatusBar {
                         : "Saved as " + recordings.savedProperty().get().getFileName(),
                 recordings.savedProperty(), exports.exportedProperty()));
         getRightItems().addAll(saved, servers);
+    }
+
+    private String describe() {
+        StringBuilder line = new StringBuilder();
+        for (Service service : Service.values()) {
+            boolean ownTopology = !service.shared() && session.labProperty().get() != null
+                    && session.labProperty().get().services().contains(service);
+            if (service.shared() || ownTopology) {
+                line.append(line.length() == 0 ? "" : "   ·   ").append(startup.statusProperty(service).get());
+            }
+        }
+        return line.toString();
     }
 
     /** Offers the connection dialog for {@code service}; {@code problem} says what went wrong, if anything. */

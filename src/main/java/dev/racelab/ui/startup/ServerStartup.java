@@ -100,6 +100,12 @@ public final class ServerStartup implements StartupListener {
     @Override
     public void progress(Service service, Stage stage, String message) {
         String text = stage == Stage.READY ? message.replaceFirst("^Ready: ", "") : message;
-        Platform.runLater(() -> status.get(service).set(text));
+        Platform.runLater(() -> {
+            status.get(service).set(text);
+            if (stage == Stage.READY && !service.shared()) {
+                // A lab's own topology is started by its run, not by start(): ready once it says so.
+                ready.get(service).set(true);
+            }
+        });
     }
 }
