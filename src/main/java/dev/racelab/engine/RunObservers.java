@@ -47,11 +47,14 @@ final class RunObservers implements ServerObserver.LaneSink, AutoCloseable {
     private Thread thread;
     private volatile boolean open = true;
     private boolean aborted;
+    /** Which observers' latest read failed: the final read skips them (a silent server would only hold the run's end). */
+    private final boolean[] failed;
     private int[] current;
 
     RunObservers(List<ServerObserver> observers, Recorder recorder, ServerWatch servers, RunThreads threads,
                  String labId, Host run) {
         this.observers = observers;
+        this.failed = new boolean[observers.size()];
         this.recorder = recorder;
         this.servers = servers;
         this.threads = threads;
@@ -111,20 +114,26 @@ final class RunObservers implements ServerObserver.LaneSink, AutoCloseable {
     /** Reads every server once; a server that fails is noted on its lane (which is not progress). */
     private void pollAll() {
         for (int i = 0; i < observers.size() && open; i++) {
-            current = laneActors.get(i);
-            for (int lane : current) {
-                recorder.record(lane, EventKind.SERVER_SAMPLE, null, PERIOD_MICROS);
-            }
-            try {
-                observers.get(i).poll(this);
-            } catch (Exception e) {
-                if (open && servers.lost(e).isPresent() && !run.stopping()) {
-                    // The server ended the observer's own session: a session of the run's, as a
-                    // worker's is, and the run ends as when a worker's ends, naming the server.
-                    run.failed("the observer of " + observers.get(i).lanes().get(0), e);
-                } else if (open) {
-                    recorder.record(current[0], EventKind.NOTE, "observer failed: " + RunResults.message(e), 0);
-                }
+            pollOne(i);
+        }
+    }
+
+    private void pollOne(int i) {
+        current = laneActors.get(i);
+        for (int lane : current) {
+            recorder.record(lane, EventKind.SERVER_SAMPLE, null, PERIOD_MICROS);
+        }
+        try {
+            observers.get(i).poll(this);
+            failed[i] = false;
+        } catch (Exception e) {
+            failed[i] = true;
+            if (open && servers.lost(e).isPresent() && !run.stopping()) {
+                // The server ended the observer's own session: a session of the run's, as a
+                // worker's is, and the run ends as when a worker's ends, naming the server.
+                run.failed("the observer of " + observers.get(i).lanes().get(0), e);
+            } else if (open) {
+                recorder.record(current[0], EventKind.NOTE, "observer failed: " + RunResults.message(e), 0);
             }
         }
     }
@@ -169,10 +178,15 @@ final class RunObservers implements ServerObserver.LaneSink, AutoCloseable {
             }
         }
         // Read once more after the workers ended, unless reading never began (the run did not
-        // start) or a read had to be cut.
+        // start) or a read had to be cut; and not from a server whose latest read failed: one that
+        // stopped answering would hold the run's end for the read's whole bound, twice over.
         if (thread != null && !thread.isAlive() && !aborted) {
             open = true;
-            pollAll();
+            for (int i = 0; i < observers.size(); i++) {
+                if (!failed[i]) {
+                    pollOne(i);
+                }
+            }
             open = false;
         }
         closeAll(observers);

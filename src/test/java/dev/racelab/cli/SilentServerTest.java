@@ -105,15 +105,39 @@ class SilentServerTest {
             proxy.freeze();
         }, "test-freezer");
         freezer.start();
-        return new Freezer(freezer, gaveUp, frozeAt);
+        return new Freezer(freezer, gaveUp, frozeAt, new AtomicReference<>());
     }
 
-    /** The freezing thread, why it froze without its condition (if it did), and when it froze. */
-    private record Freezer(Thread thread, AtomicReference<String> gaveUp, AtomicLong frozeAt) {
+    /**
+     * The freezing thread, why it froze without its condition (if it did), when it froze, and
+     * where RaceLab's threads were if the command was still going at its bound.
+     */
+    private record Freezer(Thread thread, AtomicReference<String> gaveUp, AtomicLong frozeAt,
+                           AtomicReference<String> atBound) {
         /** Waits for the freeze; fails if it came only because the wait for its condition gave up. */
         void join() throws InterruptedException {
             thread.join();
             assertNull(gaveUp.get(), gaveUp::get);
+        }
+
+        /**
+         * From the freeze on, notes where RaceLab's threads are once {@code boundMillis} have
+         * passed, so a command that overruns its bound says what held it.
+         */
+        void watch(long boundMillis) {
+            Thread watcher = new Thread(() -> {
+                try {
+                    while (frozeAt.get() == 0) {
+                        Thread.sleep(10);
+                    }
+                    Thread.sleep(Math.max(0, boundMillis - (System.nanoTime() - frozeAt.get()) / 1_000_000));
+                } catch (InterruptedException e) {
+                    return;
+                }
+                atBound.set(racelabThreads());
+            }, "test-bound-watch");
+            watcher.setDaemon(true);
+            watcher.start();
         }
 
         /**
@@ -122,9 +146,29 @@ class SilentServerTest {
          */
         void endedWithin(long boundMillis, Result result) {
             long millis = (result.endedNanos() - frozeAt.get()) / 1_000_000;
-            assertTrue(millis >= 0 && millis < boundMillis, "it ended " + millis + " ms after the freeze (bound " + boundMillis
-                    + " ms; " + result.millis() + " ms in all)");
+            assertTrue(millis >= 0 && millis < boundMillis, () -> "it ended " + millis + " ms after the freeze (bound "
+                    + boundMillis + " ms; " + result.millis() + " ms in all); " + result.err() + "\nat the bound:\n"
+                    + atBound.get());
         }
+    }
+
+    /** Each thread with RaceLab's code on its stack, and that stack from the top to RaceLab's first frame. */
+    private static String racelabThreads() {
+        StringBuilder out = new StringBuilder();
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            if (Arrays.stream(stack).noneMatch(f -> f.getClassName().startsWith("dev.racelab")
+                    && !f.getClassName().startsWith("dev.racelab.cli.SilentServerTest"))) {
+                return;
+            }
+            out.append(thread.getName()).append(' ').append(thread.getState()).append('\n');
+            for (StackTraceElement frame : stack) {
+                out.append("    ").append(frame).append('\n');
+                if (frame.getClassName().startsWith("dev.racelab.engine.Run")) {
+                    break;
+                }
+            }
+        });
+        return out.toString();
     }
 
     @Test
@@ -138,6 +182,7 @@ class SilentServerTest {
             Freezer freezer = freezeWhen(proxy, "the run's four clients wrote through the relay, and a second passed",
                     underWay(() -> probe.sessionsThatRan("client-",
                     "UPDATE racelab.counters", proxy.upstreamPorts()) >= 4));
+            freezer.watch(BOUND_MILLIS);
             Result result = cli("run", "counter", "--pg-url", viaProxy(real, proxy), "--workers", "4", "--ops",
                     "100000", "--delay", "after-read=2", "--timeout", String.valueOf(TIMEOUT_SECONDS), "--record",
                     file.toString(), "--json");
@@ -169,12 +214,13 @@ class SilentServerTest {
         try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port()); PgProbe probe = new PgProbe()) {
             Freezer freezer = freezeWhen(proxy, "two pool sessions connected through the relay, and a second passed",
                     underWay(() -> probe.sessionsNamed("pool-", proxy.upstreamPorts()) >= 2));
+            long bound = (TIMEOUT_SECONDS + 5 + 5) * 1_000L;
+            freezer.watch(bound);
             Result result = cli("run", "advisory-lock", "--strategy", "session-pinned", "--pg-url",
                     viaProxy(real, proxy), "--workers", "4", "--ops", "100000", "--delay", "after-lock=2",
                     "--timeout", String.valueOf(TIMEOUT_SECONDS), "--json");
             freezer.join();
             assertEquals(1, result.code(), result.err());
-            long bound = (TIMEOUT_SECONDS + 5 + 5) * 1_000L;
             freezer.endedWithin(bound, result);
             assertEquals("ERROR", result.json().get("verdict").getAsString());
             assertTrue(result.err().startsWith("racelab: PostgreSQL at 127.0.0.1:" + proxy.port()), result.err());
@@ -210,6 +256,7 @@ class SilentServerTest {
             // tests may share the server), and a second of work done.
             Freezer freezer = freezeWhen(proxy, "six of the run's clients connected to Redis through the relay, and a "
                     + "second passed", underWay(() -> clientsThrough(watcher, proxy) >= 6));
+            freezer.watch(BOUND_MILLIS);
             Result result = cli("run", "readers-writers", "--redis-url", url, "--ops", "100000", "--delay",
                     "between-reads=2", "--timeout", String.valueOf(TIMEOUT_SECONDS), "--json");
             freezer.join();
@@ -234,6 +281,7 @@ class SilentServerTest {
             // never answers must not hold that open for ever.
             Freezer freezer = freezeWhen(proxy, "a client of the run connected to Redis through the relay",
                     () -> clientsThrough(watcher, proxy) >= 1);
+            freezer.watch(BOUND_MILLIS);
             Result result = cli("run", "readers-writers", "--redis-url", url, "--workers", "60", "--timeout",
                     String.valueOf(TIMEOUT_SECONDS), "--json");
             freezer.join();

@@ -113,7 +113,7 @@ class FencingLabTest {
         System.out.printf("[fencing stress] 1000 clients, fenced-cas, on %s: %s in %d ms (workers ran %s ms)%n",
                 TestServers.postgres().describe(), outcome.verdict(), millis, outcome.metrics().get("runMs"));
 
-        assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner());
+        assertEquals(Verdict.SAFE, outcome.verdict(), outcome.banner() + "\n" + outcome.explanation());
         assertEquals(1000L, outcome.metrics().get("maxToken"));
         assertEquals(outcome.metrics().get("expectedPrice"), outcome.metrics().get("finalPrice"));
         assertEquals(1000L, outcome.metrics().get("finalToken"));
