@@ -9,10 +9,12 @@ import javax.sql.DataSource;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -98,7 +100,11 @@ public final class PgSessions implements AutoCloseable {
 
     private static final Executor ABORT_NOW = Runnable::run;
     private static final String POOLED = "pool";
-    private static final String NAME_POOLED = "SELECT set_config('application_name', ?, false)";
+    /** Names a pool's session and says when its backend started: with the pid, who it is. */
+    private static final String NAME_POOLED = "SELECT set_config('application_name', ?, false), "
+            + SessionsLeaving.STARTED + " FROM pg_catalog.pg_stat_activity WHERE pid = pg_catalog.pg_backend_pid()";
+    private static final String STARTED = "SELECT " + SessionsLeaving.STARTED
+            + " FROM pg_catalog.pg_stat_activity WHERE pid = pg_catalog.pg_backend_pid()";
 
     private final Postgres postgres;
     private final Mode mode;
@@ -106,6 +112,11 @@ public final class PgSessions implements AutoCloseable {
     private final HikariDataSource pool;
     /** Who uses each session, who believes they hold which advisory lock, who asks for one. */
     private final SessionBook book = new SessionBook();
+    /**
+     * When each session's backend started, by pid: a pid the server gives again to a later
+     * session (someone else's, maybe) is not this run's, and is never waited for or ended.
+     */
+    private final Map<Integer, Long> started = new ConcurrentHashMap<>();
     private final Set<Session> open = ConcurrentHashMap.newKeySet();
     /** Where the pool's threads come from, and the one that shuts an abandoned pool. */
     private final ThreadFactory threads;
@@ -166,12 +177,14 @@ public final class PgSessions implements AutoCloseable {
         Connection connection = worker == null ? postgres.connectUnkept(POOLED) : postgres.connect(worker);
         try {
             int pid = pidOf(connection);
-            String name = worker;
-            if (worker == null) {
-                name = POOLED + "-" + pid;
-                try (PreparedStatement rename = connection.prepareStatement(NAME_POOLED)) {
-                    rename.setString(1, Postgres.APP_PREFIX + name);
-                    rename.execute();
+            String name = worker == null ? POOLED + "-" + pid : worker;
+            try (PreparedStatement who = connection.prepareStatement(worker == null ? NAME_POOLED : STARTED)) {
+                if (worker == null) {
+                    who.setString(1, Postgres.APP_PREFIX + name);
+                }
+                try (ResultSet rs = who.executeQuery()) {
+                    rs.next();
+                    started.put(pid, rs.getLong(SessionsLeaving.STARTED_LABEL));
                 }
             }
             book.named(pid, name);
@@ -366,7 +379,7 @@ public final class PgSessions implements AutoCloseable {
             pool.close();
         }
         // Taken once: a session kept now may be lent to the next run while this one waits.
-        Set<Integer> leaving = gone();
+        Map<Integer, Long> leaving = gone();
         if (!leaving.isEmpty()) {
             SessionsLeaving.await(postgres, leaving);
         }
@@ -391,10 +404,13 @@ public final class PgSessions implements AutoCloseable {
         }
     }
 
-    /** The sessions this run opened that must leave the server: all but those kept for the next run. */
-    private Set<Integer> gone() {
-        Set<Integer> pids = new HashSet<>(book.pids());
-        pids.removeAll(postgres.keptPids());
+    /**
+     * The sessions this run opened that must leave the server, each pid with when its backend
+     * started: all but those kept for the next run.
+     */
+    private Map<Integer, Long> gone() {
+        Map<Integer, Long> pids = new HashMap<>(started);
+        pids.keySet().removeAll(postgres.keptPids());
         return pids;
     }
 
