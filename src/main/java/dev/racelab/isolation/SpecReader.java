@@ -1,5 +1,8 @@
 package dev.racelab.isolation;
 
+import dev.racelab.isolation.SpecScanner.Kind;
+import dev.racelab.isolation.SpecScanner.Token;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -51,7 +54,7 @@ public final class SpecReader {
 
     /** Reads {@code text}, a spec called {@code name} found in {@code fileName} (for messages). */
     public static Spec read(String name, String fileName, String text) throws SpecException {
-        return new Parser(fileName, new Scanner(fileName, text)).spec(name);
+        return new Parser(fileName, new SpecScanner(fileName, text, false)).spec(name);
     }
 
     /**
@@ -60,183 +63,18 @@ public final class SpecReader {
      * column in {@code text}, as found in {@code source}.
      */
     public static Permutation permutation(Spec spec, String source, String text) throws SpecException {
-        Parser parser = new Parser(source, new Scanner(source, text));
+        Parser parser = new Parser(source, new SpecScanner(source, text, false));
         return parser.permutationOf(spec);
-    }
-
-    private enum Kind {
-        SETUP, TEARDOWN, SESSION, STEP, PERMUTATION, NOTICES, NAME, SQL, INTEGER, LEFT, RIGHT, COMMA, STAR, END
-    }
-
-    /** A token and where it starts. {@code text}: a name, SQL, digits; null for the others. */
-    private record Token(Kind kind, String text, int line, int column) {
-
-        String describe() {
-            return switch (kind) {
-                case NAME -> "'" + text + "'";
-                case SQL -> "a { SQL } block";
-                case INTEGER -> text;
-                case LEFT -> "'('";
-                case RIGHT -> "')'";
-                case COMMA -> "','";
-                case STAR -> "'*'";
-                case END -> "the end of the file";
-                default -> "'" + kind.name().toLowerCase() + "'";
-            };
-        }
-    }
-
-    private static final Map<String, Kind> KEYWORDS = Map.of(
-            "setup", Kind.SETUP, "teardown", Kind.TEARDOWN, "session", Kind.SESSION, "step", Kind.STEP,
-            "permutation", Kind.PERMUTATION, "notices", Kind.NOTICES);
-
-    /** Splits the text into tokens, tracking lines and columns. */
-    private static final class Scanner {
-
-        private final String file;
-        private final String text;
-        private int pos;
-        private int line = 1;
-        private int lineStart;
-
-        Scanner(String file, String text) {
-            this.file = file;
-            this.text = text;
-        }
-
-        private int column() {
-            return pos - lineStart + 1;
-        }
-
-        private SpecException error(int atLine, int atColumn, String problem) {
-            return new SpecException(file, atLine, atColumn, problem);
-        }
-
-        Token next() throws SpecException {
-            skipBlanksAndComments();
-            int startLine = line;
-            int startColumn = column();
-            if (pos >= text.length()) {
-                return new Token(Kind.END, null, startLine, startColumn);
-            }
-            char c = text.charAt(pos);
-            if (identifierStart(c)) {
-                int begin = pos;
-                while (pos < text.length() && identifierPart(text.charAt(pos))) {
-                    pos++;
-                }
-                String word = text.substring(begin, pos);
-                Kind keyword = KEYWORDS.get(word);
-                return new Token(keyword == null ? Kind.NAME : keyword, keyword == null ? word : null, startLine,
-                        startColumn);
-            }
-            if (c >= '0' && c <= '9') {
-                int begin = pos;
-                while (pos < text.length() && text.charAt(pos) >= '0' && text.charAt(pos) <= '9') {
-                    pos++;
-                }
-                return new Token(Kind.INTEGER, text.substring(begin, pos), startLine, startColumn);
-            }
-            pos++;
-            return switch (c) {
-                case '"' -> quotedName(startLine, startColumn);
-                case '{' -> sql(startLine, startColumn);
-                case '(' -> new Token(Kind.LEFT, null, startLine, startColumn);
-                case ')' -> new Token(Kind.RIGHT, null, startLine, startColumn);
-                case ',' -> new Token(Kind.COMMA, null, startLine, startColumn);
-                case '*' -> new Token(Kind.STAR, null, startLine, startColumn);
-                case '}' -> throw error(startLine, startColumn, "'}' closes no SQL block");
-                default -> throw error(startLine, startColumn, "unexpected character '" + c + "'");
-            };
-        }
-
-        private void skipBlanksAndComments() {
-            while (pos < text.length()) {
-                char c = text.charAt(pos);
-                if (c == '\n') {
-                    pos++;
-                    line++;
-                    lineStart = pos;
-                } else if (blank(c)) {
-                    pos++;
-                } else if (c == '#') {
-                    while (pos < text.length() && text.charAt(pos) != '\n' && text.charAt(pos) != '\r') {
-                        pos++;
-                    }
-                } else {
-                    return;
-                }
-            }
-        }
-
-        private Token quotedName(int startLine, int startColumn) throws SpecException {
-            StringBuilder name = new StringBuilder();
-            while (true) {
-                if (pos >= text.length()) {
-                    throw error(startLine, startColumn, "the quoted name that starts here is never closed");
-                }
-                char c = text.charAt(pos++);
-                if (c == '"') {
-                    if (pos < text.length() && text.charAt(pos) == '"') {
-                        name.append('"');
-                        pos++;
-                        continue;
-                    }
-                    return new Token(Kind.NAME, name.toString(), startLine, startColumn);
-                }
-                if (c == '\n') {
-                    throw error(startLine, startColumn, "the quoted name that starts here runs into a new line");
-                }
-                name.append(c);
-            }
-        }
-
-        /** After '{': the SQL up to the next '}', trimmed of blanks (not newlines) just inside. */
-        private Token sql(int startLine, int startColumn) throws SpecException {
-            while (pos < text.length() && blank(text.charAt(pos))) {
-                pos++;
-            }
-            int begin = pos;
-            int close = text.indexOf('}', pos);
-            if (close < 0) {
-                throw error(startLine, startColumn, "the SQL block opened here has no closing '}'");
-            }
-            int end = close;
-            while (end > begin && blank(text.charAt(end - 1))) {
-                end--;
-            }
-            for (int i = pos; i < close; i++) {
-                if (text.charAt(i) == '\n') {
-                    line++;
-                    lineStart = i + 1;
-                }
-            }
-            pos = close + 1;
-            return new Token(Kind.SQL, text.substring(begin, end), startLine, startColumn);
-        }
-
-        /** The blanks isolationtester's scanner skips: space, tab, carriage return, form feed. */
-        private static boolean blank(char c) {
-            return c == ' ' || c == '\t' || c == '\r' || c == '\f';
-        }
-
-        private static boolean identifierStart(char c) {
-            return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c >= 0x80;
-        }
-
-        private static boolean identifierPart(char c) {
-            return identifierStart(c) || (c >= '0' && c <= '9') || c == '$';
-        }
     }
 
     /** Builds the spec from the tokens, then checks what the grammar alone cannot. */
     private static final class Parser {
 
         private final String file;
-        private final Scanner scanner;
+        private final SpecScanner scanner;
         private Token token;
 
-        Parser(String file, Scanner scanner) {
+        Parser(String file, SpecScanner scanner) {
             this.file = file;
             this.scanner = scanner;
         }
@@ -303,7 +141,7 @@ public final class SpecReader {
         private Token name(String what) throws SpecException {
             if (token.kind() != Kind.NAME) {
                 String found = token.describe();
-                if (token.kind().ordinal() <= Kind.NOTICES.ordinal()) {
+                if (token.kind().keyword()) {
                     found += " (a keyword: quote it to use it as a name)";
                 }
                 throw error(token, "expected " + what + ", found " + found);
