@@ -55,6 +55,15 @@ class ArchitectureTest {
     }
 
     @Test
+    void theLabFileReaderKnowsNoServer() {
+        noClasses().that().resideInAPackage("dev.racelab.labfile")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.racelab.backend..", "dev.racelab.labs..",
+                        "dev.racelab.engine..", "dev.racelab.isolation.run..", "dev.racelab.cli..", "dev.racelab.ui..",
+                        "java.sql..", "javafx..")
+                .check(classes);
+    }
+
+    @Test
     void whatShowsARunReadsItsRecordNeverTheLiveRun() {
         noClasses().that().resideInAnyPackage("dev.racelab.engine.view..", "dev.racelab.ui.timeline..")
                 .or().haveSimpleNameEndingWith("View").and().resideInAnyPackage("dev.racelab.labs..")

@@ -162,6 +162,12 @@ public final class Cli {
         return OK;
     }
 
+    /** {@code list FILE.lab [--json]}: what a lab file holds, read and checked, with no server. */
+    int listFile(Path file, boolean json) throws UsageException {
+        LabFileList.print(LabFileList.read(file), file, json, out);
+        return OK;
+    }
+
     /** {@code replay FILE [--json]}: the summary of a recording, exactly as its run printed it, with no server. */
     int replay(Path file, boolean json) throws RecordingException {
         try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT)) {

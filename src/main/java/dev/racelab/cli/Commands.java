@@ -62,13 +62,17 @@ final class Commands {
                 + "and defaults")
         boolean json;
 
+        @Parameters(arity = "0..1", paramLabel = "FILE.lab", description = "a lab file (or an isolation spec) to "
+                + "read and check, instead of the built-in labs; docs/lab-format.md")
+        Path file;
+
         ListCommand(Cli cli) {
             this.cli = cli;
         }
 
         @Override
-        public Integer call() {
-            return cli.list(json);
+        public Integer call() throws UsageException {
+            return file == null ? cli.list(json) : cli.listFile(file, json);
         }
     }
 

@@ -1,0 +1,76 @@
+package dev.racelab.labfile;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where a PostgreSQL block of a lab file uses a value ({@code $name}): outside string literals,
+ * quoted identifiers, comments and dollar-quoted text, and not inside an identifier ({@code a$b}).
+ * {@code $tag$ … $tag$} is PostgreSQL's dollar quoting, not a value; {@code $1} is a positional
+ * parameter, not a value either.
+ */
+final class SqlValues {
+
+    /** A value used at {@code offset} in the block's text. */
+    record Use(String name, int offset) {
+    }
+
+    private SqlValues() {
+    }
+
+    static List<Use> in(String sql) {
+        List<Use> uses = new ArrayList<>();
+        int i = 0;
+        while (i < sql.length()) {
+            char c = sql.charAt(i);
+            if (c == '\'' || c == '"') {
+                i = closing(sql, i + 1, c);
+            } else if (c == '-' && sql.startsWith("--", i)) {
+                int end = sql.indexOf('\n', i);
+                i = end < 0 ? sql.length() : end + 1;
+            } else if (c == '/' && sql.startsWith("/*", i)) {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? sql.length() : end + 2;
+            } else if (c == '$' && (i == 0 || !identifierPart(sql.charAt(i - 1)))) {
+                int end = i + 1;
+                while (end < sql.length() && identifierPart(sql.charAt(end)) && sql.charAt(end) != '$') {
+                    end++;
+                }
+                String tag = sql.substring(i, end);
+                if (end < sql.length() && sql.charAt(end) == '$') {
+                    // Dollar quoting: $$ … $$ or $tag$ … $tag$.
+                    int close = sql.indexOf(tag + "$", end + 1);
+                    i = close < 0 ? sql.length() : close + tag.length() + 1;
+                } else {
+                    if (end > i + 1 && !Character.isDigit(sql.charAt(i + 1))) {
+                        uses.add(new Use(tag.substring(1), i));
+                    }
+                    i = end;
+                }
+            } else {
+                i++;
+            }
+        }
+        return uses;
+    }
+
+    /** After an opening {@code quote}: the index past its closing one ({@code ''} or {@code ""} doubled inside). */
+    private static int closing(String sql, int from, char quote) {
+        int i = from;
+        while (i < sql.length()) {
+            if (sql.charAt(i) == quote) {
+                if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
+                    i += 2;
+                    continue;
+                }
+                return i + 1;
+            }
+            i++;
+        }
+        return sql.length();
+    }
+
+    static boolean identifierPart(char c) {
+        return Character.isLetterOrDigit(c) || c == '_' || c == '$' || c >= 0x80;
+    }
+}
