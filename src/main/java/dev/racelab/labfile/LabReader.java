@@ -44,7 +44,7 @@ public final class LabReader {
     static final int MOST_OPS = 1_000_000;
     static final int MOST_TRIES = 100_000;
     /** Values every step may use, beside those its session captures. */
-    private static final Set<String> BUILT_IN = Set.of("worker", "op", "run");
+    static final Set<String> BUILT_IN = Set.of("worker", "op", "run");
     /** The format's own words, which a value or a gate is not called (they would read as the next item). */
     private static final Set<String> WORDS = Set.of("title", "story", "switch", "gate", "capture", "when", "until",
             "max", "invariant", "pg", "redis", "workers", "ops", "null", "not");
@@ -76,9 +76,8 @@ public final class LabReader {
     private static final class Parser {
 
         private final String file;
-        private final String text;
         private final SpecScanner scanner;
-        private final List<Integer> lineStarts = new ArrayList<>();
+        private final BlockCheck blocks;
         private Token token;
         /** The first thing the file uses that a spec lacks, or null. */
         private Token labOnly;
@@ -87,14 +86,8 @@ public final class LabReader {
 
         Parser(String file, String text) {
             this.file = file;
-            this.text = text;
             this.scanner = new SpecScanner(file, text, true);
-            lineStarts.add(0);
-            for (int i = 0; i < text.length(); i++) {
-                if (text.charAt(i) == '\n') {
-                    lineStarts.add(i + 1);
-                }
-            }
+            this.blocks = new BlockCheck(file, text);
         }
 
         private SpecException error(Token at, String problem) {
@@ -274,43 +267,10 @@ public final class LabReader {
         private Block checked(Server server, String what, Set<String> values) throws SpecException {
             Token at = token;
             Block block = block(what, server);
-            int start = textStart(at);
-            if (server == Server.REDIS) {
-                try {
-                    RedisScript.read(block.text());
-                } catch (RedisScript.Refusal e) {
-                    throw at(start + e.offset, e.getMessage());
-                }
-            }
-            List<SqlValues.Use> uses = server == Server.REDIS ? RedisScript.values(block.text())
-                    : SqlValues.in(block.text());
-            for (SqlValues.Use use : uses) {
+            if (blocks.check(at, block, what, values)) {
                 labOnly(at);
-                if (!values.contains(use.name())) {
-                    throw at(start + use.offset(), what + " uses $" + use.name() + ", which "
-                            + (BUILT_IN.contains(use.name()) ? "it cannot use there: only " + values
-                            : "no earlier step of its session captures (capture " + use.name() + ")"));
-                }
             }
             return block;
-        }
-
-        /** Where the text of the block whose '{' is at {@code brace} begins: past the blanks the scanner trims. */
-        private int textStart(Token brace) {
-            int i = lineStarts.get(brace.line() - 1) + brace.column();
-            while (i < text.length() && (text.charAt(i) == ' ' || text.charAt(i) == '\t' || text.charAt(i) == '\r'
-                    || text.charAt(i) == '\f')) {
-                i++;
-            }
-            return i;
-        }
-
-        private SpecException at(int offset, String problem) {
-            int line = 0;
-            while (line + 1 < lineStarts.size() && lineStarts.get(line + 1) <= offset) {
-                line++;
-            }
-            return new SpecException(file, line + 1, offset - lineStarts.get(line) + 1, problem);
         }
 
         private void choice() throws SpecException {
