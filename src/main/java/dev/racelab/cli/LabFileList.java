@@ -60,8 +60,8 @@ final class LabFileList {
             }
         }
         for (LabFile.Invariant invariant : lab.invariants()) {
-            out.println("  invariant \"" + invariant.verdict() + "\": " + invariant.block().server().word() + " "
-                    + invariant.test());
+            out.println("  invariant \"" + invariant.verdict() + "\": " + invariant.block().server().word() + " { "
+                    + invariant.block().text().strip().replaceAll("\\s+", " ") + " } " + invariant.test());
         }
         if (lab.spec() != null) {
             java.math.BigInteger count = lab.spec().permutationCount();
@@ -71,7 +71,11 @@ final class LabFileList {
 
     private static String itemLine(LabFile.Item item) {
         if (item instanceof LabFile.Gate gate) {
-            return "gate " + gate.name();
+            return "gate " + gate.name() + (gate.delay() == null ? "" : " delay " + gate.delay() + " ms")
+                    + (gate.worker() == 0 ? "" : " (worker " + gate.worker() + ")");
+        }
+        if (item instanceof LabFile.Let let) {
+            return "let " + let.name() + " = " + String.join(" ", let.expression());
         }
         LabFile.LabStep step = (LabFile.LabStep) item;
         StringBuilder line = new StringBuilder("step " + step.name() + " (" + step.block().server().word() + ")");
@@ -84,6 +88,9 @@ final class LabFileList {
         }
         if (step.until() != null) {
             line.append(" until ").append(step.until().test()).append(" max ").append(step.until().max());
+            if (!step.until().from().equals(step.name())) {
+                line.append(" from ").append(step.until().from());
+            }
         }
         return line.toString();
     }

@@ -42,8 +42,12 @@ public record LabFile(String name, String title, String story, List<Block> setup
         }
     }
 
-    /** A { … } block for one server, and the line it starts on. */
-    public record Block(Server server, String text, int line) {
+    /** A { … } block for one server, the line it starts on, and the switch choice it runs under (null: always). */
+    public record Block(Server server, String text, int line, When when) {
+        /** The same block, run only under {@code under}. */
+        public Block when(When under) {
+            return new Block(server, text, line, under);
+        }
     }
 
     /** A switch: its name and choices, the first the default. */
@@ -80,12 +84,23 @@ public record LabFile(String name, String title, String story, List<Block> setup
         }
     }
 
-    /** What a session does in order: a step or a gate. */
-    public sealed interface Item permits LabStep, Gate {
+    /** What a session does in order: a step, a gate, or a value computed. */
+    public sealed interface Item permits LabStep, Gate, Let {
     }
 
-    /** A named place between steps where a worker can be delayed, held or stepped. */
-    public record Gate(String name, int line) implements Item {
+    /** {@code let NAME = EXPRESSION}: a value computed from numbers and earlier values ({@code $n + 1}). */
+    public record Let(String name, List<String> expression, int line) implements Item {
+        public Let {
+            expression = List.copyOf(expression);
+        }
+    }
+
+    /**
+     * A named place between steps where a worker can be delayed, held or stepped; {@code delay}
+     * the delay a run starts with ({@code 300}, {@code 0-20} ms; null: none), for worker number
+     * {@code worker} only (0: every worker).
+     */
+    public record Gate(String name, int line, String delay, int worker) implements Item {
     }
 
     /**
@@ -103,8 +118,12 @@ public record LabFile(String name, String title, String story, List<Block> setup
         }
     }
 
-    /** {@code until TEST max N}: the step runs again, at most {@code max} times in all, until its value meets the test. */
-    public record Until(Test test, int max) {
+    /**
+     * {@code until TEST max N [from STEP]}: until its value meets the test, the worker goes back to
+     * step {@code from} (this step, unless the file names an earlier one) and on again, at most
+     * {@code max} times in all.
+     */
+    public record Until(Test test, int max, String from) {
     }
 
     /** An invariant: a block whose value must meet {@code test} after the run; {@code verdict} names its failure. */

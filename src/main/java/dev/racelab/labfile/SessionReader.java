@@ -1,0 +1,184 @@
+package dev.racelab.labfile;
+
+import dev.racelab.isolation.SpecException;
+import dev.racelab.isolation.SpecScanner.Kind;
+import dev.racelab.isolation.SpecScanner.Token;
+import dev.racelab.labfile.LabFile.Block;
+import dev.racelab.labfile.LabFile.Gate;
+import dev.racelab.labfile.LabFile.Item;
+import dev.racelab.labfile.LabFile.LabSession;
+import dev.racelab.labfile.LabFile.LabStep;
+import dev.racelab.labfile.LabFile.Let;
+import dev.racelab.labfile.LabFile.Test;
+import dev.racelab.labfile.LabFile.Until;
+import dev.racelab.labfile.LabFile.When;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Reads one session of a lab file: its workers and operations, its setup, its steps, gates and
+ * {@code let}s in order, its teardown. A value is known from the item that captures or computes
+ * it to the end of the session; a retry goes back to the step itself or to an earlier one.
+ */
+final class SessionReader {
+
+    private final LabTokens t;
+    /** Every step of the file so far, by name: step names are unique across the file, as in a spec. */
+    private final Map<String, Token> stepNames;
+    private final Set<String> values = new HashSet<>(LabReader.BUILT_IN);
+    private final List<Item> items = new ArrayList<>();
+
+    SessionReader(LabTokens tokens, Map<String, Token> stepNames) {
+        this.t = tokens;
+        this.stepNames = stepNames;
+    }
+
+    LabSession session(Set<String> sessionNames) throws SpecException {
+        t.advance();
+        Token name = t.name("the session's name after 'session'");
+        if (!sessionNames.add(name.text())) {
+            throw t.error(name, "session " + name.text() + " is defined twice");
+        }
+        int workers = 1;
+        int ops = 1;
+        if (t.token.is("workers")) {
+            t.labOnly(t.advance());
+            workers = t.integer("the number of workers", LabReader.MOST_WORKERS);
+        }
+        if (t.token.is("ops")) {
+            t.labOnly(t.advance());
+            ops = t.integer("the number of operations", LabReader.MOST_OPS);
+        }
+        Block setup = null;
+        if (t.token.kind() == Kind.SETUP) {
+            t.advance();
+            setup = t.checked(t.server(), "the setup of session " + name.text(), Set.of("run", "worker"));
+        }
+        Set<String> gates = new HashSet<>();
+        while (t.token.kind() == Kind.STEP || t.token.is("gate") || t.token.is("let")) {
+            if (t.token.kind() == Kind.STEP) {
+                items.add(step());
+            } else if (t.token.is("let")) {
+                items.add(let());
+            } else {
+                t.labOnly(t.advance());
+                Token gate = t.ownName("the gate's name after 'gate'");
+                if (!gates.add(gate.text())) {
+                    throw t.error(gate, "session " + name.text() + " has gate " + gate.text() + " twice");
+                }
+                items.add(gate(gate, workers));
+            }
+        }
+        if (items.stream().noneMatch(LabStep.class::isInstance)) {
+            throw t.error(t.token, "session " + name.text() + " has no step: expected 'step NAME { … }', found "
+                    + t.token.describe());
+        }
+        if (t.token.kind() == Kind.SETUP) {
+            throw t.error(t.token, "the setup of session " + name.text() + " comes before its steps");
+        }
+        Block teardown = null;
+        if (t.token.kind() == Kind.TEARDOWN) {
+            t.advance();
+            teardown = t.checked(t.server(), "the teardown of session " + name.text(), Set.of("run", "worker"));
+        }
+        return new LabSession(name.text(), workers, ops, setup, items, teardown);
+    }
+
+    /** After {@code gate NAME}: {@code [delay MS[-MS]] [worker N]}, in a session of {@code workers} workers. */
+    private Gate gate(Token name, int workers) throws SpecException {
+        String delay = null;
+        int worker = 0;
+        if (t.token.is("delay")) {
+            t.advance();
+            delay = String.valueOf(t.integer("the delay in milliseconds", LabReader.MOST_DELAY_MS, 0));
+            if (t.token.kind() == Kind.SIGN && t.token.text().equals("-")) {
+                t.advance();
+                delay += "-" + t.integer("the longest delay in milliseconds", LabReader.MOST_DELAY_MS,
+                        Integer.parseInt(delay));
+            }
+        }
+        if (t.token.is("worker")) {
+            t.advance();
+            worker = t.integer("the worker's number", workers);
+        }
+        return new Gate(name.text(), name.line(), delay, worker);
+    }
+
+    /** {@code let NAME = EXPRESSION}: a value computed from numbers and earlier values. */
+    private Let let() throws SpecException {
+        t.labOnly(t.advance());
+        Token name = t.ownName("the value's name after 'let'");
+        if (t.token.kind() != Kind.SIGN || !t.token.text().equals("=")) {
+            throw t.error(t.token, "expected '=' after 'let " + name.text() + "', found " + t.token.describe());
+        }
+        t.advance();
+        List<String> expression = t.expression(values, false);
+        values.add(name.text());
+        return new Let(name.text(), expression, name.line());
+    }
+
+    private LabStep step() throws SpecException {
+        t.advance();
+        Token name = t.name("the step's name after 'step'");
+        Token earlier = stepNames.putIfAbsent(name.text(), name);
+        if (earlier != null) {
+            throw t.error(name, "step " + name.text() + " is defined twice (first on line " + earlier.line()
+                    + "): step names are unique across the file");
+        }
+        Block block = t.checked(t.server(), "step " + name.text(), values);
+        String capture = null;
+        When when = null;
+        Until until = null;
+        while (t.token.is("capture") || t.token.is("when") || t.token.is("until")) {
+            Token option = t.advance();
+            t.labOnly(option);
+            if (option.is("capture")) {
+                if (capture != null) {
+                    throw t.error(option, "step " + name.text() + " captures a value already");
+                }
+                capture = t.ownName("the value's name after 'capture'").text();
+            } else if (option.is("when")) {
+                if (when != null) {
+                    throw t.error(option, "step " + name.text() + " has a 'when' already");
+                }
+                when = t.when();
+            } else {
+                if (until != null) {
+                    throw t.error(option, "step " + name.text() + " has an 'until' already");
+                }
+                until = until(name.text());
+            }
+        }
+        if (capture != null) {
+            values.add(capture);
+        }
+        return new LabStep(name.text(), block, capture, when, until);
+    }
+
+    /** {@code until TEST max N [from STEP]}, after step {@code step}'s other options. */
+    private Until until(String step) throws SpecException {
+        Test test = t.test(values, false);
+        if (!t.token.is("max")) {
+            throw t.error(t.token, "expected 'max' and the most tries after the test of 'until', found "
+                    + t.token.describe());
+        }
+        t.advance();
+        int max = t.integer("the most tries", LabReader.MOST_TRIES);
+        String from = step;
+        if (t.token.is("from")) {
+            t.advance();
+            Token back = t.name("the step to go back to after 'from'");
+            boolean earlier = items.stream().anyMatch(i -> i instanceof LabStep s && s.name().equals(back.text()));
+            if (!earlier && !back.text().equals(step)) {
+                throw t.error(back, "a retry goes back to this step or an earlier one of its session, and "
+                        + back.text() + " is neither");
+            }
+            from = back.text();
+        }
+        return new Until(test, max, from);
+    }
+}
