@@ -140,11 +140,7 @@ public final class SpecReader {
 
         private Token name(String what) throws SpecException {
             if (token.kind() != Kind.NAME) {
-                String found = token.describe();
-                if (token.kind().keyword()) {
-                    found += " (a keyword: quote it to use it as a name)";
-                }
-                throw error(token, "expected " + what + ", found " + found);
+                throw error(token, "expected " + what + ", found " + token.describeForName());
             }
             return advance();
         }

@@ -44,6 +44,11 @@ public final class SpecScanner {
             };
         }
 
+        /** What a message says was found where a name was expected: a keyword with how to use it as one. */
+        public String describeForName() {
+            return kind.keyword() ? describe() + " (a keyword: quote it to use it as a name)" : describe();
+        }
+
         /** Whether this is the name {@code word} (a lab file's words are names where a spec has none). */
         public boolean is(String word) {
             return kind == Kind.NAME && word.equals(text);

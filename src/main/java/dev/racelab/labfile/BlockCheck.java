@@ -35,6 +35,22 @@ final class BlockCheck {
      * use {@code values}; whether it uses any value.
      */
     boolean check(Token brace, Block block, String what, Set<String> values) throws SpecException {
+        List<SqlValues.Use> uses = uses(brace, block);
+        for (SqlValues.Use use : uses) {
+            if (!values.contains(use.name())) {
+                throw at(use.offset(), what + " uses $" + use.name() + ", which "
+                        + (LabReader.BUILT_IN.contains(use.name()) ? "it cannot use there: only " + values
+                        : "no earlier step of its session captures (capture " + use.name() + ")"));
+            }
+        }
+        return !uses.isEmpty();
+    }
+
+    /**
+     * The values {@code block} (whose '{' is {@code brace}) uses, each with its offset in the file,
+     * after checking a Redis block's commands and keys.
+     */
+    List<SqlValues.Use> uses(Token brace, Block block) throws SpecException {
         int start = textStart(brace);
         if (block.server() == Server.REDIS) {
             try {
@@ -45,14 +61,7 @@ final class BlockCheck {
         }
         List<SqlValues.Use> uses = block.server() == Server.REDIS ? RedisScript.values(block.text())
                 : SqlValues.in(block.text());
-        for (SqlValues.Use use : uses) {
-            if (!values.contains(use.name())) {
-                throw at(start + use.offset(), what + " uses $" + use.name() + ", which "
-                        + (LabReader.BUILT_IN.contains(use.name()) ? "it cannot use there: only " + values
-                        : "no earlier step of its session captures (capture " + use.name() + ")"));
-            }
-        }
-        return !uses.isEmpty();
+        return uses.stream().map(u -> new SqlValues.Use(u.name(), start + u.offset())).toList();
     }
 
     /** Where the text of the block whose '{' is at {@code brace} begins: past the blanks the scanner trims. */
@@ -65,7 +74,8 @@ final class BlockCheck {
         return i;
     }
 
-    private SpecException at(int offset, String problem) {
+    /** A problem at {@code offset} in the file. */
+    SpecException at(int offset, String problem) {
         int line = 0;
         while (line + 1 < lineStarts.size() && lineStarts.get(line + 1) <= offset) {
             line++;

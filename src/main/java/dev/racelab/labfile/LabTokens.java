@@ -31,7 +31,7 @@ class LabTokens {
 
     private final String file;
     private final SpecScanner scanner;
-    private final BlockCheck blocks;
+    final BlockCheck blocks;
     /** The current token. */
     Token token;
     /** The first thing the file uses that a spec lacks, or null. */
@@ -64,11 +64,7 @@ class LabTokens {
 
     Token name(String what) throws SpecException {
         if (token.kind() != Kind.NAME) {
-            String found = token.describe();
-            if (token.kind().keyword()) {
-                found += " (a keyword: quote it to use it as a name)";
-            }
-            throw error(token, "expected " + what + ", found " + found);
+            throw error(token, "expected " + what + ", found " + token.describeForName());
         }
         return advance();
     }

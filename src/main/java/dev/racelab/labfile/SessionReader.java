@@ -14,6 +14,8 @@ import dev.racelab.labfile.LabFile.Until;
 import dev.racelab.labfile.LabFile.When;
 
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,10 +33,17 @@ final class SessionReader {
     private final Map<String, Token> stepNames;
     private final Set<String> values = new HashSet<>(LabReader.BUILT_IN);
     private final List<Item> items = new ArrayList<>();
+    /** Under which variants each value is there by now: built-ins in all, a captured one where its step ran. */
+    private final Map<String, BitSet> there = new HashMap<>();
+    /** Which switches decided where each value is there: a message names only those. */
+    private final Map<String, Set<String>> decidedBy = new HashMap<>();
+    private final Variants variants;
 
     SessionReader(LabTokens tokens, Map<String, Token> stepNames) {
         this.t = tokens;
         this.stepNames = stepNames;
+        this.variants = new Variants(List.copyOf(tokens.switches.values()));
+        LabReader.BUILT_IN.forEach(v -> there.put(v, variants.all()));
     }
 
     LabSession session(Set<String> sessionNames) throws SpecException {
@@ -117,7 +126,17 @@ final class SessionReader {
         }
         t.advance();
         List<String> expression = t.expression(values, false);
+        BitSet where = variants.all();
+        Set<String> switches = new HashSet<>();
+        for (String term : expression) {
+            if (term.startsWith("$")) {
+                where.and(there.get(term.substring(1)));
+                switches.addAll(decidedBy.getOrDefault(term.substring(1), Set.of()));
+            }
+        }
         values.add(name.text());
+        there.put(name.text(), where);
+        decidedBy.put(name.text(), switches);
         return new Let(name.text(), expression, name.line());
     }
 
@@ -129,7 +148,13 @@ final class SessionReader {
             throw t.error(name, "step " + name.text() + " is defined twice (first on line " + earlier.line()
                     + "): step names are unique across the file");
         }
-        Block block = t.checked(t.server(), "step " + name.text(), values);
+        LabFile.Server server = t.server();
+        Token brace = t.token;
+        Block block = t.block("step " + name.text(), server);
+        List<SqlValues.Use> uses = t.blocks.uses(brace, block);
+        if (!uses.isEmpty()) {
+            t.labOnly(brace);
+        }
         String capture = null;
         When when = null;
         Until until = null;
@@ -153,10 +178,38 @@ final class SessionReader {
                 until = until(name.text());
             }
         }
+        BitSet runs = variants.where(when);
+        for (SqlValues.Use use : uses) {
+            checkThere(use, name.text(), runs, when);
+        }
         if (capture != null) {
             values.add(capture);
+            there.computeIfAbsent(capture, c -> new BitSet()).or(runs);
+            Set<String> switches = decidedBy.computeIfAbsent(capture, c -> new HashSet<>());
+            if (when != null) {
+                switches.add(when.switchName());
+            }
         }
         return new LabStep(name.text(), block, capture, when, until);
+    }
+
+    /** Refuses {@code use} in step {@code step} if some variant it {@code runs} under has no such value by then. */
+    private void checkThere(SqlValues.Use use, String step, BitSet runs, When when) throws SpecException {
+        BitSet where = there.get(use.name());
+        if (where == null) {
+            throw t.blocks.at(use.offset(), "step " + step + " uses $" + use.name()
+                    + ", which no earlier step of its session captures (capture " + use.name() + ")");
+        }
+        BitSet missing = (BitSet) runs.clone();
+        missing.andNot(where);
+        if (!missing.isEmpty()) {
+            Set<String> switches = new HashSet<>(decidedBy.getOrDefault(use.name(), Set.of()));
+            if (when != null) {
+                switches.add(when.switchName());
+            }
+            throw t.blocks.at(use.offset(), "step " + step + " uses $" + use.name() + ", which no earlier step "
+                    + "captures when " + variants.describe(missing.nextSetBit(0), switches));
+        }
     }
 
     /** {@code until TEST max N [from STEP]}, after step {@code step}'s other options. */
