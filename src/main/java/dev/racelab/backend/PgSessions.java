@@ -100,11 +100,12 @@ public final class PgSessions implements AutoCloseable {
 
     private static final Executor ABORT_NOW = Runnable::run;
     private static final String POOLED = "pool";
+    /** When this session's backend started, read from its own entry (one row, not the whole of pg_stat_activity). */
+    private static final String STARTED = "(SELECT " + SessionsLeaving.STARTED
+            + " FROM pg_catalog.pg_stat_get_activity(pg_catalog.pg_backend_pid()))";
     /** Names a pool's session and says when its backend started: with the pid, who it is. */
-    private static final String NAME_POOLED = "SELECT set_config('application_name', ?, false), "
-            + SessionsLeaving.STARTED + " FROM pg_catalog.pg_stat_activity WHERE pid = pg_catalog.pg_backend_pid()";
-    private static final String STARTED = "SELECT " + SessionsLeaving.STARTED
-            + " FROM pg_catalog.pg_stat_activity WHERE pid = pg_catalog.pg_backend_pid()";
+    private static final String NAME_POOLED = "SELECT pg_catalog.set_config('application_name', ?, false), " + STARTED;
+    private static final String STARTED_ONLY = "SELECT " + STARTED;
 
     private final Postgres postgres;
     private final Mode mode;
@@ -178,13 +179,19 @@ public final class PgSessions implements AutoCloseable {
         try {
             int pid = pidOf(connection);
             String name = worker == null ? POOLED + "-" + pid : worker;
-            try (PreparedStatement who = connection.prepareStatement(worker == null ? NAME_POOLED : STARTED)) {
+            try (PreparedStatement who = connection.prepareStatement(worker == null ? NAME_POOLED : STARTED_ONLY)) {
                 if (worker == null) {
                     who.setString(1, Postgres.APP_PREFIX + name);
                 }
                 try (ResultSet rs = who.executeQuery()) {
-                    rs.next();
-                    started.put(pid, rs.getLong(SessionsLeaving.STARTED_LABEL));
+                    if (rs.next()) {
+                        long since = rs.getLong(worker == null ? 2 : 1);
+                        // Unknown when the server does not say: such a session is closed as usual,
+                        // and never waited for or ended by its pid alone.
+                        if (!rs.wasNull()) {
+                            started.put(pid, since);
+                        }
+                    }
                 }
             }
             book.named(pid, name);

@@ -103,19 +103,28 @@ final class LabFileList {
         json.put("story", lab.story());
         json.put("spec", lab.spec() != null);
         List<Object> switches = new ArrayList<>();
-        lab.switches().forEach(s -> switches.add(Map.of("name", s.name(), "choices", s.choices(), "default",
+        lab.switches().forEach(s -> switches.add(ordered("name", s.name(), "choices", s.choices(), "default",
                 s.byDefault())));
         json.put("switches", switches);
         List<Object> sessions = new ArrayList<>();
         for (LabFile.LabSession session : lab.sessions()) {
-            sessions.add(Map.of("name", session.name(), "workers", session.workers(), "ops", session.ops(),
+            sessions.add(ordered("name", session.name(), "workers", session.workers(), "ops", session.ops(),
                     "steps", session.steps().stream().map(LabFile.LabStep::name).toList(), "gates", session.gates()));
         }
         json.put("sessions", sessions);
         List<Object> invariants = new ArrayList<>();
-        lab.invariants().forEach(i -> invariants.add(Map.of("verdict", i.verdict(), "server",
+        lab.invariants().forEach(i -> invariants.add(ordered("verdict", i.verdict(), "server",
                 i.block().server().word(), "test", i.test().toString())));
         json.put("invariants", invariants);
         return json;
+    }
+
+    /** A map of {@code keysAndValues} (key, value, key, value, …) in the order given: JSON that reads the same each time. */
+    private static Map<String, Object> ordered(Object... keysAndValues) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            map.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return map;
     }
 }

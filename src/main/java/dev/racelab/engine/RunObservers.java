@@ -47,7 +47,7 @@ final class RunObservers implements ServerObserver.LaneSink, AutoCloseable {
     private Thread thread;
     private volatile boolean open = true;
     private boolean aborted;
-    /** Which observers' latest read failed: the final read skips them (a silent server would only hold the run's end). */
+    /** Which observers' latest read lost its server: the final read skips them (a silent server would only hold the run's end). */
     private final boolean[] failed;
     private int[] current;
 
@@ -127,8 +127,11 @@ final class RunObservers implements ServerObserver.LaneSink, AutoCloseable {
             observers.get(i).poll(this);
             failed[i] = false;
         } catch (Exception e) {
-            failed[i] = true;
-            if (open && servers.lost(e).isPresent() && !run.stopping()) {
+            // Lost or silent (a timeout, a broken connection): read no more at the end. A one-off
+            // error (a statement refused under load) leaves the final read to be tried.
+            boolean lost = servers.lost(e).isPresent();
+            failed[i] = lost;
+            if (open && lost && !run.stopping()) {
                 // The server ended the observer's own session: a session of the run's, as a
                 // worker's is, and the run ends as when a worker's ends, naming the server.
                 run.failed("the observer of " + observers.get(i).lanes().get(0), e);

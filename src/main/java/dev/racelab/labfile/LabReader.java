@@ -93,6 +93,9 @@ public final class LabReader {
                     }
                     title = name("the title after 'title' (quote it: title \"Lost increment\")").text();
                 } else {
+                    if (!story.isEmpty()) {
+                        throw error(word, "the file has a story already");
+                    }
                     story = block("the story", Server.PG).text();
                 }
             }
@@ -161,15 +164,6 @@ public final class LabReader {
                     List.copyOf(switches.values()), sessions, invariants, null);
         }
 
-        /** {@code block}, under the {@code when} that may follow it. */
-        private Block underSwitch(Block block) throws SpecException {
-            if (!token.is("when")) {
-                return block;
-            }
-            labOnly(advance());
-            return block.when(when());
-        }
-
         /** A message for a lab file's word found where it does not belong, or {@code otherwise}. */
         private String misplaced(String otherwise) {
             if (token.is("title") || token.is("story")) {
@@ -189,7 +183,7 @@ public final class LabReader {
 
         private void choice() throws SpecException {
             advance();
-            Token name = name("the switch's name after 'switch'");
+            Token name = settingName("the switch's name after 'switch'");
             if (switches.containsKey(name.text())) {
                 throw error(name, "switch " + name.text() + " is defined twice");
             }
@@ -203,7 +197,7 @@ public final class LabReader {
                 if (!choices.isEmpty()) {
                     advance();
                 }
-                Token choice = name("a choice of switch " + name.text());
+                Token choice = settingName("a choice of switch " + name.text());
                 if (choices.contains(choice.text())) {
                     throw error(choice, "switch " + name.text() + " has choice " + choice.text() + " twice");
                 }
@@ -224,13 +218,25 @@ public final class LabReader {
             return new Invariant(verdict.text(), block, test(Set.of("run"), true));
         }
 
+        /**
+         * Whether the current token begins an invariant ({@code invariant NAME [pg|redis] {}), not a
+         * step called {@code invariant} in a permutation line.
+         */
+        private boolean startsInvariant() throws SpecException {
+            if (!token.is("invariant") || peek(1).kind() != Kind.NAME) {
+                return false;
+            }
+            Token after = peek(2);
+            return after.kind() == Kind.SQL || ((after.is("pg") || after.is("redis")) && peek(3).kind() == Kind.SQL);
+        }
+
         /** Past one permutation line: {@link SpecReader} reads it when the file is a spec. */
         private void skipPermutation() throws SpecException {
             advance();
             while (token.kind() == Kind.NAME || token.kind() == Kind.LEFT || token.kind() == Kind.RIGHT
                     || token.kind() == Kind.COMMA || token.kind() == Kind.STAR || token.kind() == Kind.NOTICES
                     || token.kind() == Kind.INTEGER) {
-                if (token.is("invariant")) {
+                if (startsInvariant()) {
                     return;
                 }
                 advance();

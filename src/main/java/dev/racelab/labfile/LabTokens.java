@@ -34,6 +34,8 @@ class LabTokens {
     final BlockCheck blocks;
     /** The current token. */
     Token token;
+    /** Tokens read ahead of the current one ({@link #peek}). */
+    private final java.util.LinkedList<Token> ahead = new java.util.LinkedList<>();
     /** The first thing the file uses that a spec lacks, or null. */
     Token labOnly;
     /** The switches, by name, as the file defines them. */
@@ -51,8 +53,16 @@ class LabTokens {
 
     Token advance() throws SpecException {
         Token current = token;
-        token = scanner.next();
+        token = ahead.isEmpty() ? scanner.next() : ahead.removeFirst();
         return current;
+    }
+
+    /** The token {@code n} after the current one (1: the next), read ahead without moving. */
+    Token peek(int n) throws SpecException {
+        while (ahead.size() < n) {
+            ahead.addLast(scanner.next());
+        }
+        return ahead.get(n - 1);
     }
 
     /** Notes that the file uses {@code at}, which a spec lacks. */
@@ -67,6 +77,20 @@ class LabTokens {
             throw error(token, "expected " + what + ", found " + token.describeForName());
         }
         return advance();
+    }
+
+    /**
+     * A name the command line and the window take as a setting ({@code --delay after_read=20},
+     * {@code --set fix=atomic}): lower-case letters, digits and {@code _}, a letter first, and not
+     * one of the format's words.
+     */
+    Token settingName(String what) throws SpecException {
+        Token name = ownName(what);
+        if (!name.text().matches("[a-z][a-z0-9_]*")) {
+            throw error(name, what.replaceFirst(" after .*", "") + " " + name.describe() + " must be lower-case "
+                    + "letters, digits and _, a letter first: it is written on the command line (--delay, --set)");
+        }
+        return name;
     }
 
     /** A name for something only lab files have: not one of the format's words. */
@@ -126,6 +150,15 @@ class LabTokens {
             labOnly(at);
         }
         return block;
+    }
+
+    /** {@code block}, under the {@code when} that may follow it. */
+    Block underSwitch(Block block) throws SpecException {
+        if (!token.is("when")) {
+            return block;
+        }
+        labOnly(advance());
+        return block.when(when());
     }
 
     /** {@code null}, {@code not null}, or a sign and an expression; {@code totals}: an invariant's. */

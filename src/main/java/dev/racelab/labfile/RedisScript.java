@@ -39,7 +39,7 @@ final class RedisScript {
     }
 
     /** How a command names its keys. */
-    private enum Keys {
+    enum Keys {
         /** None. */
         NONE,
         /** The first argument. */
@@ -64,11 +64,11 @@ final class RedisScript {
                     "HINCRBY", "HEXISTS", "HLEN", "HKEYS", "HVALS", "HMGET", "LPUSH", "RPUSH", "LPOP", "RPOP", "LLEN",
                     "LRANGE", "LINDEX", "LREM", "LSET", "LTRIM", "SADD", "SREM", "SMEMBERS", "SISMEMBER", "SCARD",
                     "SPOP", "ZADD", "ZREM", "ZRANGE", "ZSCORE", "ZINCRBY", "ZCARD", "ZRANK"),
-            Keys.FIRST_TWO, Set.of("RPOPLPUSH", "LMOVE", "SMOVE", "RENAME", "COPY"),
+            Keys.FIRST_TWO, Set.of("RPOPLPUSH", "LMOVE", "SMOVE", "RENAME"),
             Keys.ALL, Set.of("DEL", "UNLINK", "EXISTS", "WATCH", "MGET", "TOUCH"),
             Keys.ALL_BUT_LAST, Set.of("BLPOP", "BRPOP"),
             Keys.PAIRS, Set.of("MSET", "MSETNX"),
-            Keys.SCRIPT, Set.of("EVAL", "EVALSHA"));
+            Keys.SCRIPT, Set.of("EVAL"));
 
     private RedisScript() {
     }
@@ -132,12 +132,20 @@ final class RedisScript {
         return args;
     }
 
+    /** How command {@code name} (upper case) names its keys, or null for one a lab file may not use. */
+    static Keys keysOf(String name) {
+        return COMMANDS.entrySet().stream().filter(e -> e.getValue().contains(name)).map(Map.Entry::getKey)
+                .findFirst().orElse(null);
+    }
+
     private static void check(Command command) throws Refusal {
         Arg first = command.args().get(0);
         String name = command.name();
-        Keys keys = COMMANDS.entrySet().stream().filter(e -> e.getValue().contains(name)).map(Map.Entry::getKey)
-                .findFirst().orElseThrow(() -> new Refusal(first.offset(), "Redis command " + first.text()
-                        + " is not one a lab file may use: RaceLab must know from the text which keys it touches"));
+        Keys keys = keysOf(name);
+        if (keys == null) {
+            throw new Refusal(first.offset(), "Redis command " + first.text()
+                    + " is not one a lab file may use: RaceLab must know from the text which keys it touches");
+        }
         List<Arg> rest = command.args().subList(1, command.args().size());
         List<Arg> named = switch (keys) {
             case NONE -> List.of();
@@ -165,14 +173,18 @@ final class RedisScript {
     /** Where the block uses values ({@code $name}): anywhere but inside {@code '…'}. */
     static List<SqlValues.Use> values(String text) {
         List<SqlValues.Use> uses = new ArrayList<>();
-        boolean single = false;
+        char quote = 0;
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if (c == '\n') {
-                single = false;
-            } else if (c == '\'') {
-                single = !single;
-            } else if (c == '$' && !single && (i == 0 || !SqlValues.identifierPart(text.charAt(i - 1)))) {
+                quote = 0;
+            } else if (quote == '"' && c == '\\') {
+                i++;
+            } else if (quote == 0 && (c == '\'' || c == '"')) {
+                quote = c;
+            } else if (c == quote) {
+                quote = 0;
+            } else if (c == '$' && quote != '\'' && (i == 0 || !SqlValues.identifierPart(text.charAt(i - 1)))) {
                 int end = i + 1;
                 while (end < text.length() && SqlValues.identifierPart(text.charAt(end)) && text.charAt(end) != '$') {
                     end++;
@@ -210,6 +222,8 @@ final class RedisScript {
             throw new Refusal(count.offset(), command.text() + " says " + n + " keys but names " + (rest.size() - 2)
                     + " arguments after the count");
         }
+        Arg script = rest.get(0);
+        LuaCalls.check(script.text(), n, script.offset());
         return rest.subList(2, 2 + n);
     }
 }

@@ -65,7 +65,8 @@ final class SessionReader {
         Block setup = null;
         if (t.token.kind() == Kind.SETUP) {
             t.advance();
-            setup = t.checked(t.server(), "the setup of session " + name.text(), Set.of("run", "worker"));
+            setup = t.underSwitch(t.checked(t.server(), "the setup of session " + name.text(),
+                    Set.of("run", "worker")));
         }
         Set<String> gates = new HashSet<>();
         while (t.token.kind() == Kind.STEP || t.token.is("gate") || t.token.is("let")) {
@@ -75,7 +76,7 @@ final class SessionReader {
                 items.add(let());
             } else {
                 t.labOnly(t.advance());
-                Token gate = t.ownName("the gate's name after 'gate'");
+                Token gate = t.settingName("the gate's name after 'gate'");
                 if (!gates.add(gate.text())) {
                     throw t.error(gate, "session " + name.text() + " has gate " + gate.text() + " twice");
                 }
@@ -92,9 +93,18 @@ final class SessionReader {
         Block teardown = null;
         if (t.token.kind() == Kind.TEARDOWN) {
             t.advance();
-            teardown = t.checked(t.server(), "the teardown of session " + name.text(), Set.of("run", "worker"));
+            teardown = t.underSwitch(t.checked(t.server(), "the teardown of session " + name.text(),
+                    Set.of("run", "worker")));
         }
         return new LabSession(name.text(), workers, ops, setup, items, teardown);
+    }
+
+    /** {@code name}, unless it is one of the values RaceLab gives every step ($worker, $op, $run). */
+    private Token ownValue(Token name) throws SpecException {
+        if (LabReader.BUILT_IN.contains(name.text())) {
+            throw t.error(name, "$" + name.text() + " is RaceLab's own value: call this one something else");
+        }
+        return name;
     }
 
     /** After {@code gate NAME}: {@code [delay MS[-MS]] [worker N]}, in a session of {@code workers} workers. */
@@ -120,7 +130,7 @@ final class SessionReader {
     /** {@code let NAME = EXPRESSION}: a value computed from numbers and earlier values. */
     private Let let() throws SpecException {
         t.labOnly(t.advance());
-        Token name = t.ownName("the value's name after 'let'");
+        Token name = ownValue(t.ownName("the value's name after 'let'"));
         if (t.token.kind() != Kind.SIGN || !t.token.text().equals("=")) {
             throw t.error(t.token, "expected '=' after 'let " + name.text() + "', found " + t.token.describe());
         }
@@ -165,7 +175,7 @@ final class SessionReader {
                 if (capture != null) {
                     throw t.error(option, "step " + name.text() + " captures a value already");
                 }
-                capture = t.ownName("the value's name after 'capture'").text();
+                capture = ownValue(t.ownName("the value's name after 'capture'")).text();
             } else if (option.is("when")) {
                 if (when != null) {
                     throw t.error(option, "step " + name.text() + " has a 'when' already");

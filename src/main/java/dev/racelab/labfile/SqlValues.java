@@ -24,7 +24,9 @@ final class SqlValues {
         while (i < sql.length()) {
             char c = sql.charAt(i);
             if (c == '\'' || c == '"') {
-                i = closing(sql, i + 1, c);
+                boolean escapes = c == '\'' && i > 0 && (sql.charAt(i - 1) == 'E' || sql.charAt(i - 1) == 'e')
+                        && (i == 1 || !identifierPart(sql.charAt(i - 2)));
+                i = closing(sql, i + 1, c, escapes);
             } else if (c == '-' && sql.startsWith("--", i)) {
                 int end = sql.indexOf('\n', i);
                 i = end < 0 ? sql.length() : end + 1;
@@ -54,10 +56,17 @@ final class SqlValues {
         return uses;
     }
 
-    /** After an opening {@code quote}: the index past its closing one ({@code ''} or {@code ""} doubled inside). */
-    private static int closing(String sql, int from, char quote) {
+    /**
+     * After an opening {@code quote}: the index past its closing one ({@code ''} or {@code ""}
+     * doubled inside; with {@code escapes}, an {@code E'…'} string's backslash escapes too).
+     */
+    private static int closing(String sql, int from, char quote, boolean escapes) {
         int i = from;
         while (i < sql.length()) {
+            if (escapes && sql.charAt(i) == '\\') {
+                i += 2;
+                continue;
+            }
             if (sql.charAt(i) == quote) {
                 if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
                     i += 2;

@@ -1,6 +1,7 @@
 package dev.racelab.labfile;
 
 import dev.racelab.isolation.PostgresSpecs;
+import dev.racelab.isolation.Spec;
 import dev.racelab.isolation.SpecException;
 import dev.racelab.isolation.SpecReader;
 import org.junit.jupiter.api.Tag;
@@ -27,8 +28,13 @@ class LabReaderTest {
         PostgresSpecs specs = PostgresSpecs.forMajor(major);
         for (Path file : specs.allSpecs()) {
             LabFile lab = LabReader.read(file);
-            assertEquals(SpecReader.read(file), lab.spec(), file.toString());
-            assertEquals(lab.spec().sessions().size(), lab.sessions().size(), file.toString());
+            Spec spec = SpecReader.read(file);
+            assertEquals(spec, lab.spec(), file.toString());
+            // What the lab reader itself read: the same sessions, steps and SQL, the same setup.
+            assertEquals(spec.sessions().stream().flatMap(s -> s.steps().stream().map(st -> s.name() + "/" + st.name()
+                    + "/" + st.sql())).toList(), lab.sessions().stream().flatMap(s -> s.steps().stream().map(st ->
+                    s.name() + "/" + st.name() + "/" + st.block().text())).toList(), file.toString());
+            assertEquals(spec.setups(), lab.setup().stream().map(LabFile.Block::text).toList(), file.toString());
             assertTrue(lab.sessions().stream().allMatch(s -> s.workers() == 1 && s.ops() == 1), file.toString());
         }
     }
@@ -94,5 +100,46 @@ class LabReaderTest {
                 """));
         assertEquals("t.lab:4:20: step w uses $n, which no earlier step of its session captures (capture n)",
                 e.getMessage());
+    }
+
+    @Test
+    void aPermutationMayNameAStepCalledInvariant() throws Exception {
+        LabFile lab = LabReader.read("t", "t.spec", """
+                session s1
+                step invariant { SELECT 1; }
+                session s2
+                step s2a { SELECT 2; }
+                permutation s2a invariant
+                """);
+        assertEquals("s2a invariant", lab.spec().declared().get(0).names());
+    }
+
+    @Test
+    void aScriptReachesRedisOnlyThroughTheKeysItDeclares() throws Exception {
+        lab("""
+                session c workers 2
+                step u redis { EVAL "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.pcall('DEL', KEYS[1]) end" 1 racelab:lock $worker }
+                """);
+        for (String script : List.of("return redis.call('DEL', 'other')", "return redis.call('FLUSHALL')",
+                "local c = redis.call return c('DEL', KEYS[1])", "return _G['redis'].call('DEL', KEYS[2])",
+                "return redis.call('GET', KEYS[2])")) {
+            SpecException e = assertThrows(SpecException.class, () -> lab("session c workers 2\nstep u redis { EVAL \""
+                    + script + "\" 1 racelab:lock }\n"), script);
+            assertTrue(e.getMessage().startsWith("t.lab:2:21: the script"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aQuoteInsideAnotherKindOfQuoteHidesNoValue() {
+        SpecException e = assertThrows(SpecException.class, () -> lab("""
+                session c workers 2
+                step s redis { SET racelab:a "don't" $undefined }
+                """));
+        assertTrue(e.getMessage().contains("uses $undefined"), e.getMessage());
+        SpecException pg = assertThrows(SpecException.class, () -> lab("""
+                session c workers 2
+                step s pg { SELECT E'it\\'s', $undefined }
+                """));
+        assertTrue(pg.getMessage().contains("uses $undefined"), pg.getMessage());
     }
 }
