@@ -186,6 +186,14 @@ public final class Postgres implements AutoCloseable {
         return keeper.idlePids();
     }
 
+    /**
+     * A session at {@code address} (another login, another database: a sandbox's), named {@code
+     * racelab:<name>}, within this server's login bound, never kept between runs.
+     */
+    public Connection connectAs(PgAddress address, String name) throws SQLException {
+        return connect(address, APP_PREFIX + name, 0, login);
+    }
+
     /** A session of RaceLab's own, as {@link #control(String)}, in another database of the same server. */
     public Connection control(String name, String database) throws SQLException {
         return connect(address.withDatabase(database), APP_PREFIX + name, CONTROL_TIMEOUT_SECONDS, login);

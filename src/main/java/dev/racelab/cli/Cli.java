@@ -19,6 +19,7 @@ import dev.racelab.engine.RunSpec;
 import dev.racelab.files.OutputFile;
 import dev.racelab.files.PartialFile;
 import dev.racelab.labs.Labs;
+import dev.racelab.labs.file.FileLab;
 import dev.racelab.record.RecordingException;
 import dev.racelab.record.RecordingReader;
 import dev.racelab.record.RecordingSink;
@@ -251,7 +252,8 @@ public final class Cli {
         // Ctrl-C and SIGTERM: the run is stopped, recorded and summed up, then the servers stop.
         try (backends; Interruption interruption = new Interruption(backends)) {
             Labs labs = new Labs(backends);
-            Lab lab = labs.find(id).orElseThrow(() -> new UsageException(
+            Lab lab = id.endsWith(".lab") ? new FileLab(LabFileList.read(Path.of(id)), backends)
+                    : labs.find(id).orElseThrow(() -> new UsageException(
                     "unknown lab '" + id + "' (labs: " + labs.ids() + ")"));
             RunOptions options = RunOptions.of(lab, given, base == null ? lab.defaults() : base);
             try {
@@ -261,6 +263,9 @@ public final class Cli {
                 throw new UsageException(e.getMessage());
             }
             Refusals.check(lab, backends, options.spec());
+            if (lab instanceof FileLab && options.record() != null) {
+                throw new UsageException("--record: recording a lab file's run is not built yet");
+            }
             backends.loginWithin(options.connectTimeout());
             // A recording that cannot be written is found before any server starts.
             Outputs.forceNeeds("--record", options.record(), given.force);

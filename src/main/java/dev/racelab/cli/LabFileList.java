@@ -88,6 +88,9 @@ final class LabFileList {
         }
         if (step.until() != null) {
             line.append(" until ").append(step.until().test()).append(" max ").append(step.until().max());
+            if (step.until().everyMillis() > 0) {
+                line.append(" every ").append(step.until().everyMillis()).append(" ms");
+            }
             if (!step.until().from().equals(step.name())) {
                 line.append(" from ").append(step.until().from());
             }

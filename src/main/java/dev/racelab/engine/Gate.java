@@ -27,8 +27,8 @@ public record Gate(String id, String description, Kind kind) {
     }
 
     public Gate {
-        if (!id.matches("[a-z][a-z0-9-]*")) {
-            throw new IllegalArgumentException("gate ids are lower-case words joined by '-': " + id);
+        if (!id.matches("[a-z][a-z0-9_-]*")) {
+            throw new IllegalArgumentException("gate ids are lower-case words joined by '-' (or '_', as a lab file writes them): " + id);
         }
     }
 

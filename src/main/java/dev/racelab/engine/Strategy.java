@@ -42,8 +42,8 @@ public interface Strategy {
      */
     record About(String id, String title, String summary, boolean broken) {
         public About {
-            if (!id.matches("[a-z][a-z0-9-]*")) {
-                throw new IllegalArgumentException("strategy ids are lower-case words joined by '-': " + id);
+            if (!id.matches("[a-z][a-z0-9_-]*")) {
+                throw new IllegalArgumentException("strategy ids are lower-case words joined by '-' (or '_', as a lab file writes them): " + id);
             }
         }
 

@@ -119,11 +119,11 @@ public record LabFile(String name, String title, String story, List<Block> setup
     }
 
     /**
-     * {@code until TEST max N [from STEP]}: until its value meets the test, the worker goes back to
-     * step {@code from} (this step, unless the file names an earlier one) and on again, at most
-     * {@code max} times in all.
+     * {@code until TEST max N [every MS] [from STEP]}: until its value meets the test, the worker
+     * waits {@code everyMillis} (0: not at all), goes back to step {@code from} (this step, unless
+     * the file names an earlier one) and on again, at most {@code max} times in all.
      */
-    public record Until(Test test, int max, String from) {
+    public record Until(Test test, int max, int everyMillis, String from) {
     }
 
     /** An invariant: a block whose value must meet {@code test} after the run; {@code verdict} names its failure. */

@@ -222,7 +222,7 @@ final class SessionReader {
         }
     }
 
-    /** {@code until TEST max N [from STEP]}, after step {@code step}'s other options. */
+    /** {@code until TEST max N [every MS] [from STEP]}, after step {@code step}'s other options. */
     private Until until(String step) throws SpecException {
         Test test = t.test(values, false);
         if (!t.token.is("max")) {
@@ -231,6 +231,11 @@ final class SessionReader {
         }
         t.advance();
         int max = t.integer("the most tries", LabReader.MOST_TRIES);
+        int every = 0;
+        if (t.token.is("every")) {
+            t.advance();
+            every = t.integer("the pause between tries in milliseconds", LabReader.MOST_DELAY_MS);
+        }
         String from = step;
         if (t.token.is("from")) {
             t.advance();
@@ -242,6 +247,6 @@ final class SessionReader {
             }
             from = back.text();
         }
-        return new Until(test, max, from);
+        return new Until(test, max, every, from);
     }
 }

@@ -1,0 +1,163 @@
+package dev.racelab.labs.file;
+
+import dev.racelab.backend.Backends;
+import dev.racelab.engine.Gate;
+import dev.racelab.engine.GatePlan;
+import dev.racelab.engine.GateRule;
+import dev.racelab.engine.LabProfile;
+import dev.racelab.engine.RunSetup;
+import dev.racelab.engine.Scenario;
+import dev.racelab.engine.Service;
+import dev.racelab.engine.Strategy;
+import dev.racelab.engine.lab.Lab;
+import dev.racelab.labfile.LabFile;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A lab a teacher wrote as a file ({@code docs/lab-format.md}), run like a built-in one: its
+ * switch {@code strategy} gives the strategies (the first choice, the default, is the one that
+ * races), its gates are the engine's gates with the delays the file gives them, and its
+ * sessions' workers are named after their session ({@code client-1}, {@code signup-2}).
+ */
+public final class FileLab implements Lab {
+
+    /** The switch whose choices are the lab's strategies. */
+    static final String STRATEGY = "strategy";
+
+    private final LabFile file;
+    private final Backends backends;
+    private final LabProfile profile;
+    private final Map<String, Gate> gates = new LinkedHashMap<>();
+
+    /** One choice of the file's {@code strategy} switch, or the one way a file without it runs. */
+    record FileStrategy(About about) implements Strategy {
+    }
+
+    public FileLab(LabFile file, Backends backends) {
+        this.file = file;
+        this.backends = backends;
+        for (LabFile.LabSession session : file.sessions()) {
+            for (String gate : session.gates()) {
+                gates.putIfAbsent(gate, new Gate(gate, "gate " + gate + " of session " + session.name()));
+            }
+        }
+        int workers = file.sessions().stream().mapToInt(LabFile.LabSession::workers).sum();
+        String story = file.story().isBlank() ? file.title() : file.story().strip().replaceAll("\\s+", " ");
+        this.profile = new LabProfile(file.name() + ".lab", file.title(), story, services(file), strategies(file),
+                List.copyOf(gates.values()), new LabProfile.Crew(file.sessions().get(0).name(), workers, workers,
+                workers), uniformOps(file).orElse(file.sessions().stream().mapToInt(LabFile.LabSession::ops).max()
+                .orElse(1)));
+    }
+
+    private static Set<Service> services(LabFile file) {
+        Set<Service> services = EnumSet.noneOf(Service.class);
+        List<LabFile.Block> blocks = new ArrayList<>(file.setup());
+        blocks.addAll(file.teardown());
+        file.invariants().forEach(i -> blocks.add(i.block()));
+        for (LabFile.LabSession session : file.sessions()) {
+            session.steps().forEach(step -> blocks.add(step.block()));
+        }
+        for (LabFile.Block block : blocks) {
+            services.add(block.server() == LabFile.Server.PG ? Service.POSTGRES : Service.REDIS);
+        }
+        return services;
+    }
+
+    private static List<FileStrategy> strategies(LabFile file) {
+        Optional<LabFile.Choice> choice = file.switches().stream().filter(s -> s.name().equals(STRATEGY)).findFirst();
+        if (choice.isEmpty()) {
+            return List.of(new FileStrategy(Strategy.About.broken("as_written", "as written",
+                    "the file's steps, as written")));
+        }
+        List<FileStrategy> strategies = new ArrayList<>();
+        for (String id : choice.get().choices()) {
+            strategies.add(new FileStrategy(strategies.isEmpty()
+                    ? Strategy.About.broken(id, id.replace('_', ' '), "the file's first choice of strategy: the race")
+                    : Strategy.About.fix(id, id.replace('_', ' '), "a fix the file offers")));
+        }
+        return strategies;
+    }
+
+    /** The sessions' operations, when they all do as many: then {@code --ops} sets them all. */
+    static Optional<Integer> uniformOps(LabFile file) {
+        int ops = file.sessions().get(0).ops();
+        return file.sessions().stream().allMatch(s -> s.ops() == ops) ? Optional.of(ops) : Optional.empty();
+    }
+
+    @Override
+    public LabProfile profile() {
+        return profile;
+    }
+
+    @Override
+    public GatePlan presetGates() {
+        GatePlan plan = GatePlan.NONE;
+        int base = 0;
+        for (LabFile.LabSession session : file.sessions()) {
+            for (LabFile.Item item : session.items()) {
+                if (item instanceof LabFile.Gate gate && gate.delay() != null) {
+                    String[] range = gate.delay().split("-");
+                    GateRule rule = range.length == 1 ? GateRule.fixed(Long.parseLong(range[0]))
+                            : GateRule.range(Long.parseLong(range[0]), Long.parseLong(range[1]));
+                    plan = gate.worker() == 0 ? plan.with(gate.name(), rule)
+                            : plan.with(gate.name(), base + gate.worker() - 1, rule);
+                }
+            }
+            base += session.workers();
+        }
+        return plan;
+    }
+
+    @Override
+    public Optional<String> refuses(dev.racelab.engine.RunSpec spec) {
+        Optional<LabFile.Choice> other = file.switches().stream().filter(s -> !s.name().equals(STRATEGY)).findFirst();
+        if (other.isPresent()) {
+            return Optional.of(file.name() + ".lab has switch " + other.get().name()
+                    + ": running a lab file takes one switch only, strategy (--strategy), as yet");
+        }
+        if (spec.workers() != profile.crew().usually()) {
+            return Optional.of(file.name() + ".lab has " + profile.crew().usually() + " workers in its sessions; "
+                    + "change them in the file, not with --workers");
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<String> unexplorable() {
+        return Optional.of("exploring a lab file is not built yet");
+    }
+
+    @Override
+    public String workerName(int index) {
+        int base = 0;
+        for (LabFile.LabSession session : file.sessions()) {
+            if (index < base + session.workers()) {
+                return session.name() + "-" + (index - base + 1);
+            }
+            base += session.workers();
+        }
+        return "worker-" + (index + 1);
+    }
+
+    @Override
+    public int workerIndex(String name, int workers) {
+        for (int i = 0; i < workers; i++) {
+            if (workerName(i).equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public Scenario open(RunSetup setup) throws Exception {
+        return new FileScenario(file, backends, setup, gates);
+    }
+}

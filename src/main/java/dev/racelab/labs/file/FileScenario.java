@@ -1,0 +1,244 @@
+package dev.racelab.labs.file;
+
+import dev.racelab.backend.Backends;
+import dev.racelab.backend.Postgres;
+import dev.racelab.backend.Redis;
+import dev.racelab.engine.Gate;
+import dev.racelab.engine.LabWorker;
+import dev.racelab.engine.Outcome;
+import dev.racelab.engine.RunSetup;
+import dev.racelab.engine.RunSummary;
+import dev.racelab.engine.Scenario;
+import dev.racelab.engine.Verdict;
+import dev.racelab.engine.WorkerContext;
+import dev.racelab.isolation.ServerReach;
+import dev.racelab.isolation.Session;
+import dev.racelab.isolation.Spec;
+import dev.racelab.isolation.Step;
+import dev.racelab.isolation.run.IsolationFailure;
+import dev.racelab.isolation.run.IsolationRun;
+import dev.racelab.isolation.run.SpecSandbox;
+import dev.racelab.labfile.LabFile;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One run of a lab file: a scratch database and a login that owns only it (as an isolation spec's,
+ * {@link SpecSandbox}), the run's own Redis keys ({@code racelab:<run>:…}), the file's setup, a
+ * {@link FileWorker} per worker, and at the end the invariants, whose first failure names the
+ * verdict. Closing runs the teardown and drops the database and the keys.
+ */
+final class FileScenario implements Scenario {
+
+    private static final int REDIS_TIMEOUT_MILLIS = 10_000;
+
+    private final LabFile file;
+    private final RunSetup setup;
+    private final Map<String, Gate> gates;
+    /** The chosen strategy, as the file's {@code strategy} switch names it; null when it has none. */
+    private final String strategy;
+    private final Postgres postgres;
+    private final Redis redis;
+    private final SpecSandbox sandbox;
+    /** The run's own PostgreSQL session in the sandbox: setup, invariants, teardown. */
+    private final Connection owner;
+    /** The run's own Redis connection: setup, invariants, teardown, the keys' clean-up. */
+    private final Jedis keys;
+    private final FileSteps steps;
+    private final List<FileWorker> workers = new ArrayList<>();
+
+    FileScenario(LabFile file, Backends backends, RunSetup setup, Map<String, Gate> gates) throws Exception {
+        this.file = file;
+        this.setup = setup;
+        this.gates = gates;
+        this.strategy = file.switches().stream().anyMatch(s -> s.name().equals(FileLab.STRATEGY))
+                ? setup.strategy().id() : null;
+        this.postgres = uses(file, LabFile.Server.PG) ? backends.postgres() : null;
+        this.redis = uses(file, LabFile.Server.REDIS) ? backends.redis() : null;
+        this.steps = new FileSteps(setup.runId());
+        SpecSandbox made = null;
+        Connection session = null;
+        Jedis connection = null;
+        try {
+            if (postgres != null) {
+                Spec spec = asSpec(file);
+                ServerReach reach = ServerReach.of(spec);
+                Optional<String> refused = IsolationRun.refusal(spec, reach);
+                if (refused.isPresent()) {
+                    throw new IsolationFailure(refused.get());
+                }
+                made = SpecSandbox.open(postgres, spec, reach, SpecSandbox.Access.CONFINED, setup.workers() + 2);
+                session = postgres.connectAs(made.sessions(), "setup");
+            }
+            if (redis != null) {
+                connection = redis.open("setup", REDIS_TIMEOUT_MILLIS);
+            }
+            for (LabFile.Block block : file.setup()) {
+                if (runs(block.when())) {
+                    steps.run(block, session, connection, Map.of("run", setup.runId()));
+                }
+            }
+        } catch (Exception | Error e) {
+            release(made, session, connection);
+            throw e;
+        }
+        this.sandbox = made;
+        this.owner = session;
+        this.keys = connection;
+    }
+
+    /** Whether any block of the file is for {@code server}. */
+    private static boolean uses(LabFile file, LabFile.Server server) {
+        List<LabFile.Block> blocks = new ArrayList<>(file.setup());
+        blocks.addAll(file.teardown());
+        file.invariants().forEach(i -> blocks.add(i.block()));
+        file.sessions().forEach(s -> s.steps().forEach(step -> blocks.add(step.block())));
+        return blocks.stream().anyMatch(b -> b.server() == server);
+    }
+
+    /** The file's PostgreSQL text as a spec, for the sandbox to check what it reaches and to confine it. */
+    private static Spec asSpec(LabFile file) {
+        List<String> setups = file.setup().stream().filter(b -> b.server() == LabFile.Server.PG)
+                .map(LabFile.Block::text).toList();
+        List<Session> sessions = new ArrayList<>();
+        for (int s = 0; s < file.sessions().size(); s++) {
+            LabFile.LabSession session = file.sessions().get(s);
+            List<Step> pg = new ArrayList<>();
+            for (LabFile.LabStep step : session.steps()) {
+                if (step.block().server() == LabFile.Server.PG) {
+                    pg.add(new Step(step.name(), step.block().text(), s, step.block().line()));
+                }
+            }
+            sessions.add(new Session(session.name(), null, pg, null));
+        }
+        return new Spec(file.name(), setups, null, sessions, List.of());
+    }
+
+    /** Whether a block or step under {@code when} runs with this run's strategy. */
+    boolean runs(LabFile.When when) {
+        return when == null || strategy == null || when.runsWith(strategy);
+    }
+
+    @Override
+    public LabWorker worker(WorkerContext context) throws Exception {
+        int base = 0;
+        for (LabFile.LabSession session : file.sessions()) {
+            if (context.index() < base + session.workers()) {
+                int ops = FileLab.uniformOps(file).isPresent() ? setup.ops() : session.ops();
+                FileWorker worker = new FileWorker(this, session, ops, context, context.index() - base + 1,
+                        postgres == null ? null : postgres.connectAs(sandbox.sessions(), context.name()),
+                        redis == null ? null : redis.open(context.name(), 0));
+                workers.add(worker);
+                return worker;
+            }
+            base += session.workers();
+        }
+        throw new IllegalStateException("no session has worker " + context.name());
+    }
+
+    String runId() {
+        return setup.runId();
+    }
+
+    FileSteps steps() {
+        return steps;
+    }
+
+    Gate gate(String name) {
+        return gates.get(name);
+    }
+
+    /** The words an expression may use: {@code workers}, {@code operations}. */
+    Map<String, Long> totals() {
+        long operations = 0;
+        for (LabFile.LabSession session : file.sessions()) {
+            int ops = FileLab.uniformOps(file).isPresent() ? setup.ops() : session.ops();
+            operations += (long) session.workers() * ops;
+        }
+        return Map.of("workers", (long) setup.workers(), "operations", operations);
+    }
+
+    @Override
+    public Outcome judge(RunSummary summary) throws Exception {
+        Map<String, Number> metrics = new LinkedHashMap<>();
+        Map<String, String> values = Map.of("run", setup.runId());
+        for (LabFile.Invariant invariant : file.invariants()) {
+            String value = steps.run(invariant.block(), owner, keys, values);
+            String expected = FileValues.eval(invariant.test().expression(), values, totals());
+            java.math.BigDecimal number = FileValues.number(value);
+            if (number != null) {
+                metrics.put(invariant.verdict(), number);
+            }
+            if (!FileValues.meets(value, invariant.test(), values, totals())) {
+                String said = invariant.verdict() + ": " + (value == null ? "null" : value) + " (expected "
+                        + invariant.test().sign() + (expected == null ? "" : " " + expected) + ")";
+                return new Outcome(Verdict.RACE, said, "The invariant \"" + invariant.verdict() + "\" does not hold "
+                        + "after the run: " + invariant.block().server().word() + " { "
+                        + invariant.block().text().strip().replaceAll("\\s+", " ") + " } gave " + value + ", and the "
+                        + "file expects " + invariant.test() + ".", Map.of(invariant.verdict(), 1L), metrics,
+                        List.of());
+            }
+        }
+        return new Outcome(Verdict.SAFE, "every invariant held", "After the run, each of the file's invariants held: "
+                + String.join(", ", file.invariants().stream().map(i -> "\"" + i.verdict() + "\"").toList()) + ".",
+                Map.of(), metrics, List.of());
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (FileWorker worker : workers) {
+            worker.close();
+        }
+        try {
+            for (LabFile.Block block : file.teardown()) {
+                if (runs(block.when())) {
+                    steps.run(block, owner, keys, Map.of("run", setup.runId()));
+                }
+            }
+        } finally {
+            release(sandbox, owner, keys);
+        }
+    }
+
+    /** Ends the run's own sessions, deletes its keys and drops its database (each whatever the others did). */
+    private void release(SpecSandbox made, Connection session, Jedis connection) {
+        try {
+            if (connection != null) {
+                deleteKeys(connection);
+                connection.close();
+            }
+        } finally {
+            try {
+                if (session != null) {
+                    session.close();
+                }
+            } catch (Exception ignored) {
+                // Closing a session the sandbox is about to end.
+            } finally {
+                if (made != null) {
+                    made.release();
+                }
+            }
+        }
+    }
+
+    private void deleteKeys(Jedis connection) {
+        ScanParams match = new ScanParams().match(steps.prefix() + "*").count(500);
+        String cursor = ScanParams.SCAN_POINTER_START;
+        do {
+            ScanResult<String> page = connection.scan(cursor, match);
+            if (!page.getResult().isEmpty()) {
+                connection.del(page.getResult().toArray(String[]::new));
+            }
+            cursor = page.getCursor();
+        } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+    }
+}

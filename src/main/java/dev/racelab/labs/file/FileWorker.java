@@ -1,0 +1,178 @@
+package dev.racelab.labs.file;
+
+import dev.racelab.engine.EventKind;
+import dev.racelab.engine.LabWorker;
+import dev.racelab.engine.WorkerContext;
+import dev.racelab.labfile.LabFile;
+import redis.clients.jedis.Jedis;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One worker of a lab file's session: each operation does the session's items in order (steps
+ * under the run's strategy, gates, {@code let}s), keeping the values it captures for the rest of
+ * the operation, and goes back where an {@code until} says while its test fails. A statement
+ * PostgreSQL aborts with a serialization failure or a deadlock rolls back, and its value goes to
+ * the next step with an {@code until}. One connection to each server, for all its operations.
+ */
+final class FileWorker implements LabWorker {
+
+    /** Serialization failure and deadlock: the transaction is rolled back, and it may be tried again. */
+    private static final Set<String> RETRYABLE = Set.of("40001", "40P01");
+
+    private final FileScenario scenario;
+    private final LabFile.LabSession session;
+    private final int ops;
+    private final WorkerContext context;
+    private final int number;
+    private final Connection pg;
+    private final Jedis redis;
+
+    FileWorker(FileScenario scenario, LabFile.LabSession session, int ops, WorkerContext context, int number,
+               Connection pg, Jedis redis) {
+        this.scenario = scenario;
+        this.session = session;
+        this.ops = ops;
+        this.context = context;
+        this.number = number;
+        this.pg = pg;
+        this.redis = redis;
+    }
+
+    @Override
+    public void operation(int n) throws Exception {
+        if (n >= ops) {
+            return;
+        }
+        Map<String, String> values = new HashMap<>();
+        values.put("worker", String.valueOf(number));
+        values.put("op", String.valueOf(n + 1));
+        values.put("run", scenario.runId());
+        Map<String, Long> totals = scenario.totals();
+        Map<String, Integer> tries = new HashMap<>();
+        List<LabFile.Item> items = session.items();
+        String failed = null;
+        int i = 0;
+        while (i < items.size()) {
+            LabFile.Item item = items.get(i);
+            if (item instanceof LabFile.Gate gate) {
+                context.gate(scenario.gate(gate.name()));
+                i++;
+                continue;
+            }
+            if (item instanceof LabFile.Let let) {
+                String value = FileValues.eval(let.expression(), values, totals);
+                if (value == null) {
+                    values.remove(let.name());
+                } else {
+                    values.put(let.name(), value);
+                }
+                i++;
+                continue;
+            }
+            LabFile.LabStep step = (LabFile.LabStep) item;
+            if (!scenario.runs(step.when())) {
+                i++;
+                continue;
+            }
+            String value;
+            if (failed != null) {
+                value = failed;
+                failed = null;
+            } else {
+                try {
+                    context.mark(EventKind.STEP_SENT, step.name(), 0);
+                    value = scenario.steps().run(step.block(), pg, redis, values);
+                    context.mark(EventKind.STEP_RESULT, step.name() + (value == null ? "" : " → " + value), 0);
+                } catch (SQLException e) {
+                    int next = RETRYABLE.contains(e.getSQLState()) ? nextUntil(i) : -1;
+                    if (next < 0) {
+                        throw e;
+                    }
+                    context.mark(EventKind.STEP_FAILED, step.name() + ": " + e.getSQLState(), 0);
+                    rollback();
+                    failed = e.getSQLState();
+                    i = next;
+                    continue;
+                }
+            }
+            if (step.capture() != null) {
+                values.put(step.capture(), value);
+            }
+            if (step.until() != null && !FileValues.meets(value, step.until().test(), values, totals)) {
+                if (tries.merge(step.name(), 1, Integer::sum) >= step.until().max()) {
+                    context.mark(EventKind.NOTE, step.name() + " never met " + step.until().test() + " in "
+                            + step.until().max() + " tries: the operation ends", 0);
+                    return;
+                }
+                context.mark(EventKind.RETRY, step.until().from(), 0);
+                if (step.until().everyMillis() > 0) {
+                    context.backOff(step.until().everyMillis() * 1_000_000L);
+                }
+                i = indexOf(step.until().from());
+                continue;
+            }
+            i++;
+        }
+    }
+
+    /** The index of the first step after {@code from} with an {@code until} that runs under this run's strategy, or -1. */
+    private int nextUntil(int from) {
+        List<LabFile.Item> items = session.items();
+        for (int i = from; i < items.size(); i++) {
+            if (items.get(i) instanceof LabFile.LabStep step && step.until() != null && scenario.runs(step.when())) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private int indexOf(String step) {
+        List<LabFile.Item> items = session.items();
+        for (int i = 0; i < items.size(); i++) {
+            if (items.get(i) instanceof LabFile.LabStep s && s.name().equals(step)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("no step " + step + " in session " + session.name());
+    }
+
+    private void rollback() throws SQLException {
+        try (Statement statement = pg.createStatement()) {
+            statement.execute("ROLLBACK");
+        }
+    }
+
+    @Override
+    public void abort() {
+        if (pg != null) {
+            try {
+                pg.abort(Runnable::run);
+            } catch (SQLException ignored) {
+                // Closed already.
+            }
+        }
+        if (redis != null) {
+            redis.getConnection().close();
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (redis != null) {
+                redis.close();
+            }
+        } finally {
+            if (pg != null) {
+                pg.close();
+            }
+        }
+    }
+}
