@@ -6,10 +6,12 @@ import dev.racelab.backend.BackendSettings;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import redis.clients.jedis.Jedis;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -52,6 +54,18 @@ class LabFileRunsTest {
         } else {
             // A race is a race: most runs show it, and none may end in an error.
             assertTrue(matching >= 1 && !verdicts.has("ERROR"), "the race shows: " + verdicts);
+        }
+    }
+
+    @Test
+    void theDocumentsFirstExampleRacesAndItsFixesHold(@TempDir Path dir) throws Exception {
+        String doc = Files.readString(Path.of("docs/lab-format.md"));
+        Path file = Files.writeString(dir.resolve("counter.lab"), doc.split("```")[1]);
+        for (String strategy : new String[] {"read_then_write", "atomic", "row_lock"}) {
+            CliRun run = run("run", file.toString(), "--strategy", strategy, "--json");
+            assertEquals(0, run.code(), run.err().toString());
+            String verdict = JsonParser.parseString(run.out()).getAsJsonObject().get("verdict").getAsString();
+            assertEquals(strategy.equals("read_then_write") ? "RACE" : "SAFE", verdict, strategy + ": " + run.out());
         }
     }
 

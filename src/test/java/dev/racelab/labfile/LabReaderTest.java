@@ -46,14 +46,15 @@ class LabReaderTest {
         LabFile lab = LabReader.read("counter", "counter.lab", example);
         assertEquals("Lost increment", lab.title());
         assertNull(lab.spec(), "it uses what a spec lacks");
-        assertEquals(List.of("none", "atomic", "row_lock"), lab.switches().get(0).choices());
+        assertEquals(List.of("read_then_write", "atomic", "row_lock"), lab.switches().get(0).choices());
         LabFile.LabSession client = lab.sessions().get(0);
         assertEquals(List.of("client", 4, 25), List.of(client.name(), client.workers(), client.ops()));
         assertEquals(List.of("after_read"), client.gates());
         assertEquals(List.of("begin", "read", "lock", "write", "commit", "add"),
                 client.steps().stream().map(LabFile.LabStep::name).toList());
         LabFile.LabStep write = client.steps().get(3);
-        assertTrue(write.when().runsWith("none") && write.when().runsWith("row_lock") && !write.when().runsWith("atomic"));
+        assertTrue(write.when().runsWith("read_then_write") && write.when().runsWith("row_lock")
+                && !write.when().runsWith("atomic"));
         assertEquals("n", client.steps().get(1).capture());
         assertEquals("lost increment", lab.invariants().get(0).verdict());
         assertEquals("= operations", lab.invariants().get(0).test().toString());
