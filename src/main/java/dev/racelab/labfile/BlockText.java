@@ -3,8 +3,6 @@ package dev.racelab.labfile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A checked block's text as a runner takes it: where a PostgreSQL block uses values, a Redis
@@ -20,8 +18,6 @@ public final class BlockText {
     /** An argument of a Redis command, unquoted; {@code literal} when it was in {@code '…'} (no values in it). */
     public record Arg(String text, boolean literal) {
     }
-
-    private static final Pattern VALUE = Pattern.compile("(?<![A-Za-z0-9_$\\x80-\\x{10FFFF}])\\$([A-Za-z_\\x80-\\x{10FFFF}][A-Za-z0-9_\\x80-\\x{10FFFF}]*)");
 
     private BlockText() {
     }
@@ -44,14 +40,19 @@ public final class BlockText {
         }
     }
 
-    /** {@code arg} with each {@code $name} replaced by {@code value.apply(name)}. */
+    /** {@code arg} with each {@code $name} replaced by {@code value.apply(name)}, as the reader found them. */
     public static String fill(String arg, UnaryOperator<String> value) {
-        Matcher m = VALUE.matcher(arg);
         StringBuilder filled = new StringBuilder();
-        while (m.find()) {
-            m.appendReplacement(filled, Matcher.quoteReplacement(String.valueOf(value.apply(m.group(1)))));
+        int i = 0;
+        while (i < arg.length()) {
+            int end = arg.charAt(i) == '$' ? SqlValues.valueEnd(arg, i) : -1;
+            if (end < 0) {
+                filled.append(arg.charAt(i++));
+            } else {
+                filled.append(value.apply(arg.substring(i + 1, end)));
+                i = end;
+            }
         }
-        m.appendTail(filled);
         return filled.toString();
     }
 }

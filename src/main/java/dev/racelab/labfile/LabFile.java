@@ -26,6 +26,19 @@ public record LabFile(String name, String title, String story, List<Block> setup
         invariants = List.copyOf(invariants);
     }
 
+    /** Every block of the file: setup, teardown, each session's, each step's, each invariant's. */
+    public List<Block> blocks() {
+        List<Block> all = new ArrayList<>(setup);
+        all.addAll(teardown);
+        for (LabSession session : sessions) {
+            java.util.stream.Stream.of(session.setup(), session.teardown()).filter(java.util.Objects::nonNull)
+                    .forEach(all::add);
+            session.steps().forEach(step -> all.add(step.block()));
+        }
+        invariants.forEach(invariant -> all.add(invariant.block()));
+        return all;
+    }
+
     /** Which server a block is for. */
     public enum Server {
         PG("pg"), REDIS("redis");

@@ -184,14 +184,9 @@ final class RedisScript {
                 quote = c;
             } else if (c == quote) {
                 quote = 0;
-            } else if (c == '$' && quote != '\'' && (i == 0 || !SqlValues.identifierPart(text.charAt(i - 1)))) {
-                int end = i + 1;
-                while (end < text.length() && SqlValues.identifierPart(text.charAt(end)) && text.charAt(end) != '$') {
-                    end++;
-                }
-                if (end > i + 1) {
-                    uses.add(new SqlValues.Use(text.substring(i + 1, end), i));
-                }
+            } else if (c == '$' && quote != '\'' && SqlValues.valueEnd(text, i) > 0) {
+                int end = SqlValues.valueEnd(text, i);
+                uses.add(new SqlValues.Use(text.substring(i + 1, end), i));
                 i = end - 1;
             }
         }

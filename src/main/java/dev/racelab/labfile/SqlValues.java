@@ -38,14 +38,14 @@ final class SqlValues {
                 while (end < sql.length() && identifierPart(sql.charAt(end)) && sql.charAt(end) != '$') {
                     end++;
                 }
-                String tag = sql.substring(i, end);
                 if (end < sql.length() && sql.charAt(end) == '$') {
                     // Dollar quoting: $$ … $$ or $tag$ … $tag$.
+                    String tag = sql.substring(i, end);
                     int close = sql.indexOf(tag + "$", end + 1);
                     i = close < 0 ? sql.length() : close + tag.length() + 1;
                 } else {
-                    if (end > i + 1 && !Character.isDigit(sql.charAt(i + 1))) {
-                        uses.add(new Use(tag.substring(1), i));
+                    if (valueEnd(sql, i) > 0) {
+                        uses.add(new Use(sql.substring(i + 1, end), i));
                     }
                     i = end;
                 }
@@ -77,6 +77,25 @@ final class SqlValues {
             i++;
         }
         return sql.length();
+    }
+
+    /**
+     * Where the value's name ends when a value ({@code $name}, a letter or {@code _} first) starts
+     * at {@code dollar} in {@code text}; -1 when none does (inside a name, {@code $1}, a lone {@code $}).
+     */
+    static int valueEnd(String text, int dollar) {
+        if (dollar > 0 && identifierPart(text.charAt(dollar - 1)) || dollar + 1 >= text.length()) {
+            return -1;
+        }
+        char first = text.charAt(dollar + 1);
+        if (!(Character.isLetter(first) || first == '_' || first >= 0x80)) {
+            return -1;
+        }
+        int end = dollar + 1;
+        while (end < text.length() && identifierPart(text.charAt(end)) && text.charAt(end) != '$') {
+            end++;
+        }
+        return end;
     }
 
     static boolean identifierPart(char c) {

@@ -28,10 +28,9 @@ class SessionsLeavingTest {
         try (Connection stranger = named("racelab:stranger")) {
             int pid = pidOf(stranger);
             long started = startedOf(stranger);
-            long began = System.nanoTime();
-            // The run's session with this pid started a second earlier: it has left, this one is someone else's.
+            // The run's session with this pid started a second earlier: it has left, this one is
+            // someone else's. Were it taken for the run's, it would be terminated halfway through the wait.
             SessionsLeaving.await(TestServers.postgres(), Map.of(pid, started - 1_000_000));
-            assertTrue((System.nanoTime() - began) / 1_000_000 < 1_000, "it did not wait for the stranger");
             assertTrue(stranger.isValid(2), "the stranger's session is alive");
             try (Statement s = stranger.createStatement()) {
                 assertTrue(s.execute("SELECT 1"));

@@ -58,15 +58,7 @@ public final class FileLab implements Lab {
 
     private static Set<Service> services(LabFile file) {
         Set<Service> services = EnumSet.noneOf(Service.class);
-        List<LabFile.Block> blocks = new ArrayList<>(file.setup());
-        blocks.addAll(file.teardown());
-        file.invariants().forEach(i -> blocks.add(i.block()));
-        for (LabFile.LabSession session : file.sessions()) {
-            session.steps().forEach(step -> blocks.add(step.block()));
-        }
-        for (LabFile.Block block : blocks) {
-            services.add(block.server() == LabFile.Server.PG ? Service.POSTGRES : Service.REDIS);
-        }
+        file.blocks().forEach(b -> services.add(b.server() == LabFile.Server.PG ? Service.POSTGRES : Service.REDIS));
         return services;
     }
 
@@ -158,6 +150,6 @@ public final class FileLab implements Lab {
 
     @Override
     public Scenario open(RunSetup setup) throws Exception {
-        return new FileScenario(file, backends, setup, gates);
+        return new FileScenario(file, backends, setup, gates, profile.services());
     }
 }

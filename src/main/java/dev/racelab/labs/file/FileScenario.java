@@ -9,6 +9,7 @@ import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.RunSummary;
 import dev.racelab.engine.Scenario;
+import dev.racelab.engine.Service;
 import dev.racelab.engine.Verdict;
 import dev.racelab.engine.WorkerContext;
 import dev.racelab.isolation.ServerReach;
@@ -25,10 +26,12 @@ import redis.clients.jedis.resps.ScanResult;
 
 import java.sql.Connection;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One run of a lab file: a scratch database and a login that owns only it (as an isolation spec's,
@@ -54,15 +57,28 @@ final class FileScenario implements Scenario {
     private final Jedis keys;
     private final FileSteps steps;
     private final List<FileWorker> workers = new ArrayList<>();
+    /** Each session's operations in this run: {@code --ops} when the sessions agree, else the file's. */
+    private final Map<String, Integer> ops = new HashMap<>();
+    /** The words an expression may use: {@code workers}, {@code operations}. */
+    private final Map<String, Long> totals;
 
-    FileScenario(LabFile file, Backends backends, RunSetup setup, Map<String, Gate> gates) throws Exception {
+    FileScenario(LabFile file, Backends backends, RunSetup setup, Map<String, Gate> gates, Set<Service> services)
+            throws Exception {
         this.file = file;
         this.setup = setup;
         this.gates = gates;
         this.strategy = file.switches().stream().anyMatch(s -> s.name().equals(FileLab.STRATEGY))
                 ? setup.strategy().id() : null;
-        this.postgres = uses(file, LabFile.Server.PG) ? backends.postgres() : null;
-        this.redis = uses(file, LabFile.Server.REDIS) ? backends.redis() : null;
+        this.postgres = services.contains(Service.POSTGRES) ? backends.postgres() : null;
+        this.redis = services.contains(Service.REDIS) ? backends.redis() : null;
+        boolean uniform = FileLab.uniformOps(file).isPresent();
+        long operations = 0;
+        for (LabFile.LabSession session : file.sessions()) {
+            int ops = uniform ? setup.ops() : session.ops();
+            this.ops.put(session.name(), ops);
+            operations += (long) session.workers() * ops;
+        }
+        this.totals = Map.of("workers", (long) setup.workers(), "operations", operations);
         this.steps = new FileSteps(setup.runId());
         SpecSandbox made = null;
         Connection session = null;
@@ -95,15 +111,6 @@ final class FileScenario implements Scenario {
         this.keys = connection;
     }
 
-    /** Whether any block of the file is for {@code server}. */
-    private static boolean uses(LabFile file, LabFile.Server server) {
-        List<LabFile.Block> blocks = new ArrayList<>(file.setup());
-        blocks.addAll(file.teardown());
-        file.invariants().forEach(i -> blocks.add(i.block()));
-        file.sessions().forEach(s -> s.steps().forEach(step -> blocks.add(step.block())));
-        return blocks.stream().anyMatch(b -> b.server() == server);
-    }
-
     /** The file's PostgreSQL text as a spec, for the sandbox to check what it reaches and to confine it. */
     private static Spec asSpec(LabFile file) {
         List<String> setups = file.setup().stream().filter(b -> b.server() == LabFile.Server.PG)
@@ -132,8 +139,7 @@ final class FileScenario implements Scenario {
         int base = 0;
         for (LabFile.LabSession session : file.sessions()) {
             if (context.index() < base + session.workers()) {
-                int ops = FileLab.uniformOps(file).isPresent() ? setup.ops() : session.ops();
-                FileWorker worker = new FileWorker(this, session, ops, context, context.index() - base + 1,
+                FileWorker worker = new FileWorker(this, session, ops.get(session.name()), context, context.index() - base + 1,
                         postgres == null ? null : postgres.connectAs(sandbox.sessions(), context.name()),
                         redis == null ? null : redis.open(context.name(), 0));
                 workers.add(worker);
@@ -158,12 +164,7 @@ final class FileScenario implements Scenario {
 
     /** The words an expression may use: {@code workers}, {@code operations}. */
     Map<String, Long> totals() {
-        long operations = 0;
-        for (LabFile.LabSession session : file.sessions()) {
-            int ops = FileLab.uniformOps(file).isPresent() ? setup.ops() : session.ops();
-            operations += (long) session.workers() * ops;
-        }
-        return Map.of("workers", (long) setup.workers(), "operations", operations);
+        return totals;
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.racelab.ui.recordings.RecordingFiles;
 import dev.racelab.ui.startup.ServerDialog;
 import dev.racelab.ui.startup.ServerStartup;
 import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanExpression;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.layout.Region;
@@ -40,9 +41,11 @@ final class ServerLine extends StatusBar {
         textProperty().bind(Bindings.createStringBinding(this::describe, session.labProperty(),
                 startup.statusProperty(Service.POSTGRES), startup.statusProperty(Service.REDIS),
                 startup.statusProperty(Service.PG_STANDBY), startup.statusProperty(Service.REDIS_SENTINEL)));
-        progressProperty().bind(Bindings.when(startup.busyProperty(Service.POSTGRES)
-                .or(startup.busyProperty(Service.REDIS)).or(startup.busyProperty(Service.PG_STANDBY))
-                .or(startup.busyProperty(Service.REDIS_SENTINEL))).then(-1.0).otherwise(0.0));
+        BooleanExpression busy = startup.busyProperty(Service.values()[0]);
+        for (Service service : Service.values()) {
+            busy = busy.or(startup.busyProperty(service));
+        }
+        progressProperty().bind(Bindings.when(busy).then(-1.0).otherwise(0.0));
         Button servers = new Button("Servers…");
         servers.setOnAction(e -> askForServer(Service.POSTGRES, null));
         Label saved = new Label();
