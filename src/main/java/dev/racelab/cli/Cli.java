@@ -19,7 +19,6 @@ import dev.racelab.engine.RunSpec;
 import dev.racelab.files.OutputFile;
 import dev.racelab.files.PartialFile;
 import dev.racelab.labs.Labs;
-import dev.racelab.labs.file.FileLab;
 import dev.racelab.record.RecordingException;
 import dev.racelab.record.RecordingReader;
 import dev.racelab.record.RecordingSink;
@@ -216,21 +215,24 @@ public final class Cli {
     int rerun(Path file, RunFlags given) throws UsageException, BackendException, InterruptedException,
             RecordingException {
         RunSpec base;
-        Lab lab;
+        Lab recorded;
         try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT)) {
             Labs labs = new Labs(unstarted);
             // Only the last run's header is needed: the file is read through (and checked), its events not kept.
             RunHeader[] last = new RunHeader[1];
-            new RecordingReader(id -> labs.find(id).orElse(null)).readInto(file, new RecordingSink() {
+            new RecordingReader(labs).readInto(file, new RecordingSink() {
                 @Override
                 public void run(int number, RunHeader header, Map<String, String> backend) {
                     last[0] = header;
                 }
             });
             base = last[0].spec().withObserve(false).withStepMode(false);
-            lab = labs.find(last[0].lab()).orElseThrow();
+            recorded = labs.find(last[0].lab()).orElseThrow();
         }
-        return launch(lab.id(), given, base);
+        // A lab the recording carried as text runs from that text, as it was recorded.
+        String source = recorded.source().orElse(null);
+        return launch(labs -> source == null ? labs.find(recorded.id()).orElseThrow()
+                : labs.carried(recorded.id(), source), given, base);
     }
 
     /** {@code explore LAB [run options] [explore options]}: see {@link ExploreCommand}. */
@@ -242,19 +244,34 @@ public final class Cli {
     /** {@code run LAB [options]}. */
     int runLab(String lab, RunFlags given) throws UsageException, BackendException, InterruptedException,
             RecordingException {
-        return launch(lab, given, null);
+        return launch(labs -> pick(labs, lab), given, null);
     }
 
-    /** Runs lab {@code id} with the options {@code given} on top of {@code base} (null: the lab's defaults). */
-    private int launch(String id, RunFlags given, RunSpec base) throws UsageException, BackendException,
+    /** The lab {@code id} names: a built-in one, or a lab file or isolation spec at that path. */
+    static Lab pick(Labs labs, String id) throws UsageException {
+        if (Labs.isFile(id)) {
+            try {
+                return labs.read(Path.of(id));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
+        return labs.find(id).orElseThrow(() -> new UsageException("unknown lab '" + id + "' (labs: " + labs.ids()
+                + "; or a FILE.lab or FILE.spec)"));
+    }
+
+    /** Which lab a command runs, once the registry is made with the command's servers. */
+    interface LabPick {
+        Lab from(Labs labs) throws UsageException;
+    }
+
+    /** Runs the lab {@code pick} names with the options {@code given} on top of {@code base} (null: the lab's defaults). */
+    private int launch(LabPick pick, RunFlags given, RunSpec base) throws UsageException, BackendException,
             InterruptedException, RecordingException {
         Backends backends = new Backends(BackendSettings.embedded(), home, new StartupProgress(err));
         // Ctrl-C and SIGTERM: the run is stopped, recorded and summed up, then the servers stop.
         try (backends; Interruption interruption = new Interruption(backends)) {
-            Labs labs = new Labs(backends);
-            Lab lab = id.endsWith(".lab") ? new FileLab(LabFileList.read(Path.of(id)), backends)
-                    : labs.find(id).orElseThrow(() -> new UsageException(
-                    "unknown lab '" + id + "' (labs: " + labs.ids() + ")"));
+            Lab lab = pick.from(new Labs(backends));
             RunOptions options = RunOptions.of(lab, given, base == null ? lab.defaults() : base);
             try {
                 backends.use(BackendSettings.resolve(options.pgUrl(), options.redisUrl(), env)
@@ -263,9 +280,6 @@ public final class Cli {
                 throw new UsageException(e.getMessage());
             }
             Refusals.check(lab, backends, options.spec());
-            if (lab instanceof FileLab && options.record() != null) {
-                throw new UsageException("--record: recording a lab file's run is not built yet");
-            }
             backends.loginWithin(options.connectTimeout());
             // A recording that cannot be written is found before any server starts.
             Outputs.forceNeeds("--record", options.record(), given.force);

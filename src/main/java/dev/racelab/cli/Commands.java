@@ -82,7 +82,8 @@ final class Commands {
 
         private final Cli cli;
 
-        @Parameters(paramLabel = "LAB", description = "the lab to run (racelab list names them)")
+        @Parameters(paramLabel = "LAB", description = "the lab to run (racelab list names them), or a FILE.lab or "
+                + "isolation FILE.spec")
         String lab;
 
         @Mixin
@@ -110,7 +111,8 @@ final class Commands {
 
         private final Cli cli;
 
-        @Parameters(paramLabel = "LAB", description = "the lab to explore (racelab list names them)")
+        @Parameters(paramLabel = "LAB", description = "the lab to explore (racelab list names them), or a FILE.lab "
+                + "or isolation FILE.spec")
         String lab;
 
         @Mixin

@@ -69,9 +69,7 @@ final class ExploreCommand {
         refuseRunOnly(given);
         Backends backends = new Backends(BackendSettings.embedded(), home, new StartupProgress(err));
         try (backends; Interruption interruption = new Interruption(backends)) {
-            Labs labs = new Labs(backends);
-            Lab lab = labs.find(id).orElseThrow(() -> new UsageException(
-                    "unknown lab '" + id + "' (labs: " + labs.ids() + ")"));
+            Lab lab = Cli.pick(new Labs(backends), id);
             RunSpec small = lab.defaults().withWorkers(lab.exploredWorkers()).withOps(lab.exploredOps())
                     .withStrategy(schedulable(lab, given.strategy));
             RunOptions options = RunOptions.of(lab, given, small);

@@ -71,7 +71,7 @@ final class Export {
     /** Writes {@code file} as {@code format} (checked) to {@code output} (checked). */
     static void write(Labs labs, Path file, String format, OutputFile output, Choice choice)
             throws RecordingException, UsageException {
-        RecordingReader reader = new RecordingReader(id -> labs.find(id).orElse(null));
+        RecordingReader reader = new RecordingReader(labs);
         OutputFile.Content content = format.equals("svg") || format.equals("png")
                 ? drawing(labs, reader, file, format, choice) : stream -> streamed(reader, file, format, stream);
         try {

@@ -32,7 +32,7 @@ final class Replay implements RecordingSink {
 
     /** The summary of {@code file}'s runs, named by its last run's lab. */
     static Summary of(Labs labs, Path file) throws RecordingException {
-        return new RecordingReader(id -> labs.find(id).orElse(null)).readInto(file, new Replay(labs)).summary;
+        return new RecordingReader(labs).readInto(file, new Replay(labs)).summary;
     }
 
     @Override

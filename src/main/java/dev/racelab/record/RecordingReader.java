@@ -11,6 +11,7 @@ import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.lab.Lab;
+import dev.racelab.engine.lab.LabFinder;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunHeader;
 import dev.racelab.engine.RunRecord;
@@ -35,10 +36,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * Reads a recording file written in {@link RecordingFormat}, with no server: whole into
@@ -56,10 +57,10 @@ public final class RecordingReader {
     /** How much of a file's text a refusal quotes. */
     private static final int QUOTED = 60;
 
-    private final Function<String, Lab> labs;
+    private final LabFinder labs;
 
-    /** @param labs the lab with an id, or null for an id this RaceLab does not know */
-    public RecordingReader(Function<String, Lab> labs) {
+    /** @param labs the lab each run names, or carries as text */
+    public RecordingReader(LabFinder labs) {
         this.labs = labs;
     }
 
@@ -113,6 +114,8 @@ public final class RecordingReader {
         private final LineReader in;
         private RecordingSink sink;
         private int lineNumber;
+        /** The labs this file carried as text, by id: its later runs of one name it only. */
+        private final Map<String, Lab> carried = new HashMap<>();
         /** Reads the event lines RaceLab writes without a JSON tree. */
         private final EventLine plain = new EventLine();
 
@@ -194,7 +197,19 @@ public final class RecordingReader {
 
         private void run(JsonObject head, int index) throws IOException, RecordingException {
             String labId = string(head, "lab");
-            Lab lab = labs.apply(labId);
+            Lab lab;
+            if (head.has("source")) {
+                try {
+                    lab = labs.carried(labId, string(head, "source"));
+                } catch (IllegalArgumentException e) {
+                    throw damaged("run " + index + " carries a lab '" + Printable.excerpt(labId, QUOTED)
+                            + "' that cannot be read (" + Printable.excerpt(String.valueOf(e.getMessage()), 2 * QUOTED)
+                            + ")");
+                }
+                carried.put(labId, lab);
+            } else {
+                lab = carried.containsKey(labId) ? carried.get(labId) : labs.named(labId);
+            }
             if (lab == null) {
                 throw new RecordingException(name + " is a recording of the lab '" + Printable.excerpt(labId, QUOTED)
                         + "', which this RaceLab does not have");

@@ -24,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -42,6 +43,8 @@ public final class RecordingWriter implements AutoCloseable {
     private Writer out;
     private int runs;
     private boolean done;
+    /** The text last written for each lab that carries its own ({@link Lab#source()}). */
+    private final Map<String, String> sources = new HashMap<>();
 
     private RecordingWriter(OutputFile target) {
         this.target = target;
@@ -119,6 +122,11 @@ public final class RecordingWriter implements AutoCloseable {
             w.name("type").value("run");
             w.name("run").value(runs);
             w.name("lab").value(header.lab());
+            // A lab written as a file travels with its first run here (and again if it changed).
+            String source = lab.source().orElse(null);
+            if (source != null && !source.equals(sources.put(header.lab(), source))) {
+                w.name("source").value(source);
+            }
             w.name("strategy").value(spec.strategy());
             w.name("workers").value(spec.workers());
             w.name("ops").value(spec.ops());

@@ -24,4 +24,13 @@ public interface Lab extends Experiment {
     default LabView view(RunHeader header) {
         return new DefaultView(header);
     }
+
+    /**
+     * The text the lab was read from, for a lab written as a file (a lab file, an isolation spec a
+     * user opened): its recordings carry it, so they replay with neither the file nor a server.
+     * Empty for a lab built into RaceLab.
+     */
+    default java.util.Optional<String> source() {
+        return java.util.Optional.empty();
+    }
 }

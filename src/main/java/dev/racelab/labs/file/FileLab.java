@@ -32,6 +32,7 @@ public final class FileLab implements Lab {
     static final String STRATEGY = "strategy";
 
     private final LabFile file;
+    private final String text;
     private final Backends backends;
     private final LabProfile profile;
     private final Map<String, Gate> gates = new LinkedHashMap<>();
@@ -40,8 +41,10 @@ public final class FileLab implements Lab {
     record FileStrategy(About about) implements Strategy {
     }
 
-    public FileLab(LabFile file, Backends backends) {
+    /** @param text the file's text, as read: the lab's recordings carry it */
+    public FileLab(LabFile file, String text, Backends backends) {
         this.file = file;
+        this.text = text;
         this.backends = backends;
         for (LabFile.LabSession session : file.sessions()) {
             for (String gate : session.gates()) {
@@ -81,6 +84,16 @@ public final class FileLab implements Lab {
     static Optional<Integer> uniformOps(LabFile file) {
         int ops = file.sessions().get(0).ops();
         return file.sessions().stream().allMatch(s -> s.ops() == ops) ? Optional.of(ops) : Optional.empty();
+    }
+
+    @Override
+    public Optional<String> source() {
+        return Optional.of(text);
+    }
+
+    /** The file as read. */
+    public LabFile file() {
+        return file;
     }
 
     @Override

@@ -14,6 +14,7 @@ import dev.racelab.isolation.TeachingSpec;
 import dev.racelab.labs.support.ProfiledLab;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -72,8 +73,14 @@ public final class IsolationLab extends ProfiledLab<IsolationStrategy> {
     }
 
     /** The spec this lab runs. */
-    public SpecSource source() {
+    public SpecSource spec() {
         return source;
+    }
+
+    /** The spec's text: a recording carries it, so the spec a run played is the one replayed. */
+    @Override
+    public Optional<String> source() {
+        return Optional.of(source.text());
     }
 
     /** A permutation is played by its conductor; by hand, the sessions go in whatever order they are released. */

@@ -22,8 +22,9 @@ import java.util.Optional;
  * @param spec     the spec
  * @param teaching its story and stated outcomes, if it has them
  * @param origin   where it came from, in words: "RaceLab's teaching spec", or the file's path
+ * @param text     the spec's text, which a recording of it carries
  */
-public record SpecSource(Spec spec, Optional<TeachingSpec> teaching, String origin) {
+public record SpecSource(Spec spec, Optional<TeachingSpec> teaching, String origin, String text) {
 
     /**
      * The most permutations the lab offers of a spec without permutation lines: its grid and
@@ -32,18 +33,23 @@ public record SpecSource(Spec spec, Optional<TeachingSpec> teaching, String orig
     public static final int MOST_PERMUTATIONS = 500;
 
     public static SpecSource of(TeachingSpec teaching) {
-        return new SpecSource(teaching.spec(), Optional.of(teaching), "RaceLab's teaching spec");
+        return new SpecSource(teaching.spec(), Optional.of(teaching), "RaceLab's teaching spec", teaching.text());
     }
 
     /** Reads a spec file: a teaching spec if its {@code #:} lines say so, else a plain one. */
     public static SpecSource read(Path file) throws IOException, SpecException {
-        Spec spec = SpecReader.read(file);
-        String text = Files.readString(file, StandardCharsets.UTF_8);
+        String name = file.getFileName().toString().replaceFirst("\\.spec$", "");
+        return read(name, file.toString(), Files.readString(file, StandardCharsets.UTF_8));
+    }
+
+    /** Reads {@code text}, the spec {@code name} found in {@code origin} (a file, a recording). */
+    public static SpecSource read(String name, String origin, String text) throws SpecException {
+        Spec spec = SpecReader.read(name, origin, text);
         Optional<TeachingSpec> teaching = Optional.empty();
         if (text.lines().anyMatch(line -> line.strip().startsWith("#: title "))) {
             teaching = Optional.of(TeachingSpec.parse(spec.name(), text));
         }
-        return new SpecSource(spec, teaching, file.toString());
+        return new SpecSource(spec, teaching, origin, text);
     }
 
     public String name() {

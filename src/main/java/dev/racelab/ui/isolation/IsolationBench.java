@@ -196,7 +196,7 @@ public final class IsolationBench extends VBox {
     }
 
     private SpecSource currentSource() {
-        return session.lab() instanceof IsolationLab lab ? lab.source() : registered.source();
+        return session.lab() instanceof IsolationLab lab ? lab.spec() : registered.spec();
     }
 
     private void showLab(Lab lab) {
@@ -205,7 +205,7 @@ public final class IsolationBench extends VBox {
         if (!(lab instanceof IsolationLab isolation)) {
             return;
         }
-        SpecSource source = isolation.source();
+        SpecSource source = isolation.spec();
         syncing = true;
         try {
             SpecSource listed = specs.stream().filter(s -> s.origin().equals(source.origin())

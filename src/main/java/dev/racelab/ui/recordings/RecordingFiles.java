@@ -66,7 +66,7 @@ public final class RecordingFiles {
         this.labs = labs;
         this.settings = settings;
         this.anchor = anchor;
-        this.reader = new RecordingReader(id -> labs.find(id).orElse(null));
+        this.reader = new RecordingReader(labs);
         session.recordProperty().addListener((o, a, record) -> {
             if (record != opened) {
                 opened = null;

@@ -127,7 +127,7 @@ class IsolationLabTest {
 
     @Test
     void aPlainSpecThatDeadlocksIsJudgedDeadlockAndLeavesNothingOnTheServer() throws Exception {
-        IsolationLab deadlocking = lab.withSpec(new SpecSource(SpecReader.read("two-rows", "two-rows.spec", """
+        IsolationLab deadlocking = lab.withSpec(SpecSource.read("two-rows", "two-rows.spec", """
                 setup { CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1), (2); }
                 teardown { DROP TABLE t; }
                 session s1
@@ -141,7 +141,7 @@ class IsolationLabTest {
                 step s2b { UPDATE t SET id = id WHERE id = 1; }
                 step s2c { COMMIT; }
                 permutation s1a s2a s2b s1b s1c s2c
-                """), Optional.empty(), "test"));
+                """));
         Run run = new Run(deadlocking, deadlocking.defaults(), Clock.system());
         Outcome outcome = run(run);
         assertEquals(Verdict.DEADLOCK, outcome.verdict(), outcome.banner());
