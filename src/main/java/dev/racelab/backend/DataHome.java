@@ -31,4 +31,20 @@ public final class DataHome {
         String xdg = env.get("XDG_DATA_HOME");
         return (xdg != null && !xdg.isBlank() ? Path.of(xdg) : home.resolve(".local").resolve("share")).resolve("racelab");
     }
+
+    /**
+     * The folder of the user's own lab files, which the window lists beside the built-in labs:
+     * {@code RACELAB_LABS} (or the system property {@code racelab.labs}), else beside the data
+     * folder — {@code ~/.local/share/racelab-labs}, {@code %LOCALAPPDATA%\RaceLab-labs},
+     * {@code ~/Library/Application Support/RaceLab-labs} — not in it, since the data folder may be
+     * deleted at any time with nothing lost.
+     */
+    public static Path labs(Map<String, String> env) {
+        String override = System.getProperty("racelab.labs", env.get("RACELAB_LABS"));
+        if (override != null && !override.isBlank()) {
+            return Path.of(override);
+        }
+        Path home = resolve(env).toAbsolutePath();
+        return home.resolveSibling(home.getFileName() + "-labs");
+    }
 }

@@ -42,8 +42,12 @@ public final class Labs implements LabFinder {
     private final Backends backends;
     private final List<Lab> labs;
     private final IsolationLab isolation;
-    /** Labs a recording carried, by id: found before the built-in ones while it is read and shown. */
-    private final Map<String, Lab> carried = new ConcurrentHashMap<>();
+    /**
+     * The labs last read from a file or carried by a recording, by id: found before the built-in
+     * ones (an isolation spec is the isolation lab bound to it), so a run of one, saved, exported
+     * or opened again, finds the lab it ran.
+     */
+    private final Map<String, Lab> files = new ConcurrentHashMap<>();
 
     public Labs(Backends backends) {
         this.backends = backends;
@@ -67,9 +71,9 @@ public final class Labs implements LabFinder {
         return labs;
     }
 
-    /** The lab with {@code id}: one a recording carried, else a built-in one. */
+    /** The lab with {@code id}: the one last read from a file or a recording, else a built-in one. */
     public Optional<Lab> find(String id) {
-        Lab lab = carried.get(id);
+        Lab lab = files.get(id);
         return lab != null ? Optional.of(lab) : labs.stream().filter(l -> l.id().equals(id)).findFirst();
     }
 
@@ -112,8 +116,10 @@ public final class Labs implements LabFinder {
         } catch (IOException e) {
             throw new IllegalArgumentException(path + ": cannot be read: " + e.getMessage());
         }
-        return fileName.endsWith(".spec") ? spec(fileName.replaceFirst("\\.spec$", ""), path.toString(), text)
+        Lab lab = fileName.endsWith(".spec") ? spec(fileName.replaceFirst("\\.spec$", ""), path.toString(), text)
                 : labFile(fileName.replaceFirst("\\.lab$", ""), path.toString(), text);
+        files.put(lab.id(), lab);
+        return lab;
     }
 
     /**
@@ -126,7 +132,7 @@ public final class Labs implements LabFinder {
         if (source.length() > MOST_BYTES) {
             throw new IllegalArgumentException("a lab file is at most " + (MOST_BYTES >> 10) + " KiB");
         }
-        Lab known = carried.get(id);
+        Lab known = files.get(id);
         if (known != null && known.source().orElse("").equals(source)) {
             return known;
         }
@@ -138,7 +144,7 @@ public final class Labs implements LabFinder {
         } else {
             throw new IllegalArgumentException("the lab '" + id + "' is built into RaceLab, not written as a file");
         }
-        carried.put(id, lab);
+        files.put(id, lab);
         return lab;
     }
 

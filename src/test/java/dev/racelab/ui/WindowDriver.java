@@ -65,8 +65,11 @@ final class WindowDriver {
 
     /** The window on the test servers, with its settings in a fresh file under {@code dir}. */
     static RaceLabWindow showOnTestServers(javafx.stage.Stage stage, java.nio.file.Path dir) {
-        return RaceLabWindow.show(stage, dev.racelab.support.TestServers.backends(),
-                new Settings(dir.resolve("settings-" + System.nanoTime() + ".properties")),
+        long made = System.nanoTime();
+        Settings settings = new Settings(dir.resolve("settings-" + made + ".properties"));
+        // A folder of its own for the user's lab files: never the folder of whoever runs the tests.
+        settings.put(Settings.LAB_FOLDER, dir.resolve("labs-" + made).toString());
+        return RaceLabWindow.show(stage, dev.racelab.support.TestServers.backends(), settings,
                 new dev.racelab.ui.startup.ServerStartup());
     }
 

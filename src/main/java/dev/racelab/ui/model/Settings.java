@@ -24,6 +24,10 @@ public final class Settings {
     public static final String LAB = "lab";
     /** The folder the recording choosers last used. */
     public static final String RECORDING_FOLDER = "recordings.folder";
+    /** The folder of the user's own lab files, if not the usual one beside the data folder. */
+    public static final String LAB_FOLDER = "labs.folder";
+    /** Where the last lab file was opened from. */
+    public static final String LAB_FILE_FOLDER = "labs.opened-from";
 
     private final Path file;
     private final Properties values = new Properties();

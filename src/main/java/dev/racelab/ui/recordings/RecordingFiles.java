@@ -139,7 +139,9 @@ public final class RecordingFiles {
         if (busy.get() || record == null || !record.ended()) {
             return;
         }
-        Lab lab = labs.find(record.header().lab()).orElseThrow();
+        // The lab on screen ran it: a lab file read again since has the same id and another text.
+        Lab lab = session.lab() != null && session.lab().id().equals(record.header().lab()) ? session.lab()
+                : labs.find(record.header().lab()).orElseThrow();
         OutputQuestion.decide(file, chosen, window(), "The recording was not saved", output -> {
             setBusy(true);
             start(new WriteTask(output, lab, record), "recording-writer");

@@ -23,20 +23,23 @@ public final class LabList extends ListView<Lab> {
 
     public static final String STYLE = "lab-list";
 
+    /** @param labs the built-in labs; the user's lab files are added after them ({@link dev.racelab.ui.labfiles.LabFiles}) */
     public LabList(List<Lab> labs) {
-        super(FXCollections.observableList(labs));
+        super(FXCollections.observableArrayList(labs));
         getStyleClass().add(STYLE);
         setCellFactory(list -> new ListCell<>() {
             private final Label title = new Label();
             private final Label story = new Label();
             private final Label servers = new Label();
-            private final VBox box = new VBox(2, title, story, servers);
+            private final Label yours = new Label("your lab file");
+            private final VBox box = new VBox(2, yours, title, story, servers);
 
             {
                 title.getStyleClass().add("lab-title");
                 story.getStyleClass().add("lab-story");
                 story.setWrapText(true);
                 servers.getStyleClass().add("lab-servers");
+                yours.getStyleClass().add("lab-yours");
                 box.setMinWidth(0);
                 story.maxWidthProperty().bind(list.widthProperty().subtract(36));
                 title.setWrapText(true);
@@ -53,12 +56,20 @@ public final class LabList extends ListView<Lab> {
                     return;
                 }
                 title.setText(lab.title());
+                boolean written = isYours(lab);
+                yours.setVisible(written);
+                yours.setManaged(written);
                 story.setText(lab.story());
                 servers.setText(lab.id() + " · " + lab.services().stream().sorted().map(Service::displayName)
                         .collect(Collectors.joining(" + ")));
                 setGraphic(box);
             }
         });
+    }
+
+    /** Whether {@code lab} is one the user wrote, a lab file, rather than one built into RaceLab. */
+    public static boolean isYours(Lab lab) {
+        return lab.id().endsWith(".lab") && lab.source().isPresent();
     }
 
     /** Chooses here what the session works on, and follows the session where it turns to another lab. */

@@ -2,6 +2,8 @@ package dev.racelab.ui.shell;
 
 import dev.racelab.ui.walkthrough.WalkthroughBar;
 import dev.racelab.backend.Backends;
+import dev.racelab.backend.DataHome;
+import dev.racelab.ui.labfiles.LabFiles;
 import dev.racelab.engine.Service;
 import dev.racelab.labs.Labs;
 import dev.racelab.labs.isolation.IsolationLab;
@@ -67,6 +69,7 @@ public final class MainView extends BorderPane {
     private final GatesTable gates;
     private final ControlBar controls;
     private final LabList labList;
+    private final LabFiles labFiles;
     private final RecordingFiles recordings;
     private final ExportFiles exports;
     private BatchWindow batchWindow;
@@ -100,8 +103,10 @@ public final class MainView extends BorderPane {
         exports = new ExportFiles(shownRun::record, timeline::shownLayout, labs, settings, this);
         labList = new LabList(labs.all());
         labList.follow(session, settings);
+        labFiles = new LabFiles(labs, labList.getItems(), session, settings, settings.get(Settings.LAB_FOLDER)
+                .map(Path::of).orElseGet(() -> DataHome.labs(System.getenv())), this);
         timeline.selectedActorProperty().addListener((o, a, actor) -> shownRun.selectLane(actor.intValue()));
-        labColumn = new VBox(new Label("Labs"), labList);
+        labColumn = new VBox(new Label("Labs"), labList, labFiles.changedBar());
         labColumn.getStyleClass().add("lab-column");
         VBox.setVgrow(labList, Priority.ALWAYS);
 
@@ -149,6 +154,7 @@ public final class MainView extends BorderPane {
         setCenter(body);
         setBottom(serverLine);
         DroppedFiles.accept(this, recordings);
+        labFiles.start();
 
         session.recordProperty().addListener((o, a, record) -> shownRun.showRecord(record));
         // Once the gates table has its columns and rows laid out.
@@ -265,9 +271,14 @@ public final class MainView extends BorderPane {
         serverLine.askForServer(service, problem);
     }
 
-    /** A dropped file: an isolation spec opens in the isolation lab, anything else as a recording. */
+    /**
+     * A dropped file: a lab file joins the lab list and is shown, an isolation spec opens in the
+     * isolation lab, anything else as a recording.
+     */
     public void openDropped(Path file) {
-        if (file.getFileName().toString().endsWith(".spec")) {
+        if (file.getFileName().toString().endsWith(".lab")) {
+            labFiles.open(file);
+        } else if (file.getFileName().toString().endsWith(".spec")) {
             selectLab(IsolationLab.ID);
             isolationBench.open(file);
         } else {
@@ -295,6 +306,11 @@ public final class MainView extends BorderPane {
 
     public ExportFiles exports() {
         return exports;
+    }
+
+    /** The user's lab files in the lab list: File ▸ Open lab file's and a dropped file's way in. */
+    public LabFiles labFiles() {
+        return labFiles;
     }
 
     /** Saving and opening recordings: the menu's and a dropped file's way in. */

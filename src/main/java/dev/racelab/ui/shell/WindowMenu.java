@@ -29,6 +29,10 @@ final class WindowMenu extends MenuBar {
         open.setAccelerator(new KeyCodeCombination(KeyCode.O, KeyCombination.SHORTCUT_DOWN));
         open.setOnAction(e -> recordings.chooseAndOpen());
         open.disableProperty().bind(recordings.busyProperty());
+        MenuItem openLab = new MenuItem("Open lab file…");
+        openLab.setAccelerator(new KeyCodeCombination(KeyCode.O, KeyCombination.SHORTCUT_DOWN,
+                KeyCombination.SHIFT_DOWN));
+        openLab.setOnAction(e -> window.labFiles().chooseAndOpen());
         MenuItem save = new MenuItem("Save recording…");
         save.setAccelerator(new KeyCodeCombination(KeyCode.S, KeyCombination.SHORTCUT_DOWN));
         save.setOnAction(e -> recordings.chooseAndSave());
@@ -52,7 +56,7 @@ final class WindowMenu extends MenuBar {
         MenuItem quit = new MenuItem("Quit");
         quit.setAccelerator(new KeyCodeCombination(KeyCode.Q, KeyCombination.SHORTCUT_DOWN));
         quit.setOnAction(e -> window.getScene().getWindow().hide());
-        Menu file = new Menu("File", null, open, save, again, batchOfRuns, explore, new SeparatorMenuItem(), export,
+        Menu file = new Menu("File", null, open, openLab, save, again, batchOfRuns, explore, new SeparatorMenuItem(), export,
                 new SeparatorMenuItem(), servers, redis,
                 new SeparatorMenuItem(), quit);
 

@@ -1,0 +1,255 @@
+package dev.racelab.ui.labfiles;
+
+import dev.racelab.engine.lab.Lab;
+import dev.racelab.labs.Labs;
+import dev.racelab.tasks.Background;
+import dev.racelab.ui.model.Session;
+import dev.racelab.ui.model.Settings;
+import javafx.animation.KeyFrame;
+import javafx.animation.Timeline;
+import javafx.application.Platform;
+import javafx.collections.ObservableList;
+import javafx.scene.Node;
+import javafx.scene.control.Alert;
+import javafx.stage.FileChooser;
+import javafx.util.Duration;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The user's lab files in the window's lab list, after the built-in labs: every {@code .lab} in
+ * the user's folder ({@link dev.racelab.backend.DataHome#labs}), and any opened with File ▸ Open
+ * lab file or dropped on the window. A file that changes on disk is offered again ({@link
+ * ChangedFiles}): reloaded, it replaces its entry, and the lab shown if it was that one. A file
+ * that cannot be read is named with its line and column, and nothing in the list changes.
+ *
+ * <p>Files are read on a background thread; the list is changed on the FX thread only. The disk is
+ * looked at every {@link #LOOK_EVERY}: a folder of a few files costs a few {@code stat}s.
+ */
+public final class LabFiles {
+
+    static final Duration LOOK_EVERY = Duration.seconds(1.5);
+    /** The most files of the folder listed: a folder is for a teacher's labs, not an archive. */
+    private static final int MOST = 200;
+
+    private final Labs labs;
+    private final ObservableList<Lab> list;
+    private final Session session;
+    private final Settings settings;
+    private final Path folder;
+    private final Node anchor;
+    /** Each file listed: what it was when read. */
+    private final Map<Path, Known> known = new LinkedHashMap<>();
+    /** Folder files that could not be read, with why, until they change. */
+    private final Map<Path, FileTime> unreadable = new LinkedHashMap<>();
+    /** Files being read now: not read twice at once. */
+    private final java.util.Set<Path> reading = new java.util.HashSet<>();
+    private final ChangedFiles changed;
+    private final Timeline looking;
+
+    /** A file read: its lab, its time on disk then, and whether it came from the folder. */
+    private record Known(Lab lab, FileTime modified, boolean inFolder) {
+    }
+
+    /**
+     * @param list   the lab list's items: the built-in labs, to which the user's are added
+     * @param anchor a node of the window, whose window owns the chooser and messages
+     */
+    public LabFiles(Labs labs, ObservableList<Lab> list, Session session, Settings settings, Path folder, Node anchor) {
+        this.labs = labs;
+        this.list = list;
+        this.session = session;
+        this.settings = settings;
+        this.folder = folder;
+        this.anchor = anchor;
+        this.changed = new ChangedFiles(this::reload, this::keep);
+        this.looking = new Timeline(new KeyFrame(LOOK_EVERY, e -> look()));
+        looking.setCycleCount(Timeline.INDEFINITE);
+    }
+
+    /** Reads the folder now and keeps looking at it and at the files opened. */
+    public void start() {
+        look();
+        looking.play();
+    }
+
+    public void stop() {
+        looking.stop();
+    }
+
+    /** The user's folder of lab files. */
+    public Path folder() {
+        return folder;
+    }
+
+    /** The bar that offers a changed file again, for the lab column. */
+    public ChangedFiles changedBar() {
+        return changed;
+    }
+
+    /** Asks for a lab file and opens it. */
+    public void chooseAndOpen() {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle("Open a lab file");
+        FileChooser.ExtensionFilter lab = new FileChooser.ExtensionFilter("Lab files (*.lab)", "*.lab");
+        chooser.getExtensionFilters().addAll(lab, new FileChooser.ExtensionFilter("All files", "*"));
+        chooser.setSelectedExtensionFilter(lab);
+        settings.get(Settings.LAB_FILE_FOLDER).map(Path::of).filter(Files::isDirectory).or(() -> Optional.of(folder)
+                .filter(Files::isDirectory)).ifPresent(dir -> chooser.setInitialDirectory(dir.toFile()));
+        File file = chooser.showOpenDialog(anchor.getScene() == null ? null : anchor.getScene().getWindow());
+        if (file != null) {
+            Path parent = file.toPath().toAbsolutePath().getParent();
+            if (parent != null) {
+                settings.put(Settings.LAB_FILE_FOLDER, parent.toString());
+            }
+            open(file.toPath());
+        }
+    }
+
+    /** Reads {@code file} in the background, lists it and shows its lab; a file that cannot be read is named in one message. */
+    public void open(Path file) {
+        Path path = file.toAbsolutePath().normalize();
+        read(path, lab -> {
+            put(path, lab, known.containsKey(path) && known.get(path).inFolder());
+            session.select(lab);
+        }, problem -> problem("This lab file cannot be opened", problem));
+    }
+
+    /** Looks at the folder and the files listed: new folder files are listed, changed ones offered again. */
+    private void look() {
+        for (Path file : folderFiles()) {
+            FileTime modified = modified(file);
+            if (!known.containsKey(file) && modified != null && !modified.equals(unreadable.get(file))) {
+                read(file, lab -> put(file, lab, true), problem -> {
+                    unreadable.put(file, modified);
+                    changed.unreadable(file, problem);
+                });
+            }
+        }
+        for (Map.Entry<Path, Known> entry : List.copyOf(known.entrySet())) {
+            FileTime now = modified(entry.getKey());
+            if (now == null && entry.getValue().inFolder() && session.lab() != entry.getValue().lab()) {
+                // Gone from the folder: it leaves the list, unless it is the lab on screen.
+                known.remove(entry.getKey());
+                list.remove(entry.getValue().lab());
+                changed.gone(entry.getKey());
+            } else if (now != null && !now.equals(entry.getValue().modified())) {
+                changed.offer(entry.getKey());
+            }
+        }
+    }
+
+    /** Reads {@code file} again: it replaces its entry, and the lab on screen if it was this one. */
+    void reload(Path file) {
+        Known before = known.get(file);
+        read(file, lab -> {
+            boolean shown = before != null && session.lab() != null && session.lab().id().equals(before.lab().id());
+            put(file, lab, before != null && before.inFolder());
+            if (shown) {
+                session.select(lab);
+            }
+        }, problem -> {
+            // Still the old one listed: the file is looked at again when it changes again.
+            if (before != null) {
+                known.put(file, new Known(before.lab(), modified(file), before.inFolder()));
+            }
+            changed.unreadable(file, problem);
+        });
+    }
+
+    /** Keeps the lab listed as it is, though {@code file} changed: offered again only when it changes again. */
+    void keep(Path file) {
+        Known before = known.get(file);
+        if (before != null) {
+            known.put(file, new Known(before.lab(), modified(file), before.inFolder()));
+        }
+    }
+
+    /** Lists {@code lab}, read from {@code file}: in place of the entry of the same id, else after the others. */
+    private void put(Path file, Lab lab, boolean inFolder) {
+        known.put(file, new Known(lab, modified(file), inFolder));
+        unreadable.remove(file);
+        changed.settled(file);
+        for (int i = 0; i < list.size(); i++) {
+            if (list.get(i).id().equals(lab.id())) {
+                list.set(i, lab);
+                return;
+            }
+        }
+        list.add(lab);
+    }
+
+    private void read(Path file, Consumer<Lab> done, Consumer<String> failed) {
+        if (!reading.add(file)) {
+            return;
+        }
+        Background.run("lab-file-reader", () -> {
+            Lab lab;
+            try {
+                lab = labs.read(file);
+            } catch (IllegalArgumentException e) {
+                Platform.runLater(() -> {
+                    reading.remove(file);
+                    failed.accept(e.getMessage());
+                });
+                return;
+            }
+            Platform.runLater(() -> {
+                reading.remove(file);
+                done.accept(lab);
+            });
+        });
+    }
+
+    /** The folder's {@code .lab} files, in name order; none if it is not there. */
+    private List<Path> folderFiles() {
+        List<Path> files = new ArrayList<>();
+        if (!Files.isDirectory(folder)) {
+            return files;
+        }
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(folder, "*.lab")) {
+            for (Path file : stream) {
+                if (files.size() == MOST) {
+                    break;
+                }
+                if (Files.isRegularFile(file)) {
+                    files.add(file.toAbsolutePath().normalize());
+                }
+            }
+        } catch (IOException e) {
+            return files;
+        }
+        files.sort(null);
+        return files;
+    }
+
+    private static FileTime modified(Path file) {
+        try {
+            return Files.getLastModifiedTime(file);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private void problem(String header, String message) {
+        Alert alert = new Alert(Alert.AlertType.ERROR);
+        alert.initOwner(anchor.getScene() == null ? null : anchor.getScene().getWindow());
+        alert.setTitle("RaceLab");
+        alert.setHeaderText(header);
+        alert.setContentText(message);
+        alert.getDialogPane().getStyleClass().add("lab-file-problem");
+        alert.getDialogPane().setMinWidth(520);
+        alert.show();
+    }
+}
