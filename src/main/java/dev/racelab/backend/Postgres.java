@@ -187,6 +187,15 @@ public final class Postgres implements AutoCloseable {
     }
 
     /**
+     * This server reached at {@code other} (another login, another database: a sandbox's), for a
+     * run's sessions there ({@link PgSessions}, observers): within this server's login bound, its
+     * sessions never kept between runs. Closing it closes no server.
+     */
+    public Postgres at(PgAddress other) {
+        return new Postgres(other, description, null, login);
+    }
+
+    /**
      * A session at {@code address} (another login, another database: a sandbox's), named {@code
      * racelab:<name>}, within this server's login bound, never kept between runs.
      */

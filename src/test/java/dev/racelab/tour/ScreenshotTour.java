@@ -50,7 +50,14 @@ public final class ScreenshotTour extends TourSteps {
         Path settingsFile = Files.createTempDirectory("racelab-tour").resolve("settings.properties");
         ServerStartup startup = new ServerStartup();
         Backends backends = new Backends(BackendSettings.resolve(null, null, System.getenv()), home, startup);
-        window = RaceLabWindow.show(stage, backends, new Settings(settingsFile), startup);
+        Settings settings = new Settings(settingsFile);
+        // The user's lab files: two of the examples, as a teacher's folder would hold them.
+        Path labs = Files.createDirectories(settingsFile.resolveSibling("labs"));
+        for (String example : List.of("unique-signup.lab", "redis-counter.lab")) {
+            Files.copy(Path.of("src/main/resources/dev/racelab/labfiles", example), labs.resolve(example));
+        }
+        settings.put(Settings.LAB_FOLDER, labs.toString());
+        window = RaceLabWindow.show(stage, backends, settings, startup);
         stage.setWidth(1600);
         stage.setHeight(1000);
         Thread tour = new Thread(() -> {
@@ -72,6 +79,12 @@ public final class ScreenshotTour extends TourSteps {
         }, "screenshot-tour");
         tour.setDaemon(true);
         tour.start();
+    }
+
+    private boolean labListed(String id) {
+        javafx.scene.Node list = window.view().lookup("." + dev.racelab.ui.shell.LabList.STYLE);
+        return list != null && ((dev.racelab.ui.shell.LabList) list).getItems().stream()
+                .anyMatch(lab -> lab.id().equals(id));
     }
 
     private void tour() throws Exception {
@@ -316,6 +329,18 @@ public final class ScreenshotTour extends TourSteps {
             fx(s -> window.view().timeline().fit());
             pause(400);
             shoot("lease-fencing-fenced-safe");
+        }
+        if (wanted("lab-file")) {
+            // A teacher's lab file from their folder, listed with the built-in labs and run like one.
+            awaitFx(() -> window.view().labFiles() != null && window.session().lab() != null
+                    && labListed("unique-signup.lab"));
+            fx(s -> window.view().selectLab("unique-signup.lab"));
+            awaitFx(() -> window.session().lab().id().equals("unique-signup.lab"));
+            fx(s -> window.session().start());
+            awaitOutcome();
+            fx(s -> window.view().timeline().fit());
+            pause(400);
+            shoot("lab-file-unique-signup");
         }
         if (wanted("recording")) {
             // A run saved, the window moved on, and the recording opened again: as a class would see it next week.

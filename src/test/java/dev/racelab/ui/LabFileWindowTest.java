@@ -65,7 +65,7 @@ class LabFileWindowTest {
         ui.await("the user's lab is listed", () -> list(robot).getItems().stream()
                 .anyMatch(lab -> lab.title().equals(TITLE)));
         Lab listed = list(robot).getItems().stream().filter(lab -> lab.title().equals(TITLE)).findFirst().orElseThrow();
-        assertTrue(LabList.isYours(listed), "marked as the user's");
+        assertTrue(dev.racelab.ui.labfiles.LabFiles.isYours(listed), "marked as the user's");
         assertEquals("my-counter.lab", listed.id());
         assertTrue(robot.lookup("your lab file").tryQuery().isPresent(), "the mark is on screen");
 

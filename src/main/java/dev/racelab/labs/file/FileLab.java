@@ -162,6 +162,11 @@ public final class FileLab implements Lab {
     }
 
     @Override
+    public dev.racelab.engine.view.LabView view(dev.racelab.engine.RunHeader header) {
+        return new FileView(header, file);
+    }
+
+    @Override
     public Scenario open(RunSetup setup) throws Exception {
         return new FileScenario(file, backends, setup, gates, profile.services());
     }

@@ -1,6 +1,9 @@
 package dev.racelab.labs.file;
 
 import dev.racelab.backend.Backends;
+import dev.racelab.backend.PgLockObserver;
+import dev.racelab.backend.PgSessions;
+import dev.racelab.backend.PgWaits;
 import dev.racelab.backend.Postgres;
 import dev.racelab.backend.Redis;
 import dev.racelab.engine.Gate;
@@ -9,6 +12,8 @@ import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.RunSummary;
 import dev.racelab.engine.Scenario;
+import dev.racelab.engine.ServerObserver;
+import dev.racelab.engine.ServerWaits;
 import dev.racelab.engine.Service;
 import dev.racelab.engine.Verdict;
 import dev.racelab.engine.WorkerContext;
@@ -51,6 +56,12 @@ final class FileScenario implements Scenario {
     private final Postgres postgres;
     private final Redis redis;
     private final SpecSandbox sandbox;
+    /** The workers' sessions in the sandbox, by pid: the lock lane's and the schedule's way to name them. */
+    private final PgSessions sessions;
+    /** Asks the server which workers wait for a lock, for a scheduled run; null without PostgreSQL. */
+    private final PgWaits waits;
+    /** The sandbox as the run's sessions reach it. */
+    private final Postgres inSandbox;
     /** The run's own PostgreSQL session in the sandbox: setup, invariants, teardown. */
     private final Connection owner;
     /** The run's own Redis connection: setup, invariants, teardown, the keys' clean-up. */
@@ -91,7 +102,8 @@ final class FileScenario implements Scenario {
                 if (refused.isPresent()) {
                     throw new IsolationFailure(refused.get());
                 }
-                made = SpecSandbox.open(postgres, spec, reach, SpecSandbox.Access.CONFINED, setup.workers() + 2);
+                // The workers, the setup session, the lock lane's, the invariants' lane's and the schedule's.
+                made = SpecSandbox.open(postgres, spec, reach, SpecSandbox.Access.CONFINED, setup.workers() + 4);
                 session = postgres.connectAs(made.sessions(), "setup");
             }
             if (redis != null) {
@@ -109,6 +121,27 @@ final class FileScenario implements Scenario {
         this.sandbox = made;
         this.owner = session;
         this.keys = connection;
+        this.inSandbox = made == null ? null : postgres.at(made.sessions());
+        this.sessions = made == null ? null : new PgSessions(inSandbox, setup.runId(), setup.workers(),
+                PgSessions.Mode.dedicated(), setup.threads().factory("pg-pool"));
+        this.waits = made == null ? null : new PgWaits(inSandbox, sessions);
+    }
+
+    @Override
+    public List<ServerObserver> observers() {
+        List<ServerObserver> observers = new ArrayList<>();
+        if (sessions != null) {
+            observers.add(new PgLockObserver(inSandbox, sessions, setup.runId(), List.of()));
+        }
+        if (!file.invariants().isEmpty()) {
+            observers.add(new InvariantObserver(file.invariants(), steps, inSandbox, redis, setup.runId()));
+        }
+        return observers;
+    }
+
+    @Override
+    public ServerWaits serverWaits() {
+        return waits == null ? ServerWaits.NONE : waits::waiting;
     }
 
     /** The file's PostgreSQL text as a spec, for the sandbox to check what it reaches and to confine it. */
@@ -140,7 +173,7 @@ final class FileScenario implements Scenario {
         for (LabFile.LabSession session : file.sessions()) {
             if (context.index() < base + session.workers()) {
                 FileWorker worker = new FileWorker(this, session, ops.get(session.name()), context, context.index() - base + 1,
-                        postgres == null ? null : postgres.connectAs(sandbox.sessions(), context.name()),
+                        sessions == null ? null : sessions.session(context),
                         redis == null ? null : redis.open(context.name(), 0));
                 workers.add(worker);
                 return worker;
@@ -199,6 +232,13 @@ final class FileScenario implements Scenario {
             worker.close();
         }
         try {
+            if (waits != null) {
+                waits.close();
+            }
+            if (sessions != null) {
+                // Every worker's session gone from the server before the sandbox is dropped.
+                sessions.close();
+            }
             for (LabFile.Block block : file.teardown()) {
                 if (runs(block.when())) {
                     steps.run(block, owner, keys, Map.of("run", setup.runId()));

@@ -1,5 +1,6 @@
 package dev.racelab.labs.file;
 
+import dev.racelab.backend.PgSessions;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.LabWorker;
 import dev.racelab.engine.WorkerContext;
@@ -31,17 +32,20 @@ final class FileWorker implements LabWorker {
     private final int ops;
     private final WorkerContext context;
     private final int number;
+    /** The worker's own session in the sandbox, known to the lock lane and the schedule by its pid. */
+    private final PgSessions.Session pgSession;
     private final Connection pg;
     private final Jedis redis;
 
     FileWorker(FileScenario scenario, LabFile.LabSession session, int ops, WorkerContext context, int number,
-               Connection pg, Jedis redis) {
+               PgSessions.Session pgSession, Jedis redis) throws java.sql.SQLException {
         this.scenario = scenario;
         this.session = session;
         this.ops = ops;
         this.context = context;
         this.number = number;
-        this.pg = pg;
+        this.pgSession = pgSession;
+        this.pg = pgSession == null ? null : pgSession.borrow().connection();
         this.redis = redis;
     }
 
@@ -151,12 +155,8 @@ final class FileWorker implements LabWorker {
 
     @Override
     public void abort() {
-        if (pg != null) {
-            try {
-                pg.abort(Runnable::run);
-            } catch (SQLException ignored) {
-                // Closed already.
-            }
+        if (pgSession != null) {
+            pgSession.abort();
         }
         if (redis != null) {
             redis.getConnection().close();
@@ -170,8 +170,8 @@ final class FileWorker implements LabWorker {
                 redis.close();
             }
         } finally {
-            if (pg != null) {
-                pg.close();
+            if (pgSession != null) {
+                pgSession.close();
             }
         }
     }

@@ -78,6 +78,11 @@ public final class LabFiles {
         looking.setCycleCount(Timeline.INDEFINITE);
     }
 
+    /** Whether {@code lab} is one the user wrote, a lab file, rather than one built into RaceLab. */
+    public static boolean isYours(Lab lab) {
+        return lab.id().endsWith(".lab") && lab.source().isPresent();
+    }
+
     /** Reads the folder now and keeps looking at it and at the files opened. */
     public void start() {
         look();
@@ -187,7 +192,13 @@ public final class LabFiles {
                 return;
             }
         }
-        list.add(lab);
+        // After the built-in labs, the user's in the order of their names.
+        int at = list.size();
+        while (at > 0 && isYours(list.get(at - 1))
+                && list.get(at - 1).id().compareTo(lab.id()) > 0) {
+            at--;
+        }
+        list.add(at, lab);
     }
 
     private void read(Path file, Consumer<Lab> done, Consumer<String> failed) {

@@ -56,10 +56,10 @@ public final class LabList extends ListView<Lab> {
                     return;
                 }
                 title.setText(lab.title());
-                boolean written = isYours(lab);
+                boolean written = dev.racelab.ui.labfiles.LabFiles.isYours(lab);
                 yours.setVisible(written);
                 yours.setManaged(written);
-                story.setText(lab.story());
+                story.setText(firstSentence(lab.story()));
                 servers.setText(lab.id() + " · " + lab.services().stream().sorted().map(Service::displayName)
                         .collect(Collectors.joining(" + ")));
                 setGraphic(box);
@@ -67,9 +67,10 @@ public final class LabList extends ListView<Lab> {
         });
     }
 
-    /** Whether {@code lab} is one the user wrote, a lab file, rather than one built into RaceLab. */
-    public static boolean isYours(Lab lab) {
-        return lab.id().endsWith(".lab") && lab.source().isPresent();
+    /** The list's one line of a story: a lab file's story may run to a paragraph. */
+    static String firstSentence(String story) {
+        int end = story.indexOf(". ");
+        return end < 0 ? story : story.substring(0, end + 1);
     }
 
     /** Chooses here what the session works on, and follows the session where it turns to another lab. */
@@ -84,14 +85,20 @@ public final class LabList extends ListView<Lab> {
         session.labProperty().addListener((o, a, lab) -> {
             Lab listed = getSelectionModel().getSelectedItem();
             if (lab != null && (listed == null || !listed.id().equals(lab.id()))) {
-                find(lab.id()).ifPresent(getSelectionModel()::select);
+                find(lab.id()).ifPresent(this::show);
             }
         });
     }
 
     /** Chooses the lab with {@code id}, or the first. */
     void select(String id) {
-        getSelectionModel().select(find(id).orElse(getItems().get(0)));
+        show(find(id).orElse(getItems().get(0)));
+    }
+
+    /** Chooses {@code lab}, scrolled into sight: a lab file of the user's comes after the built-in labs. */
+    private void show(Lab lab) {
+        getSelectionModel().select(lab);
+        scrollTo(lab);
     }
 
     private Optional<Lab> find(String id) {

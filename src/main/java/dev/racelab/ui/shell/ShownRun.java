@@ -120,6 +120,8 @@ final class ShownRun {
         Outcome outcome = ended;
         ended = null;
         gates.update(tracker);
+        // The lab's panels know the verdict too (a lab file's invariants: held or broken), as its exported picture does.
+        view.concluded(outcome);
         stateColumn.refreshNow();
         if (timeline.followLiveProperty().get() || session.replayingProperty().get()) {
             timeline.fit();
