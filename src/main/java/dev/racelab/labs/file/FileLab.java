@@ -28,6 +28,9 @@ import java.util.Set;
  */
 public final class FileLab implements Lab {
 
+    /** The most workers a one-session lab file runs with {@code --workers}, as a lab file may say. */
+    static final int MOST_WORKERS = 1_000;
+
     /** The switch whose choices are the lab's strategies. */
     static final String STRATEGY = "strategy";
 
@@ -52,10 +55,12 @@ public final class FileLab implements Lab {
             }
         }
         int workers = file.sessions().stream().mapToInt(LabFile.LabSession::workers).sum();
+        // One session: --workers sets how many run it (explore takes two); several: the file says.
+        boolean one = file.sessions().size() == 1;
         String story = file.story().isBlank() ? file.title() : file.story().strip().replaceAll("\\s+", " ");
         this.profile = new LabProfile(file.name() + ".lab", file.title(), story, services(file), strategies(file),
-                List.copyOf(gates.values()), new LabProfile.Crew(file.sessions().get(0).name(), workers, workers,
-                workers), uniformOps(file).orElse(file.sessions().stream().mapToInt(LabFile.LabSession::ops).max()
+                List.copyOf(gates.values()), new LabProfile.Crew(file.sessions().get(0).name(), workers, one ? 1 : workers,
+                one ? MOST_WORKERS : workers), uniformOps(file).orElse(file.sessions().stream().mapToInt(LabFile.LabSession::ops).max()
                 .orElse(1)));
     }
 
@@ -127,20 +132,24 @@ public final class FileLab implements Lab {
             return Optional.of(file.name() + ".lab has switch " + other.get().name()
                     + ": running a lab file takes one switch only, strategy (--strategy), as yet");
         }
-        if (spec.workers() != profile.crew().usually()) {
-            return Optional.of(file.name() + ".lab has " + profile.crew().usually() + " workers in its sessions; "
-                    + "change them in the file, not with --workers");
+        if (file.sessions().size() > 1 && spec.workers() != profile.crew().usually()) {
+            return Optional.of(file.name() + ".lab has " + profile.crew().usually() + " workers in "
+                    + file.sessions().size() + " sessions: change them in the file, not with --workers");
         }
         return Optional.empty();
     }
 
-    @Override
-    public Optional<String> unexplorable() {
-        return Optional.of("exploring a lab file is not built yet");
+
+    /** How many workers run {@code session} in a run of {@code total}: all of them when the file has one session. */
+    static int workers(LabFile file, LabFile.LabSession session, int total) {
+        return file.sessions().size() == 1 ? total : session.workers();
     }
 
     @Override
     public String workerName(int index) {
+        if (file.sessions().size() == 1) {
+            return file.sessions().get(0).name() + "-" + (index + 1);
+        }
         int base = 0;
         for (LabFile.LabSession session : file.sessions()) {
             if (index < base + session.workers()) {

@@ -87,7 +87,7 @@ final class FileScenario implements Scenario {
         for (LabFile.LabSession session : file.sessions()) {
             int ops = uniform ? setup.ops() : session.ops();
             this.ops.put(session.name(), ops);
-            operations += (long) session.workers() * ops;
+            operations += (long) FileLab.workers(file, session, setup.workers()) * ops;
         }
         this.totals = Map.of("workers", (long) setup.workers(), "operations", operations);
         this.steps = new FileSteps(setup.runId());
@@ -171,14 +171,15 @@ final class FileScenario implements Scenario {
     public LabWorker worker(WorkerContext context) throws Exception {
         int base = 0;
         for (LabFile.LabSession session : file.sessions()) {
-            if (context.index() < base + session.workers()) {
+            int count = FileLab.workers(file, session, setup.workers());
+            if (context.index() < base + count) {
                 FileWorker worker = new FileWorker(this, session, ops.get(session.name()), context, context.index() - base + 1,
                         sessions == null ? null : sessions.session(context),
                         redis == null ? null : redis.open(context.name(), 0));
                 workers.add(worker);
                 return worker;
             }
-            base += session.workers();
+            base += count;
         }
         throw new IllegalStateException("no session has worker " + context.name());
     }

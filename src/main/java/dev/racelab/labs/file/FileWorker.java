@@ -35,6 +35,8 @@ final class FileWorker implements LabWorker {
     /** The worker's own session in the sandbox, known to the lock lane and the schedule by its pid. */
     private final PgSessions.Session pgSession;
     private final Connection pg;
+    /** Each step's name and text, as its STEP_SENT says it ({@code take: UPDATE tokens …}). */
+    private final Map<LabFile.LabStep, String> sent = new HashMap<>();
     private final Jedis redis;
 
     FileWorker(FileScenario scenario, LabFile.LabSession session, int ops, WorkerContext context, int number,
@@ -47,6 +49,10 @@ final class FileWorker implements LabWorker {
         this.pgSession = pgSession;
         this.pg = pgSession == null ? null : pgSession.borrow().connection();
         this.redis = redis;
+        for (LabFile.LabStep step : session.steps()) {
+            String text = step.block().text().strip().replaceAll("\\s+", " ");
+            sent.put(step, step.name() + ": " + (text.length() <= 80 ? text : text.substring(0, 79) + "…"));
+        }
     }
 
     @Override
@@ -91,7 +97,7 @@ final class FileWorker implements LabWorker {
                 failed = null;
             } else {
                 try {
-                    context.mark(EventKind.STEP_SENT, step.name(), 0);
+                    context.mark(EventKind.STEP_SENT, sent.get(step), 0);
                     value = scenario.steps().run(step.block(), pg, redis, values);
                     context.mark(EventKind.STEP_RESULT, step.name() + (value == null ? "" : " → " + value), 0);
                 } catch (SQLException e) {
