@@ -28,6 +28,14 @@ public final class Switch<T> {
         String title();
     }
 
+    /** One of the words a lab file's own switch offers ({@link #words}): a choice that is no enum's. */
+    public record Word(String id) implements Choice {
+        @Override
+        public String title() {
+            return id.replace('_', ' ');
+        }
+    }
+
     private final String name;
     private final String title;
     private final String description;
@@ -41,8 +49,8 @@ public final class Switch<T> {
 
     private Switch(String name, String title, String description, Type type, Class<T> valueType, T defaultValue,
                    long min, long max, String unit, List<T> choices) {
-        if (!name.matches("[a-z][a-z0-9-]*")) {
-            throw new IllegalArgumentException("switch names are lower-case words joined by '-': " + name);
+        if (!name.matches("[a-z][a-z0-9_-]*")) {
+            throw new IllegalArgumentException("switch names are lower-case words joined by '-' or '_': " + name);
         }
         this.name = name;
         this.title = title;
@@ -78,6 +86,12 @@ public final class Switch<T> {
         Class<E> type = defaultValue.getDeclaringClass();
         return new Switch<>(name, title, description, Type.CHOICE, type, defaultValue, 0, 0, "",
                 Arrays.asList(type.getEnumConstants()));
+    }
+
+    /** One of {@code words}, the first by default: a switch a lab file declares. */
+    public static Switch<Word> words(String name, String title, String description, List<String> words) {
+        List<Word> choices = words.stream().map(Word::new).toList();
+        return new Switch<>(name, title, description, Type.CHOICE, Word.class, choices.get(0), 0, 0, "", choices);
     }
 
     public String name() {

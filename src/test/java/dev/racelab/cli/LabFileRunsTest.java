@@ -85,4 +85,35 @@ class LabFileRunsTest {
             assertEquals(before, redis.keys("racelab:*:counter").size(), "the run's racelab:<run>:counter is gone");
         }
     }
+
+    @Test
+    void aSwitchOfTheFilesOwnIsSetWithSetAndASweepVariesAGatesDelay(@TempDir Path dir) throws Exception {
+        Path lab = Files.writeString(dir.resolve("switched.lab"), """
+                title "A switch of its own"
+                switch fix (none, incr)
+                setup redis { SET racelab:n 0 }
+                session client workers 3 ops 5
+                step get redis { GET racelab:n } capture n when fix = none
+                let next = $n + 1
+                gate between delay 5-10
+                step set redis { SET racelab:n $next } when fix = none
+                step incr redis { INCR racelab:n } when fix = incr
+                invariant "lost increment" redis { GET racelab:n } = operations
+                """);
+        CliRun broken = run("run", lab.toString(), "--json");
+        assertEquals(0, broken.code(), broken.err().toString());
+        assertEquals("RACE", JsonParser.parseString(broken.out()).getAsJsonObject().get("verdict").getAsString());
+        CliRun fixed = run("run", lab.toString(), "--set", "fix=incr", "--runs", "2", "--json");
+        assertEquals(0, fixed.code(), fixed.err().toString());
+        assertEquals(2, JsonParser.parseString(fixed.out()).getAsJsonObject().getAsJsonObject("verdicts")
+                .get("SAFE").getAsInt(), fixed.out());
+        CliRun refused = run("run", lab.toString(), "--set", "fix=nope");
+        assertEquals(2, refused.code());
+        assertTrue(refused.err().get(0).contains("fix is one of none, incr"), refused.err().toString());
+
+        CliRun sweep = run("run", lab.toString(), "--sweep", "between=0-10/10", "--runs", "1");
+        assertEquals(0, sweep.code(), sweep.err().toString());
+        assertTrue(sweep.out().contains("between=0 ms: 1 run") && sweep.out().contains("between=10 ms: 1 run"),
+                sweep.out());
+    }
 }

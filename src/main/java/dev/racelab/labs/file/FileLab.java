@@ -9,6 +9,7 @@ import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.Scenario;
 import dev.racelab.engine.Service;
 import dev.racelab.engine.Strategy;
+import dev.racelab.engine.Switch;
 import dev.racelab.engine.lab.Lab;
 import dev.racelab.labfile.LabFile;
 
@@ -61,7 +62,28 @@ public final class FileLab implements Lab {
         this.profile = new LabProfile(file.name() + ".lab", file.title(), story, services(file), strategies(file),
                 List.copyOf(gates.values()), new LabProfile.Crew(file.sessions().get(0).name(), workers, one ? 1 : workers,
                 one ? MOST_WORKERS : workers), uniformOps(file).orElse(file.sessions().stream().mapToInt(LabFile.LabSession::ops).max()
-                .orElse(1)));
+                .orElse(1)), switches(file));
+    }
+
+    /** The file's switches but {@code strategy} (which gives the strategies): {@code --set NAME=CHOICE}, the first by default. */
+    private static List<Switch<?>> switches(LabFile file) {
+        List<Switch<?>> switches = new ArrayList<>();
+        for (LabFile.Choice choice : file.switches()) {
+            if (!choice.name().equals(STRATEGY)) {
+                switches.add(Switch.words(choice.name(), choice.name().replace('_', ' '), "a switch of the file: "
+                        + String.join(", ", choice.choices()), choice.choices()));
+            }
+        }
+        return switches;
+    }
+
+    /** The choice of switch {@code name} in a run set up as {@code setup}: its strategy, or a switch's word. */
+    static String chosen(String name, RunSetup setup, LabProfile profile) {
+        if (name.equals(STRATEGY)) {
+            return setup.strategy().id();
+        }
+        return setup.switches().get(profile.switchNamed(name).orElseThrow()) instanceof Switch.Word word ? word.id()
+                : null;
     }
 
     private static Set<Service> services(LabFile file) {
@@ -127,11 +149,6 @@ public final class FileLab implements Lab {
 
     @Override
     public Optional<String> refuses(dev.racelab.engine.RunSpec spec) {
-        Optional<LabFile.Choice> other = file.switches().stream().filter(s -> !s.name().equals(STRATEGY)).findFirst();
-        if (other.isPresent()) {
-            return Optional.of(file.name() + ".lab has switch " + other.get().name()
-                    + ": running a lab file takes one switch only, strategy (--strategy), as yet");
-        }
         if (file.sessions().size() > 1 && spec.workers() != profile.crew().usually()) {
             return Optional.of(file.name() + ".lab has " + profile.crew().usually() + " workers in "
                     + file.sessions().size() + " sessions: change them in the file, not with --workers");
@@ -177,6 +194,6 @@ public final class FileLab implements Lab {
 
     @Override
     public Scenario open(RunSetup setup) throws Exception {
-        return new FileScenario(file, backends, setup, gates, profile.services());
+        return new FileScenario(file, backends, setup, gates, profile);
     }
 }

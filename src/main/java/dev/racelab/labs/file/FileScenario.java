@@ -51,8 +51,8 @@ final class FileScenario implements Scenario {
     private final LabFile file;
     private final RunSetup setup;
     private final Map<String, Gate> gates;
-    /** The chosen strategy, as the file's {@code strategy} switch names it; null when it has none. */
-    private final String strategy;
+    /** Each switch's choice in this run, by name (the strategy's too, when the file has that switch). */
+    private final Map<String, String> chosen = new HashMap<>();
     private final Postgres postgres;
     private final Redis redis;
     private final SpecSandbox sandbox;
@@ -73,13 +73,15 @@ final class FileScenario implements Scenario {
     /** The words an expression may use: {@code workers}, {@code operations}. */
     private final Map<String, Long> totals;
 
-    FileScenario(LabFile file, Backends backends, RunSetup setup, Map<String, Gate> gates, Set<Service> services)
-            throws Exception {
+    FileScenario(LabFile file, Backends backends, RunSetup setup, Map<String, Gate> gates,
+                 dev.racelab.engine.LabProfile profile) throws Exception {
+        Set<Service> services = profile.services();
         this.file = file;
         this.setup = setup;
         this.gates = gates;
-        this.strategy = file.switches().stream().anyMatch(s -> s.name().equals(FileLab.STRATEGY))
-                ? setup.strategy().id() : null;
+        for (LabFile.Choice choice : file.switches()) {
+            chosen.put(choice.name(), FileLab.chosen(choice.name(), setup, profile));
+        }
         this.postgres = services.contains(Service.POSTGRES) ? backends.postgres() : null;
         this.redis = services.contains(Service.REDIS) ? backends.redis() : null;
         boolean uniform = FileLab.uniformOps(file).isPresent();
@@ -162,9 +164,9 @@ final class FileScenario implements Scenario {
         return new Spec(file.name(), setups, null, sessions, List.of());
     }
 
-    /** Whether a block or step under {@code when} runs with this run's strategy. */
+    /** Whether a block or step under {@code when} runs with this run's choice of its switch. */
     boolean runs(LabFile.When when) {
-        return when == null || strategy == null || when.runsWith(strategy);
+        return when == null || !chosen.containsKey(when.switchName()) || when.runsWith(chosen.get(when.switchName()));
     }
 
     @Override
