@@ -164,7 +164,19 @@ public final class Cli {
 
     /** {@code list FILE.lab [--json]}: what a lab file holds, read and checked, with no server. */
     int listFile(Path file, boolean json) throws UsageException {
-        LabFileList.print(LabFileList.read(file), file, json, out);
+        dev.racelab.labfile.LabFile read = LabFileList.read(file);
+        if (read.walkthrough() != null) {
+            // Its walkthrough is checked against the lab, as the window will show it.
+            try (Backends unstarted = new Backends(BackendSettings.embedded(), home, StartupListener.SILENT)) {
+                Labs labs = new Labs(unstarted);
+                Lab lab = pick(labs, file.toString());
+                new dev.racelab.walkthrough.WalkthroughReader(labs::find).embedded(file.toString(),
+                        read.walkthrough().text(), read.walkthrough().line(), lab);
+            } catch (dev.racelab.walkthrough.WalkthroughReader.Problem e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
+        LabFileList.print(read, file, json, out);
         return OK;
     }
 

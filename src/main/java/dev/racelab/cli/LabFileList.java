@@ -63,6 +63,11 @@ final class LabFileList {
             out.println("  invariant \"" + invariant.verdict() + "\": " + invariant.block().server().word() + " { "
                     + invariant.block().text().strip().replaceAll("\\s+", " ") + " } " + invariant.test());
         }
+        if (lab.walkthrough() != null) {
+            long steps = lab.walkthrough().text().lines().filter(l -> l.strip().toLowerCase(java.util.Locale.ROOT)
+                    .startsWith("step:")).count();
+            out.println("  walkthrough: " + steps + (steps == 1 ? " step" : " steps"));
+        }
         if (lab.spec() != null) {
             java.math.BigInteger count = lab.spec().permutationCount();
             out.println("  " + count + (count.equals(java.math.BigInteger.ONE) ? " permutation" : " permutations"));

@@ -14,9 +14,15 @@ import java.util.List;
  * @param title      the title, or the name when the file gives none
  * @param story      the story, or empty
  * @param spec       the isolation spec the file is, when it uses nothing a spec lacks; else null
+ * @param walkthrough the file's own walkthrough, in the walkthrough format, or null
  */
 public record LabFile(String name, String title, String story, List<Block> setup, List<Block> teardown,
-                      List<Choice> switches, List<LabSession> sessions, List<Invariant> invariants, Spec spec) {
+                      List<Choice> switches, List<LabSession> sessions, List<Invariant> invariants, Spec spec,
+                      WalkthroughText walkthrough) {
+
+    /** A walkthrough's lines as the file holds them ({@code docs/walkthrough-format.md}), from line {@code line} on. */
+    public record WalkthroughText(String text, int line) {
+    }
 
     public LabFile {
         setup = List.copyOf(setup);

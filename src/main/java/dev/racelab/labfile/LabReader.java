@@ -64,7 +64,7 @@ public final class LabReader {
         }
         // Nothing a spec lacks: it is a spec, read as one (its permutations, isolationtester's checks).
         return new LabFile(lab.name(), lab.title(), lab.story(), lab.setup(), lab.teardown(), lab.switches(),
-                lab.sessions(), lab.invariants(), SpecReader.read(name, file, text));
+                lab.sessions(), lab.invariants(), SpecReader.read(name, file, text), null);
     }
 
     /** The file's structure; sessions are {@link SessionReader}'s. */
@@ -144,12 +144,18 @@ public final class LabReader {
                 }
                 invariants.add(invariant);
             }
+            LabFile.WalkthroughText walkthrough = null;
+            if (token.is("walkthrough")) {
+                labOnly(advance());
+                Block lines = block("the walkthrough", Server.PG);
+                walkthrough = new LabFile.WalkthroughText(lines.text(), lines.line());
+            }
             if (token.kind() != Kind.END) {
                 throw error(token, misplaced(switch (token.kind()) {
                     case SESSION -> "sessions come before the permutation lines and the invariants";
                     case STEP -> "a step belongs in a session, before its teardown";
                     case PERMUTATION -> "permutation lines come before the invariants";
-                    default -> "expected 'invariant' or the end of the file, found " + token.describe();
+                    default -> "expected 'invariant', 'walkthrough' or the end of the file, found " + token.describe();
                 }));
             }
             if (labOnly != null && permutation != null) {
@@ -161,7 +167,7 @@ public final class LabReader {
                         + "invariant \"lost increment\" pg { SELECT n FROM counter } = operations");
             }
             return new LabFile(name, title == null ? name : title, story, setup, teardown,
-                    List.copyOf(switches.values()), sessions, invariants, null);
+                    List.copyOf(switches.values()), sessions, invariants, null, walkthrough);
         }
 
         /** A message for a lab file's word found where it does not belong, or {@code otherwise}. */
@@ -173,7 +179,7 @@ public final class LabReader {
                 return "switches come after the title and story, before the setup";
             }
             if (token.is("invariant")) {
-                return "invariants come last, after the sessions";
+                return "invariants come after the sessions, before the walkthrough";
             }
             if (token.is("gate")) {
                 return "a gate belongs in a session, between its steps";

@@ -70,13 +70,26 @@ public final class WalkthroughReader {
         } catch (CharacterCodingException e) {
             throw new Problem(source + ": is not a walkthrough (not UTF-8 text)");
         }
+        return parse(source, text, 1, null);
+    }
+
+    /**
+     * A walkthrough a lab file carries ({@code walkthrough { … }}), for {@code lab}, which every
+     * step is of unless it names another; {@code firstLine} is where its text begins in {@code
+     * source}, so a problem names the file's line and column.
+     */
+    public Walkthrough embedded(String source, String text, int firstLine, Lab lab) throws Problem {
+        return parse(source, text, firstLine, lab);
+    }
+
+    private Walkthrough parse(String source, String text, int firstLine, Lab embeddedIn) throws Problem {
         String[] lines = text.split("\r?\n", -1);
         String title = null;
-        Lab fileLab = null;
+        Lab fileLab = embeddedIn;
         List<Walkthrough.Step> steps = new ArrayList<>();
         StepBuilder step = null;
         for (int i = 0; i < lines.length; i++) {
-            int number = i + 1;
+            int number = i + firstLine;
             String line = lines[i].strip();
             if (line.isEmpty() || line.startsWith("#")) {
                 continue;
@@ -84,7 +97,8 @@ public final class WalkthroughReader {
             int colon = line.indexOf(':');
             String key = (colon < 0 ? line : line.substring(0, colon)).strip().toLowerCase(Locale.ROOT);
             String value = colon < 0 ? "" : line.substring(colon + 1).strip();
-            Located at = new Located(source, number);
+            Located at = new Located(source, number, embeddedIn == null ? 0
+                    : lines[i].length() - lines[i].stripLeading().length() + 1);
             if (title == null) {
                 if (!key.equals("walkthrough") || value.isEmpty()) {
                     throw at.problem("a walkthrough starts with 'walkthrough: TITLE'");
@@ -99,7 +113,7 @@ public final class WalkthroughReader {
                 if (value.isEmpty()) {
                     throw at.problem("'step:' needs a title");
                 }
-                step = new StepBuilder(source, number, value, fileLab);
+                step = new StepBuilder(at, value, fileLab);
                 continue;
             }
             if (step == null) {
@@ -127,10 +141,11 @@ public final class WalkthroughReader {
         return labs.apply(id).orElseThrow(() -> at.problem("there is no lab '" + id + "'"));
     }
 
-    /** A place in the source, for messages. */
-    private record Located(String source, int line) {
+    /** A place in the source, for messages: a line, and in a lab file its column ({@code file:LINE:COLUMN:}). */
+    private record Located(String source, int line, int column) {
         Problem problem(String what) {
-            return new Problem(source + ", line " + line + ": " + what);
+            return new Problem(column > 0 ? source + ":" + line + ":" + column + ": " + what
+                    : source + ", line " + line + ": " + what);
         }
     }
 
@@ -150,9 +165,12 @@ public final class WalkthroughReader {
         private Walkthrough.BatchOrder batch;
         private final List<Walkthrough.Pointer> pointers = new ArrayList<>();
 
-        StepBuilder(String source, int line, String title, Lab fileLab) {
-            this.source = source;
-            this.line = line;
+        private final Located at;
+
+        StepBuilder(Located at, String title, Lab fileLab) {
+            this.at = at;
+            this.source = at.source();
+            this.line = at.line();
             this.title = title;
             this.lab = fileLab;
         }
@@ -295,7 +313,7 @@ public final class WalkthroughReader {
 
         Walkthrough.Step build() throws Problem {
             if (text.length() == 0) {
-                throw new Located(source, line).problem("step '" + title + "' says nothing; add 'say: …'");
+                throw at.problem("step '" + title + "' says nothing; add 'say: …'");
             }
             return new Walkthrough.Step(line, title, text.toString(), lab == null ? null : lab.id(), strategy,
                     workers, ops, gates, switches, run, batch, pointers);

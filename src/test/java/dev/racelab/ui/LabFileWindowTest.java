@@ -123,4 +123,38 @@ class LabFileWindowTest {
         assertFalse(list(robot).getItems().stream().anyMatch(lab -> lab.title().equals("Broken")));
         assertEquals(labs, list(robot).getItems().size());
     }
+
+    @Test
+    void aLabFilesOwnWalkthroughOpensWithF2AndItsStepsSetTheFilesSwitch(FxRobot robot) throws Exception {
+        WindowDriver ui = new WindowDriver(robot);
+        Files.writeString(folder.resolve("switched.lab"), """
+                title "A switch of its own"
+                switch fix (none, incr)
+                setup redis { SET racelab:n 0 }
+                session client workers 3 ops 5
+                step get redis { GET racelab:n } capture n when fix = none
+                let next = $n + 1
+                gate between delay 0-5
+                step set redis { SET racelab:n $next } when fix = none
+                step incr redis { INCR racelab:n } when fix = incr
+                invariant "lost increment" redis { GET racelab:n } = operations
+                walkthrough {
+                  walkthrough: Lost in a GET and a SET
+                  step: The race
+                    say: Three clients GET the counter, then SET what they read plus one.
+                  step: The fix
+                    say: INCR adds in one command.
+                    set: fix=incr
+                }
+                """);
+        ui.await("the lab is listed", () -> list(robot).getItems().stream()
+                .anyMatch(lab -> lab.id().equals("switched.lab")));
+        ui.chooseLab("A switch of its own");
+        robot.press(javafx.scene.input.KeyCode.F2).release(javafx.scene.input.KeyCode.F2);
+        ui.await("its walkthrough opens", () -> window.view().walkthroughBar().isOpen());
+        assertEquals("Lost in a GET and a SET", window.view().walkthroughBar().walkthroughProperty().get().title());
+        robot.interact(() -> window.view().walkthroughBar().move(1));
+        ui.await("the fix is chosen", () -> window.session().switchesProperty().get()
+                .describe(window.session().lab().switches()).equals(java.util.Map.of("fix", "incr")));
+    }
 }

@@ -15,7 +15,10 @@ public final class Walkthroughs {
 
     private final WalkthroughReader reader;
 
+    private final Labs labs;
+
     public Walkthroughs(Labs labs) {
+        this.labs = labs;
         this.reader = new WalkthroughReader(labs::find);
     }
 
@@ -23,6 +26,11 @@ public final class Walkthroughs {
     public Walkthrough of(String id) throws WalkthroughReader.Problem {
         if (id == null) {
             return null;
+        }
+        // A lab file may carry its own.
+        if (labs.find(id).orElse(null) instanceof dev.racelab.labs.file.FileLab file) {
+            var text = file.file().walkthrough();
+            return text == null ? null : reader.embedded(id, text.text(), text.line(), file);
         }
         String resource = "/dev/racelab/walkthroughs/" + id + ".walkthrough";
         try (InputStream in = Walkthroughs.class.getResourceAsStream(resource)) {
