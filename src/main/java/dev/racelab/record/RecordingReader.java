@@ -197,19 +197,15 @@ public final class RecordingReader {
 
         private void run(JsonObject head, int index) throws IOException, RecordingException {
             String labId = string(head, "lab");
-            Lab lab;
-            if (head.has("source")) {
-                try {
-                    lab = labs.carried(labId, string(head, "source"));
-                } catch (IllegalArgumentException e) {
-                    throw damaged("run " + index + " carries a lab '" + Printable.excerpt(labId, QUOTED)
-                            + "' that cannot be read (" + Printable.excerpt(String.valueOf(e.getMessage()), 2 * QUOTED)
-                            + ")");
-                }
-                carried.put(labId, lab);
-            } else {
-                lab = carried.containsKey(labId) ? carried.get(labId) : labs.named(labId);
+            Lab lab = carried.containsKey(labId) ? carried.get(labId) : labs.named(labId);
+            try {
+                // A lab written as a file comes with its text, read and checked as the file was.
+                lab = head.has("source") ? labs.carried(labId, string(head, "source")) : lab;
+            } catch (IllegalArgumentException e) {
+                throw damaged("run " + index + " carries a lab '" + Printable.excerpt(labId, QUOTED)
+                        + "' that cannot be read (" + Printable.excerpt(String.valueOf(e.getMessage()), 2 * QUOTED) + ")");
             }
+            carried.put(labId, lab);
             if (lab == null) {
                 throw new RecordingException(name + " is a recording of the lab '" + Printable.excerpt(labId, QUOTED)
                         + "', which this RaceLab does not have");
@@ -275,14 +271,8 @@ public final class RecordingReader {
         }
 
         private List<String> gateIds(GatePlan plan, Lab lab) {
-            List<String> ids = new ArrayList<>();
-            for (String part : plan.describe(lab::workerName).split("\\s+")) {
-                int eq = part.indexOf('=');
-                if (eq > 0) {
-                    ids.add(part.substring(0, eq));
-                }
-            }
-            return ids;
+            return java.util.Arrays.stream(plan.describe(lab::workerName).split("\\s+")).filter(p -> p.indexOf('=') > 0)
+                    .map(p -> p.substring(0, p.indexOf('='))).toList();
         }
 
         /**
