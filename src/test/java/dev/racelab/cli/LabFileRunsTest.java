@@ -88,18 +88,8 @@ class LabFileRunsTest {
 
     @Test
     void aSwitchOfTheFilesOwnIsSetWithSetAndASweepVariesAGatesDelay(@TempDir Path dir) throws Exception {
-        Path lab = Files.writeString(dir.resolve("switched.lab"), """
-                title "A switch of its own"
-                switch fix (none, incr)
-                setup redis { SET racelab:n 0 }
-                session client workers 3 ops 5
-                step get redis { GET racelab:n } capture n when fix = none
-                let next = $n + 1
-                gate between delay 5-10
-                step set redis { SET racelab:n $next } when fix = none
-                step incr redis { INCR racelab:n } when fix = incr
-                invariant "lost increment" redis { GET racelab:n } = operations
-                """);
+        Path lab = Files.copy(Path.of("src/test/resources/dev/racelab/labfile/switched.lab"),
+                dir.resolve("switched.lab"));
         CliRun broken = run("run", lab.toString(), "--json");
         assertEquals(0, broken.code(), broken.err().toString());
         assertEquals("RACE", JsonParser.parseString(broken.out()).getAsJsonObject().get("verdict").getAsString());

@@ -127,26 +127,8 @@ class LabFileWindowTest {
     @Test
     void aLabFilesOwnWalkthroughOpensWithF2AndItsStepsSetTheFilesSwitch(FxRobot robot) throws Exception {
         WindowDriver ui = new WindowDriver(robot);
-        Files.writeString(folder.resolve("switched.lab"), """
-                title "A switch of its own"
-                switch fix (none, incr)
-                setup redis { SET racelab:n 0 }
-                session client workers 3 ops 5
-                step get redis { GET racelab:n } capture n when fix = none
-                let next = $n + 1
-                gate between delay 0-5
-                step set redis { SET racelab:n $next } when fix = none
-                step incr redis { INCR racelab:n } when fix = incr
-                invariant "lost increment" redis { GET racelab:n } = operations
-                walkthrough {
-                  walkthrough: Lost in a GET and a SET
-                  step: The race
-                    say: Three clients GET the counter, then SET what they read plus one.
-                  step: The fix
-                    say: INCR adds in one command.
-                    set: fix=incr
-                }
-                """);
+        Files.copy(Path.of("src/test/resources/dev/racelab/labfile/switched.lab"),
+                folder.resolve("switched.lab"));
         ui.await("the lab is listed", () -> list(robot).getItems().stream()
                 .anyMatch(lab -> lab.id().equals("switched.lab")));
         ui.chooseLab("A switch of its own");
