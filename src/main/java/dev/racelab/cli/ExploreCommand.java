@@ -269,7 +269,8 @@ final class ExploreCommand {
 
         @Override
         public void shrinking(Found failure) {
-            err.println("racelab: shrinking the simplest failure (" + failure.preemptions() + " preemptions)…");
+            err.println("racelab: shrinking the simplest failure (" + failure.preemptions()
+                    + (failure.preemptions() == 1 ? " preemption" : " preemptions") + ")…");
         }
     }
 }

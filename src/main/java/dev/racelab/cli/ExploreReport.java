@@ -76,7 +76,7 @@ final class ExploreReport {
                 + s.schedule().size() + " passages" + (shrunk.fewest()
                 ? ": no schedule with fewer preemptions fails so"
                 : ": fewer preemptions not ruled out in the time given") + " (" + shrunk.candidates()
-                + " schedules run to shrink it)");
+                + (shrunk.candidates() == 1 ? " schedule" : " schedules") + " run to shrink it)");
         out.println("  " + s.interleaving());
         if (liveness(shrunk)) {
             out.println("  a liveness failure: judged on this finite schedule as the lab judges a run at its timeout, "

@@ -246,8 +246,8 @@ final class Summary {
         String delays = spec.gates().describe(lab::workerName);
         String switches = spec.switches().describe(lab.switches()).entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" "));
-        out.printf("%s · %s · %d %s%s × %d ops%s%s%n", lab.id(), spec.strategy(), spec.workers(),
-                lab.workerRole(), spec.workers() == 1 ? "" : "s", spec.ops(),
+        out.printf("%s · %s · %d %s%s × %d %s%s%s%n", lab.id(), spec.strategy(), spec.workers(),
+                lab.workerRole(), spec.workers() == 1 ? "" : "s", spec.ops(), spec.ops() == 1 ? "op" : "ops",
                 delays.isEmpty() ? "" : " · " + delays, switches.isEmpty() ? "" : " · " + switches);
         if (interrupted) {
             out.println(lastOutcome == null ? "interrupted by a signal before any run started"

@@ -20,6 +20,7 @@ import dev.racelab.record.RecordingReader;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
@@ -240,9 +241,13 @@ public final class TimelinePicture {
         };
         s.text(headline, MARGIN, MARGIN + 1.4 * EM, 1.45 * EM, true, Sketch.Align.LEFT, theme.hex(ink));
         var spec = run.spec();
-        String delays = spec.gates().describe(i -> "worker " + (i + 1));
-        s.text(run.lab() + " · " + spec.strategy() + " · " + spec.workers() + " workers × " + spec.ops()
-                        + " ops" + (delays.isEmpty() ? "" : " · " + delays), MARGIN, MARGIN + 2.9 * EM, 0.95 * EM,
+        // The workers as their lanes name them (client-2, buyer-1), as the command line writes the gates.
+        List<String> workers = model.lanes.stream().filter(l -> l != null && l.kind == dev.racelab.engine.Actor.Kind.WORKER)
+                .map(l -> l.name).toList();
+        String delays = spec.gates().describe(i -> i < workers.size() ? workers.get(i) : "worker " + (i + 1));
+        s.text(run.lab() + " · " + spec.strategy() + " · " + spec.workers() + (spec.workers() == 1 ? " worker × "
+                        : " workers × ") + spec.ops() + (spec.ops() == 1 ? " op" : " ops")
+                        + (delays.isEmpty() ? "" : " · " + delays), MARGIN, MARGIN + 2.9 * EM, 0.95 * EM,
                 false, Sketch.Align.LEFT, theme.hex(Ink.MUTED));
     }
 

@@ -40,6 +40,15 @@ public final class BlockText {
         }
     }
 
+    /** The keys a checked Redis block names, as written ({@code racelab:counter}, {@code racelab:lock:$worker}). */
+    public static List<String> redisKeys(String text) {
+        try {
+            return RedisScript.keys(text);
+        } catch (RedisScript.Refusal e) {
+            throw new IllegalArgumentException("a Redis block that was not checked: " + e.getMessage(), e);
+        }
+    }
+
     /** {@code arg} with each {@code $name} replaced by {@code value.apply(name)}, as the reader found them. */
     public static String fill(String arg, UnaryOperator<String> value) {
         StringBuilder filled = new StringBuilder();

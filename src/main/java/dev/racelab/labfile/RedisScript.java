@@ -146,16 +146,7 @@ final class RedisScript {
             throw new Refusal(first.offset(), "Redis command " + first.text()
                     + " is not one a lab file may use: RaceLab must know from the text which keys it touches");
         }
-        List<Arg> rest = command.args().subList(1, command.args().size());
-        List<Arg> named = switch (keys) {
-            case NONE -> List.of();
-            case FIRST -> rest.subList(0, Math.min(1, rest.size()));
-            case FIRST_TWO -> rest.subList(0, Math.min(2, rest.size()));
-            case ALL -> rest;
-            case ALL_BUT_LAST -> rest.subList(0, Math.max(0, rest.size() - 1));
-            case PAIRS -> everyOther(rest);
-            case SCRIPT -> scriptKeys(first, rest);
-        };
+        List<Arg> named = named(command, keys);
         if (keys != Keys.NONE && keys != Keys.SCRIPT && named.isEmpty()) {
             throw new Refusal(first.offset(), name + " needs a key");
         }
@@ -168,6 +159,33 @@ final class RedisScript {
                         + "keys that do");
             }
         }
+    }
+
+    /** The keys a checked block's commands name, as written. */
+    static List<String> keys(String text) throws Refusal {
+        List<String> keys = new ArrayList<>();
+        for (Command command : read(text)) {
+            Keys kind = keysOf(command.name());
+            if (kind != null) {
+                named(command, kind).forEach(key -> keys.add(key.text()));
+            }
+        }
+        return keys;
+    }
+
+    /** The arguments of {@code command} that are keys. */
+    private static List<Arg> named(Command command, Keys keys) throws Refusal {
+        Arg first = command.args().get(0);
+        List<Arg> rest = command.args().subList(1, command.args().size());
+        return switch (keys) {
+            case NONE -> List.of();
+            case FIRST -> rest.subList(0, Math.min(1, rest.size()));
+            case FIRST_TWO -> rest.subList(0, Math.min(2, rest.size()));
+            case ALL -> rest;
+            case ALL_BUT_LAST -> rest.subList(0, Math.max(0, rest.size() - 1));
+            case PAIRS -> everyOther(rest);
+            case SCRIPT -> scriptKeys(first, rest);
+        };
     }
 
     /** Where the block uses values ({@code $name}): anywhere but inside {@code '…'}. */

@@ -95,7 +95,7 @@ class ReplayTest {
     void aWholeRecordingReplaysItsSummary() throws Exception {
         Result result = replay(write("whole.racelab", WHOLE.getBytes(StandardCharsets.UTF_8)));
         assertEquals(0, result.code(), result.err().toString());
-        assertTrue(result.out().startsWith("counter · read-modify-write · 1 client × 1 ops · after-read=5\n"
+        assertTrue(result.out().startsWith("counter · read-modify-write · 1 client × 1 op · after-read=5\n"
                 + "SAFE — all 1 increments counted\n"), result.out());
         assertTrue(result.out().contains("finalValue 1 · opsPerSec 12.5"), result.out());
         assertTrue(result.out().contains("120 ms · 6 events"), result.out());

@@ -79,7 +79,7 @@ class StartupSignalIT {
         long ms = signal(child, "INT");
 
         assertTrue(child.out().contains("interrupted by a signal before any run started"), child.out());
-        assertTrue(child.out().startsWith("counter · read-modify-write · 1 client × 1 ops"), child.out());
+        assertTrue(child.out().startsWith("counter · read-modify-write · 1 client × 1 op"), child.out());
         leftNothing(child, home, out, ms);
         startsCleanlyNext(home);
     }
