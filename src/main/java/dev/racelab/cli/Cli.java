@@ -232,14 +232,20 @@ public final class Cli {
             Labs labs = new Labs(unstarted);
             // Only the last run's header is needed: the file is read through (and checked), its events not kept.
             RunHeader[] last = new RunHeader[1];
+            Lab[] lastLab = new Lab[1];
             new RecordingReader(labs).readInto(file, new RecordingSink() {
+                @Override
+                public void lab(Lab lab) {
+                    lastLab[0] = lab;
+                }
+
                 @Override
                 public void run(int number, RunHeader header, Map<String, String> backend) {
                     last[0] = header;
                 }
             });
             base = last[0].spec().withObserve(false).withStepMode(false);
-            recorded = labs.find(last[0].lab()).orElseThrow();
+            recorded = lastLab[0];
         }
         // A lab the recording carried as text runs from that text, as it was recorded.
         String source = recorded.source().orElse(null);

@@ -119,7 +119,7 @@ final class Export {
         boolean svg = format.equals("svg");
         if (choice.picture()) {
             double scale = choice.scale() == null ? 2 : choice.scale();
-            Lab lab = labs.find(extents.header(number).lab()).orElseThrow();
+            Lab lab = extents.lab(number);
             LabView view = LabPicture.read(reader, file, number, lab::view);
             if (!view.hasPicture()) {
                 throw new UsageException("--picture: lab " + lab.id() + " draws no picture");

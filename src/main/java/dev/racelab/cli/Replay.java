@@ -30,14 +30,22 @@ final class Replay implements RecordingSink {
         this.labs = labs;
     }
 
+    /** The lab of the run about to begin, as the recording gives it. */
+    private Lab next;
+
     /** The summary of {@code file}'s runs, named by its last run's lab. */
     static Summary of(Labs labs, Path file) throws RecordingException {
         return new RecordingReader(labs).readInto(file, new Replay(labs)).summary;
     }
 
     @Override
+    public void lab(Lab lab) {
+        next = lab;
+    }
+
+    @Override
     public void run(int number, RunHeader runHeader, Map<String, String> servedBy) {
-        Lab lab = labs.find(runHeader.lab()).orElseThrow();
+        Lab lab = next;
         if (summary == null) {
             summary = new Summary(lab);
         }

@@ -201,6 +201,9 @@ public final class Switch<T> {
             throw new IllegalArgumentException(name + " takes " + accepted() + ", not " + value);
         }
         T typed = valueType.cast(value);
+        if (type == Type.CHOICE && !choices.contains(typed)) {
+            throw new IllegalArgumentException(name + " is one of " + accepted() + ", not " + format(typed));
+        }
         if (type == Type.INTEGER && ((Integer) typed < min || (Integer) typed > max)) {
             throw new IllegalArgumentException(name + " must be " + range() + ", not " + typed);
         }

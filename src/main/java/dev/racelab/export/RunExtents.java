@@ -23,6 +23,7 @@ import java.util.Map;
 public final class RunExtents implements RecordingSink {
 
     private final List<RunHeader> headers = new ArrayList<>();
+    private final List<dev.racelab.engine.lab.Lab> labs = new java.util.ArrayList<>();
     private final List<Long> ends = new ArrayList<>();
     private TimelineModel timeline;
 
@@ -32,6 +33,16 @@ public final class RunExtents implements RecordingSink {
     /** Reads {@code file} through. */
     public static RunExtents of(RecordingReader reader, Path file) throws RecordingException {
         return reader.readInto(file, new RunExtents());
+    }
+
+    @Override
+    public void lab(dev.racelab.engine.lab.Lab lab) {
+        labs.add(lab);
+    }
+
+    /** Run {@code number}'s lab (1, 2, …), as the recording gives it. */
+    public dev.racelab.engine.lab.Lab lab(int number) {
+        return labs.get(number - 1);
     }
 
     @Override

@@ -36,6 +36,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Labs implements LabFinder {
 
+    /** What a recording may call a lab it carries: a lab file's name, or the isolation lab's id. */
+    private static final java.util.regex.Pattern RECORDED_ID = java.util.regex.Pattern.compile(
+            "[A-Za-z0-9_][A-Za-z0-9 ._-]{0,99}\\.lab|" + IsolationLab.ID);
+    /** How many carried labs are kept read at most (a recording holds a few; the window opens many). */
+    private static final int MOST_CARRIED = 64;
+
     /** The largest lab file or spec RaceLab reads: a recording carries it whole on one line. */
     public static final int MOST_BYTES = 1 << 20;
 
@@ -43,11 +49,15 @@ public final class Labs implements LabFinder {
     private final List<Lab> labs;
     private final IsolationLab isolation;
     /**
-     * The labs last read from a file or carried by a recording, by id: found before the built-in
-     * ones (an isolation spec is the isolation lab bound to it), so a run of one, saved, exported
-     * or opened again, finds the lab it ran.
+     * The labs last read from a file, by id: found before the built-in ones (an isolation spec is
+     * the isolation lab bound to it), so a run of one, saved or exported, finds the lab it ran.
      */
     private final Map<String, Lab> files = new ConcurrentHashMap<>();
+    /**
+     * Labs recordings carried, by id and text: read once however often a file is read (a picture
+     * reads it twice), and never found by {@link #find}: a recording changes no lab RaceLab offers.
+     */
+    private final Map<List<String>, Lab> carried = new ConcurrentHashMap<>();
 
     public Labs(Backends backends) {
         this.backends = backends;
@@ -71,7 +81,7 @@ public final class Labs implements LabFinder {
         return labs;
     }
 
-    /** The lab with {@code id}: the one last read from a file or a recording, else a built-in one. */
+    /** The lab with {@code id}: the one last read from a file, else a built-in one. */
     public Optional<Lab> find(String id) {
         Lab lab = files.get(id);
         return lab != null ? Optional.of(lab) : labs.stream().filter(l -> l.id().equals(id)).findFirst();
@@ -132,19 +142,28 @@ public final class Labs implements LabFinder {
         if (source.length() > MOST_BYTES) {
             throw new IllegalArgumentException("a lab file is at most " + (MOST_BYTES >> 10) + " KiB");
         }
-        Lab known = files.get(id);
-        if (known != null && known.source().orElse("").equals(source)) {
+        if (!RECORDED_ID.matcher(id).matches()) {
+            throw new IllegalArgumentException("a lab file's name is letters, digits, '.', '_', '-' and ' ', "
+                    + "ending .lab");
+        }
+        Lab known = carried.get(List.of(id, source));
+        if (known != null) {
             return known;
         }
         Lab lab;
         if (id.endsWith(".lab")) {
             lab = labFile(id.substring(0, id.length() - ".lab".length()), id + " (as recorded)", source);
-        } else if (id.equals(IsolationLab.ID)) {
-            lab = spec(IsolationLab.ID, "the recorded spec", source);
         } else {
-            throw new IllegalArgumentException("the lab '" + id + "' is built into RaceLab, not written as a file");
+            try {
+                lab = isolation.withRecordedSpec(SpecSource.read(IsolationLab.ID, "the recorded spec", source));
+            } catch (SpecException e) {
+                throw new IllegalArgumentException(e.getMessage());
+            }
         }
-        files.put(id, lab);
+        if (carried.size() > MOST_CARRIED) {
+            carried.clear();
+        }
+        carried.put(List.of(id, source), lab);
         return lab;
     }
 

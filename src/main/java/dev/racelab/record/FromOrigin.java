@@ -39,6 +39,11 @@ final class FromOrigin implements RecordingSink {
     }
 
     @Override
+    public void lab(dev.racelab.engine.lab.Lab lab) throws IOException {
+        sink.lab(lab);
+    }
+
+    @Override
     public void run(int number, RunHeader header, Map<String, String> backend) throws IOException {
         origin = new TimeOrigin();
         decided = TimeOrigin.UNKNOWN;

@@ -28,6 +28,11 @@ final class OldNotes implements RecordingSink {
     }
 
     @Override
+    public void lab(dev.racelab.engine.lab.Lab lab) throws IOException {
+        sink.lab(lab);
+    }
+
+    @Override
     public void run(int number, RunHeader header, Map<String, String> backend) throws IOException {
         lab = header.lab();
         firstWorker = -1;

@@ -1,6 +1,7 @@
 package dev.racelab.record;
 
 import dev.racelab.engine.RunRecord;
+import dev.racelab.engine.lab.Lab;
 
 import java.util.List;
 
@@ -17,12 +18,15 @@ import java.util.List;
  *                  server that failed ended the command early
  * @param serverFailure the server that failed and ended the command, in words (never credentials),
  *                  or null
+ * @param labs      the lab of each run, as the file gave it (a lab file's from its own text); empty
+ *                  for a recording made in memory
  */
 public record Recording(List<RunRecord> runs, long elapsedMs, long startupMs, boolean interrupted, int planned,
-                        String serverFailure) {
+                        String serverFailure, List<Lab> labs) {
 
     public Recording {
         runs = List.copyOf(runs);
+        labs = List.copyOf(labs);
         if (runs.isEmpty()) {
             throw new IllegalArgumentException("a recording holds at least one run");
         }
@@ -31,7 +35,13 @@ public record Recording(List<RunRecord> runs, long elapsedMs, long startupMs, bo
 
     /** A recording of every run its command asked for. */
     public Recording(List<RunRecord> runs, long elapsedMs, long startupMs, boolean interrupted) {
-        this(runs, elapsedMs, startupMs, interrupted, runs.size(), null);
+        this(runs, elapsedMs, startupMs, interrupted, runs.size(), null, List.of());
+    }
+
+    /** The lab of {@code run}, one of {@link #runs}, as the file gave it; null if not known. */
+    public Lab labOf(RunRecord run) {
+        int index = runs.indexOf(run);
+        return index >= 0 && index < labs.size() ? labs.get(index) : null;
     }
 
     /** The last run: the one a window shows first, and whose metrics a summary gives. */

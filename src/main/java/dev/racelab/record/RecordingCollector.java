@@ -24,10 +24,16 @@ import java.util.Map;
 final class RecordingCollector implements RecordingSink {
 
     private final List<RunRecord> runs = new ArrayList<>();
+    private final List<dev.racelab.engine.lab.Lab> labs = new ArrayList<>();
     private RunHeader header;
     private Map<String, String> backend;
     private PackedEventLog.Builder events;
     private Recording recording;
+
+    @Override
+    public void lab(dev.racelab.engine.lab.Lab lab) {
+        labs.add(lab);
+    }
 
     @Override
     public void run(int number, RunHeader runHeader, Map<String, String> servedBy) {
@@ -84,7 +90,7 @@ final class RecordingCollector implements RecordingSink {
     @Override
     public void end(RecordingEnd end) {
         recording = new Recording(runs, end.elapsedMs(), end.startupMs(), end.interrupted(), end.planned(),
-                end.serverFailure());
+                end.serverFailure(), labs);
     }
 
     /** The recording, once its end line was read. */

@@ -223,6 +223,7 @@ public final class RecordingReader {
             } catch (java.time.format.DateTimeParseException e) {
                 throw damaged("run " + index + " has no readable start time");
             }
+            sink.lab(lab);
             sink.run(index, new RunHeader(labId, spec, startedAt), strings(head, "backend"));
             BitSet announced = new BitSet();
             long events = 0;

@@ -3,6 +3,7 @@ package dev.racelab.record;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunHeader;
+import dev.racelab.engine.lab.Lab;
 
 import java.io.IOException;
 import java.util.Map;
@@ -15,6 +16,13 @@ import java.util.Map;
  * nothing it could not drop until {@link #end}.
  */
 public interface RecordingSink {
+
+    /**
+     * The lab the next run is of, just before {@link #run}: the one the recording names, or the
+     * lab written as a file that it carries (its text read and checked), which no registry holds.
+     */
+    default void lab(Lab lab) throws IOException {
+    }
 
     /** Run {@code number} (1, 2, …) begins: what it was, and what served it. */
     default void run(int number, RunHeader header, Map<String, String> backend) throws IOException {

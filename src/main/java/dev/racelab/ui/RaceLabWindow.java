@@ -134,6 +134,7 @@ public final class RaceLabWindow {
                     : source.file().getFileName() + " — RaceLab";
         }, view.recordings().sourceProperty(), session.replayingProperty()));
         stage.setOnHiding(e -> {
+            view.labFiles().stop();
             Run run = session.run();
             if (run != null && run.phase().live()) {
                 run.stop();

@@ -3,6 +3,9 @@ package dev.racelab.cli;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.racelab.backend.BackendSettings;
+import dev.racelab.labs.Labs;
+import dev.racelab.labs.isolation.IsolationLab;
+import dev.racelab.record.RecordingReader;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -14,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -86,6 +90,19 @@ class LabFileRecordingTest {
         CliRun replayed = CliRun.of(CliRun.nowhere(dir.resolve("home")), "replay", recording.toString());
         assertEquals(0, replayed.code(), replayed.err().toString());
         assertTrue(replayed.out().contains("1 waited"), replayed.out());
+
+        // Reading it leaves the labs RaceLab offers as they were: the isolation lab keeps its own spec.
+        Labs labs = new Labs(TestServers.backends());
+        String before = ((IsolationLab) labs.find(IsolationLab.ID).orElseThrow()).spec().name();
+        new RecordingReader(labs).read(recording);
+        assertEquals(before, ((IsolationLab) labs.find(IsolationLab.ID).orElseThrow()).spec().name());
+
+        // A recording's spec is anybody's text: however its header asks, it never runs as the user's login.
+        Path asLogin = Files.writeString(dir.resolve("as-login.racelab"), Files.readString(recording)
+                .replace("\"switches\":{}", "\"switches\":{\"as-login\":\"true\"}"));
+        CliRun refused = run("rerun", asLogin.toString());
+        assertEquals(2, refused.code(), refused.out());
+        assertTrue(refused.err().get(0).contains("never as your login"), refused.err().toString());
     }
 
     @Test
@@ -100,6 +117,8 @@ class LabFileRecordingTest {
                 {"racelab:counter", "user:counter"},
                 // Not a lab at all.
                 {"title", "titel"},
+                // A name no lab file has: control characters for a terminal.
+                {"\"lab\":\"c.lab\"", "\"lab\":\"c\\\\u001b[2J.lab\""},
         };
         for (String[] edit : edits) {
             Path hostile = Files.writeString(dir.resolve("hostile.racelab"), text.replaceFirst(edit[0], edit[1]));
@@ -107,8 +126,9 @@ class LabFileRecordingTest {
             assertEquals(2, replayed.code(), edit[1] + ": " + replayed.out());
             assertEquals(1, replayed.err().size(), replayed.err().toString());
             String said = replayed.err().get(0);
-            assertTrue(said.contains("hostile.racelab") && said.contains("carries a lab 'c.lab' that cannot be read")
-                    && said.matches(".*:\\d+:\\d+.*"), said);
+            assertTrue(said.contains("hostile.racelab") && said.contains("that cannot be read")
+                    && (said.matches(".*:\\d+:\\d+.*") || said.contains("a lab file's name is")), said);
+            assertFalse(said.contains("\u001b"), "no control character reaches the terminal");
         }
     }
 }

@@ -231,10 +231,20 @@ final class FileScenario implements Scenario {
 
     @Override
     public void close() throws Exception {
-        for (FileWorker worker : workers) {
-            worker.close();
-        }
         try {
+            // Each worker's connections closed whatever another's did; what failed is thrown after the teardown.
+            Exception failed = null;
+            for (FileWorker worker : workers) {
+                try {
+                    worker.close();
+                } catch (Exception e) {
+                    if (failed == null) {
+                        failed = e;
+                    } else {
+                        failed.addSuppressed(e);
+                    }
+                }
+            }
             if (waits != null) {
                 waits.close();
             }
@@ -246,6 +256,9 @@ final class FileScenario implements Scenario {
                 if (runs(block.when())) {
                     steps.run(block, owner, keys, Map.of("run", setup.runId()));
                 }
+            }
+            if (failed != null) {
+                throw failed;
             }
         } finally {
             release(sandbox, owner, keys);

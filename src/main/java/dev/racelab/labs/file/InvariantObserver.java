@@ -4,25 +4,51 @@ import dev.racelab.backend.Postgres;
 import dev.racelab.backend.Redis;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.ServerObserver;
+import dev.racelab.labfile.BlockText;
 import dev.racelab.labfile.LabFile;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisException;
 
 import java.math.BigDecimal;
 import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The values a lab file's invariants check, read from the servers while the run is live, on one
- * server lane: each invariant's query or command as it would answer now ({@code SELECT value FROM
- * counter = 11}), recorded when it changes. The picture of the invariant, with no Java written for
- * the lab: the counter climbing to 11 where 20 was due.
+ * server lane: each invariant's query or command as it would answer now ({@code "lost increment"
+ * = 11}), recorded when it changes. The picture of the invariant, with no Java written for the
+ * lab: the counter climbing to 11 where 20 was due.
+ *
+ * <p>Reading must not change the race it shows. Only an invariant that can be read without
+ * changing anything is read while the run goes: a PostgreSQL block of one query ({@code SELECT},
+ * {@code WITH}, {@code VALUES}, {@code TABLE}), run in a read-only transaction that is rolled back,
+ * waiting at most {@link #LOCK_WAIT_MS} for a lock (a worker that holds a table's lock is not
+ * queued behind); a Redis block whose every command only reads. Any other is judged at the end
+ * only. An invariant the server refuses to read is said once on the lane and not read again; a
+ * server that stops answering fails the read, as for every observer.
  */
 final class InvariantObserver implements ServerObserver {
 
     static final String LANE = "Invariants";
     private static final int REDIS_TIMEOUT_MILLIS = 10_000;
-    private static final int LONGEST = 44;
+    /** How long a read waits for a lock a worker holds before it gives this poll up. */
+    static final int LOCK_WAIT_MS = 20;
+    private static final int STATEMENT_MS = 2_000;
+    /** Redis commands that change nothing: an invariant made only of them can be read at any moment. */
+    private static final Set<String> READS = Set.of("GET", "MGET", "STRLEN", "EXISTS", "TYPE", "TTL", "PTTL", "HGET",
+            "HLEN", "HEXISTS", "HMGET", "LLEN", "LINDEX", "SCARD", "SISMEMBER", "ZCARD", "ZSCORE", "ZRANK", "ZCOUNT",
+            "GETRANGE", "BITCOUNT", "PFCOUNT", "XLEN", "PING", "TIME", "ECHO");
+    /** One query that reads: the only SQL read while the run goes. */
+    private static final Pattern QUERY = Pattern.compile("(?is)\\s*(SELECT|WITH|VALUES|TABLE)\\b[^;]*;?\\s*");
+    /** What says the server went away or stopped a read that took too long: no reading this time. */
+    private static final Set<String> NOT_NOW = Set.of("55P03", "57014");
 
     private final List<LabFile.Invariant> invariants;
     private final FileSteps steps;
@@ -30,7 +56,7 @@ final class InvariantObserver implements ServerObserver {
     private final Redis redis;
     private final Map<String, String> values;
     private final Long[] last;
-    /** Invariants read while the run is live: a Redis command that only reads, any SQL (in a read-only session). */
+    /** Invariants read while the run is live. */
     private final boolean[] watched;
     private volatile Connection pg;
     private volatile Jedis keys;
@@ -46,25 +72,24 @@ final class InvariantObserver implements ServerObserver {
         this.last = new Long[invariants.size()];
         this.watched = new boolean[invariants.size()];
         for (int i = 0; i < invariants.size(); i++) {
-            LabFile.Block block = invariants.get(i).block();
-            watched[i] = block.server() == LabFile.Server.PG || READS.contains(firstWord(block.text()));
+            watched[i] = readsOnly(invariants.get(i).block());
         }
     }
 
-    /** Redis commands that change nothing: an invariant that is one of them can be read at any moment. */
-    private static final java.util.Set<String> READS = java.util.Set.of("GET", "STRLEN", "EXISTS", "TYPE", "TTL", "PTTL",
-            "HGET", "HLEN", "HEXISTS", "LLEN", "LINDEX", "SCARD", "SISMEMBER", "ZCARD", "ZSCORE", "ZRANK", "ZCOUNT",
-            "GETRANGE", "BITCOUNT", "PFCOUNT", "XLEN");
-
-    private static String firstWord(String text) {
-        String[] words = text.strip().split("\\s+", 2);
-        return words[0].toUpperCase(java.util.Locale.ROOT);
+    /** What the lane calls an invariant's value: its name, which no other invariant has. */
+    static String subject(LabFile.Invariant invariant) {
+        return "\"" + invariant.verdict() + "\"";
     }
 
-    /** What the lane calls an invariant's value: its query or command, in one short line. */
-    static String subject(LabFile.Invariant invariant) {
-        String text = invariant.block().text().strip().replaceAll("\\s+", " ");
-        return text.length() <= LONGEST ? text : text.substring(0, LONGEST - 1) + "…";
+    /** Whether {@code block} can be read at any moment without changing anything. */
+    static boolean readsOnly(LabFile.Block block) {
+        if (block.server() == LabFile.Server.PG) {
+            // An advisory lock outlives a rolled-back transaction: a query that takes one is not read early.
+            return QUERY.matcher(block.text()).matches() && !block.text().toLowerCase(Locale.ROOT).contains("advisory");
+        }
+        List<List<BlockText.Arg>> commands = BlockText.redisCommands(block.text());
+        return !commands.isEmpty() && commands.stream()
+                .allMatch(c -> READS.contains(c.get(0).text().toUpperCase(Locale.ROOT)));
     }
 
     @Override
@@ -74,13 +99,20 @@ final class InvariantObserver implements ServerObserver {
 
     @Override
     public void connect() throws Exception {
-        boolean usesPg = invariants.stream().anyMatch(i -> i.block().server() == LabFile.Server.PG);
-        boolean usesRedis = invariants.stream().anyMatch(i -> i.block().server() == LabFile.Server.REDIS);
+        boolean usesPg = false;
+        boolean usesRedis = false;
+        for (int i = 0; i < invariants.size(); i++) {
+            usesPg |= watched[i] && invariants.get(i).block().server() == LabFile.Server.PG;
+            usesRedis |= watched[i] && invariants.get(i).block().server() == LabFile.Server.REDIS;
+        }
         if (usesPg && pg == null && postgres != null) {
             Connection session = postgres.control("invariants");
-            // Read at any moment, so it must change nothing: a write in an invariant is refused here.
-            try (java.sql.Statement st = session.createStatement()) {
-                st.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+            try (Statement st = session.createStatement()) {
+                st.execute("SET lock_timeout = " + LOCK_WAIT_MS + "; SET statement_timeout = " + STATEMENT_MS);
+                session.setAutoCommit(false);
+            } catch (SQLException e) {
+                session.close();
+                throw e;
             }
             pg = session;
         }
@@ -93,36 +125,66 @@ final class InvariantObserver implements ServerObserver {
     public void poll(LaneSink sink) throws Exception {
         connect();
         for (int i = 0; i < invariants.size(); i++) {
-            LabFile.Invariant invariant = invariants.get(i);
-            if (!watched[i]) {
-                continue;
-            }
-            BigDecimal number;
-            try {
-                number = FileValues.number(steps.run(invariant.block(), pg, keys, values));
-            } catch (java.sql.SQLException e) {
-                if (!"25006".equals(e.getSQLState())) {
-                    throw e;
-                }
-                // It writes: judged at the end only, never read while the run is live.
-                watched[i] = false;
-                continue;
-            }
-            if (number == null) {
-                continue;
-            }
-            long value;
-            try {
-                value = number.longValueExact();
-            } catch (ArithmeticException e) {
-                // Not a whole number, or too large for the lane: the verdict still judges it.
-                continue;
-            }
-            if (last[i] == null || last[i] != value) {
-                last[i] = value;
-                sink.record(0, EventKind.SERVER_VALUE, subject(invariant), value);
+            if (watched[i]) {
+                read(i, sink);
             }
         }
+    }
+
+    private void read(int i, LaneSink sink) throws SQLException {
+        LabFile.Invariant invariant = invariants.get(i);
+        String value;
+        try {
+            if (invariant.block().server() == LabFile.Server.PG) {
+                try (Statement st = pg.createStatement()) {
+                    st.execute("SET TRANSACTION READ ONLY");
+                }
+                try {
+                    value = steps.run(invariant.block(), pg, null, values);
+                } finally {
+                    pg.rollback();
+                }
+            } else {
+                value = steps.run(invariant.block(), null, keys, values);
+            }
+        } catch (SQLException e) {
+            String state = e.getSQLState() == null ? "" : e.getSQLState();
+            if (NOT_NOW.contains(state)) {
+                return;
+            }
+            if (state.startsWith("08")) {
+                throw e;
+            }
+            stopReading(i, sink, e.getMessage());
+            return;
+        } catch (JedisConnectionException e) {
+            throw e;
+        } catch (JedisException | IllegalArgumentException e) {
+            stopReading(i, sink, e.getMessage());
+            return;
+        }
+        BigDecimal number = FileValues.number(value);
+        if (number == null) {
+            return;
+        }
+        long whole;
+        try {
+            whole = number.longValueExact();
+        } catch (ArithmeticException e) {
+            // Not a whole number, or too large for the lane: the verdict still judges it.
+            return;
+        }
+        if (last[i] == null || last[i] != whole) {
+            last[i] = whole;
+            sink.record(0, EventKind.SERVER_VALUE, subject(invariant), whole);
+        }
+    }
+
+    /** The server refused to read invariant {@code i}: said once on the lane, judged at the end only. */
+    private void stopReading(int i, LaneSink sink, String why) {
+        watched[i] = false;
+        sink.record(0, EventKind.NOTE, subject(invariants.get(i)) + " is judged at the end only: reading it while "
+                + "the run goes failed (" + why + ")", 0);
     }
 
     @Override

@@ -48,12 +48,18 @@ public final class IsolationLab extends ProfiledLab<IsolationStrategy> {
 
     private final Backends backends;
     private final SpecSource source;
+    /** Bound to a spec a recording carried: it never runs as the user's login, whatever the recording says. */
+    private final boolean recorded;
 
     public IsolationLab(Backends backends) {
         this(backends, SpecSource.of(TeachingSpec.find(DEFAULT_SPEC).orElseThrow()));
     }
 
     private IsolationLab(Backends backends, SpecSource source) {
+        this(backends, source, false);
+    }
+
+    private IsolationLab(Backends backends, SpecSource source, boolean recorded) {
         super(IsolationStrategy.class, new LabProfile(ID, "Isolation specs",
                 "PostgreSQL's concurrency tests and the classic anomalies: sessions as lanes, steps as gates.",
                 Set.of(Service.POSTGRES), List.of(IsolationStrategy.values()), List.of(NEXT_STEP),
@@ -61,10 +67,29 @@ public final class IsolationLab extends ProfiledLab<IsolationStrategy> {
                 List.of(PERMUTATION, AS_LOGIN)));
         this.backends = backends;
         this.source = source;
+        this.recorded = recorded;
     }
 
     private static int sessions(SpecSource source) {
         return source.spec().sessions().size();
+    }
+
+    /**
+     * The same lab, bound to {@code other}, a spec a recording carried: the recording's text is
+     * anybody's, so it runs confined (a role that owns only its scratch database), never as the
+     * user's own login, whatever switches the recording gives.
+     */
+    public IsolationLab withRecordedSpec(SpecSource other) {
+        return new IsolationLab(backends, other, true);
+    }
+
+    @Override
+    public Optional<String> refuses(dev.racelab.engine.RunSpec spec) {
+        if (recorded && spec.switches().get(AS_LOGIN)) {
+            return Optional.of("this spec came from a recording, and a recording's spec runs only as the role RaceLab "
+                    + "makes for it, never as your login: run the spec's own file to use --set as-login=true");
+        }
+        return Optional.empty();
     }
 
     /** The same lab, bound to {@code other}. */

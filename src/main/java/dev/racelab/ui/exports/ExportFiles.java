@@ -10,7 +10,6 @@ import dev.racelab.engine.view.timeline.paint.TimelineLayout;
 import dev.racelab.export.TimelinePicture;
 import dev.racelab.export.TraceExport;
 import dev.racelab.files.OutputFile;
-import dev.racelab.labs.Labs;
 import dev.racelab.ui.files.OutputQuestion;
 import dev.racelab.ui.model.Settings;
 import dev.racelab.tasks.Background;
@@ -72,7 +71,7 @@ public final class ExportFiles {
 
     private final Supplier<RunRecord> shown;
     private final Supplier<TimelineLayout> shownLayout;
-    private final Labs labs;
+    private final Supplier<Lab> shownLab;
     private final Settings settings;
     private final Node anchor;
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper(this, "busy");
@@ -82,12 +81,13 @@ public final class ExportFiles {
     /**
      * @param shown       the record the window shows now (null: none)
      * @param shownLayout the timeline as the window shows it now: its size, font, zoom and time in view
+     * @param shownLab    the lab of the record shown (a recording's own, for a lab file it carried)
      */
-    public ExportFiles(Supplier<RunRecord> shown, Supplier<TimelineLayout> shownLayout, Labs labs, Settings settings,
-                       Node anchor) {
+    public ExportFiles(Supplier<RunRecord> shown, Supplier<TimelineLayout> shownLayout, Supplier<Lab> shownLab,
+                       Settings settings, Node anchor) {
         this.shown = shown;
         this.shownLayout = shownLayout;
-        this.labs = labs;
+        this.shownLab = shownLab;
         this.settings = settings;
         this.anchor = anchor;
     }
@@ -210,8 +210,7 @@ public final class ExportFiles {
 
     /** A fresh view of the lab's picture, fed the whole record (the window's own view is the FX thread's, live). */
     private LabView view(RunRecord record) {
-        Lab lab = labs.find(record.header().lab()).orElseThrow();
-        return LabPicture.fed(lab.view(record.header()), record);
+        return LabPicture.fed(shownLab.get().view(record.header()), record);
     }
 
     private Window window() {

@@ -5,6 +5,7 @@ import dev.racelab.labs.Labs;
 import dev.racelab.tasks.Background;
 import dev.racelab.ui.model.Session;
 import dev.racelab.ui.model.Settings;
+import javafx.animation.Animation;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
 import javafx.application.Platform;
@@ -34,8 +35,8 @@ import java.util.function.Consumer;
  * ChangedFiles}): reloaded, it replaces its entry, and the lab shown if it was that one. A file
  * that cannot be read is named with its line and column, and nothing in the list changes.
  *
- * <p>Files are read on a background thread; the list is changed on the FX thread only. The disk is
- * looked at every {@link #LOOK_EVERY}: a folder of a few files costs a few {@code stat}s.
+ * <p>The disk is looked at, and files read, on a background thread, every {@link #LOOK_EVERY} (a
+ * folder of a few files costs a few {@code stat}s); the list is changed on the FX thread only.
  */
 public final class LabFiles {
 
@@ -57,6 +58,11 @@ public final class LabFiles {
     private final java.util.Set<Path> reading = new java.util.HashSet<>();
     private final ChangedFiles changed;
     private final Timeline looking;
+    /** Where an isolation spec opened here goes: the isolation lab's bench. */
+    private final Consumer<Path> specs;
+    private boolean started;
+    /** A look at the disk is under way. */
+    private boolean scanning;
 
     /** A file read: its lab, its time on disk then, and whether it came from the folder. */
     private record Known(Lab lab, FileTime modified, boolean inFolder) {
@@ -66,7 +72,9 @@ public final class LabFiles {
      * @param list   the lab list's items: the built-in labs, to which the user's are added
      * @param anchor a node of the window, whose window owns the chooser and messages
      */
-    public LabFiles(Labs labs, ObservableList<Lab> list, Session session, Settings settings, Path folder, Node anchor) {
+    public LabFiles(Labs labs, ObservableList<Lab> list, Session session, Settings settings, Path folder, Node anchor,
+                    Consumer<Path> specs) {
+        this.specs = specs;
         this.labs = labs;
         this.list = list;
         this.session = session;
@@ -85,10 +93,12 @@ public final class LabFiles {
 
     /** Reads the folder now and keeps looking at it and at the files opened. */
     public void start() {
-        look();
+        started = true;
         looking.play();
+        look();
     }
 
+    /** Stops looking at the disk: the window is closing. */
     public void stop() {
         looking.stop();
     }
@@ -122,53 +132,92 @@ public final class LabFiles {
         }
     }
 
-    /** Reads {@code file} in the background, lists it and shows its lab; a file that cannot be read is named in one message. */
+    /**
+     * Reads {@code file} in the background, lists it and shows its lab; a file that cannot be read,
+     * or is no lab file, is named in one message. (An isolation spec opens in the isolation lab,
+     * {@link #LabFiles}'s {@code specs}.)
+     */
     public void open(Path file) {
         Path path = file.toAbsolutePath().normalize();
-        read(path, lab -> {
-            put(path, lab, known.containsKey(path) && known.get(path).inFolder());
+        String name = path.getFileName() == null ? "" : path.getFileName().toString();
+        if (name.endsWith(".spec")) {
+            specs.accept(path);
+            return;
+        }
+        if (!name.endsWith(".lab")) {
+            problem("This is not a lab file", path + ": a lab file's name ends .lab (docs/lab-format.md)");
+            return;
+        }
+        read(path, (lab, modified) -> {
+            put(path, lab, known.containsKey(path) && known.get(path).inFolder(), modified);
             session.select(lab);
         }, problem -> problem("This lab file cannot be opened", problem));
     }
 
-    /** Looks at the folder and the files listed: new folder files are listed, changed ones offered again. */
+    /**
+     * Looks at the disk in the background (the folder's files and the files listed, their times),
+     * then, on the FX thread, lists new folder files and offers changed ones again.
+     */
     private void look() {
-        for (Path file : folderFiles()) {
-            FileTime modified = modified(file);
+        if (looking.getStatus() == Animation.Status.STOPPED && started || scanning) {
+            return;
+        }
+        scanning = true;
+        List<Path> listed = List.copyOf(known.keySet());
+        Background.run("lab-folder", () -> {
+            Map<Path, FileTime> inFolder = new LinkedHashMap<>();
+            for (Path file : folderFiles()) {
+                inFolder.put(file, modified(file));
+            }
+            Map<Path, FileTime> times = new java.util.HashMap<>();
+            for (Path file : listed) {
+                times.put(file, modified(file));
+            }
+            Platform.runLater(() -> {
+                scanning = false;
+                seen(inFolder, times);
+            });
+        }, e -> Platform.runLater(() -> scanning = false));
+    }
+
+    /** What a look at the disk found: folder files to read, listed files changed or gone. */
+    private void seen(Map<Path, FileTime> inFolder, Map<Path, FileTime> times) {
+        inFolder.forEach((file, modified) -> {
             if (!known.containsKey(file) && modified != null && !modified.equals(unreadable.get(file))) {
-                read(file, lab -> put(file, lab, true), problem -> {
+                read(file, (lab, at) -> put(file, lab, true, at), problem -> {
                     unreadable.put(file, modified);
                     changed.unreadable(file, problem);
                 });
             }
-        }
-        for (Map.Entry<Path, Known> entry : List.copyOf(known.entrySet())) {
-            FileTime now = modified(entry.getKey());
-            if (now == null && entry.getValue().inFolder() && session.lab() != entry.getValue().lab()) {
-                // Gone from the folder: it leaves the list, unless it is the lab on screen.
-                known.remove(entry.getKey());
-                list.remove(entry.getValue().lab());
-                changed.gone(entry.getKey());
-            } else if (now != null && !now.equals(entry.getValue().modified())) {
-                changed.offer(entry.getKey());
+        });
+        times.forEach((file, now) -> {
+            Known entry = known.get(file);
+            if (entry == null) {
+                return;
             }
-        }
+            if (now == null && entry.inFolder() && session.lab() != entry.lab()) {
+                // Gone from the folder: it leaves the list, unless it is the lab on screen.
+                known.remove(file);
+                list.remove(entry.lab());
+                changed.gone(file);
+            } else if (now != null && !now.equals(entry.modified())) {
+                changed.offer(file);
+            }
+        });
     }
 
     /** Reads {@code file} again: it replaces its entry, and the lab on screen if it was this one. */
     void reload(Path file) {
         Known before = known.get(file);
-        read(file, lab -> {
+        read(file, (lab, modified) -> {
             boolean shown = before != null && session.lab() != null && session.lab().id().equals(before.lab().id());
-            put(file, lab, before != null && before.inFolder());
+            put(file, lab, before != null && before.inFolder(), modified);
             if (shown) {
                 session.select(lab);
             }
         }, problem -> {
-            // Still the old one listed: the file is looked at again when it changes again.
-            if (before != null) {
-                known.put(file, new Known(before.lab(), modified(file), before.inFolder()));
-            }
+            // Still the old one listed: offered again when the file changes again.
+            keep(file);
             changed.unreadable(file, problem);
         });
     }
@@ -177,13 +226,23 @@ public final class LabFiles {
     void keep(Path file) {
         Known before = known.get(file);
         if (before != null) {
-            known.put(file, new Known(before.lab(), modified(file), before.inFolder()));
+            Background.run("lab-folder", () -> {
+                FileTime now = modified(file);
+                Platform.runLater(() -> {
+                    if (known.get(file) == before) {
+                        known.put(file, new Known(before.lab(), now, before.inFolder()));
+                    }
+                });
+            });
         }
     }
 
-    /** Lists {@code lab}, read from {@code file}: in place of the entry of the same id, else after the others. */
-    private void put(Path file, Lab lab, boolean inFolder) {
-        known.put(file, new Known(lab, modified(file), inFolder));
+    /**
+     * Lists {@code lab}, read from {@code file} as it was at {@code modified} (taken before the read,
+     * so a save meanwhile is offered): in place of the entry of the same id, else after the others.
+     */
+    private void put(Path file, Lab lab, boolean inFolder, FileTime modified) {
+        known.put(file, new Known(lab, modified, inFolder));
         unreadable.remove(file);
         changed.settled(file);
         for (int i = 0; i < list.size(); i++) {
@@ -201,12 +260,13 @@ public final class LabFiles {
         list.add(at, lab);
     }
 
-    private void read(Path file, Consumer<Lab> done, Consumer<String> failed) {
+    private void read(Path file, java.util.function.BiConsumer<Lab, FileTime> done, Consumer<String> failed) {
         if (!reading.add(file)) {
             return;
         }
         Background.run("lab-file-reader", () -> {
             Lab lab;
+            FileTime modified = modified(file);
             try {
                 lab = labs.read(file);
             } catch (IllegalArgumentException e) {
@@ -218,7 +278,7 @@ public final class LabFiles {
             }
             Platform.runLater(() -> {
                 reading.remove(file);
-                done.accept(lab);
+                done.accept(lab, modified);
             });
         });
     }

@@ -133,7 +133,15 @@ public final class Session {
      * @throws IllegalArgumentException if RaceLab has no lab the recording names
      */
     public void open(RunRecord recorded) {
-        Lab recordedLab = labs.apply(recorded.header().lab());
+        open(recorded, null);
+    }
+
+    /**
+     * Shows a recorded run of {@code lab}, as the recording gave it (a lab file's from the text the
+     * recording carries); null: the lab its id names.
+     */
+    public void open(RunRecord recorded, Lab given) {
+        Lab recordedLab = given != null ? given : labs.apply(recorded.header().lab());
         if (recordedLab == null) {
             throw new IllegalArgumentException("this RaceLab has no lab '" + recorded.header().lab() + "'");
         }

@@ -172,7 +172,7 @@ public final class RecordingFiles {
         RunRecord before = opened;
         opened = chosen;
         try {
-            session.open(chosen);
+            session.open(chosen, recording.labOf(chosen));
         } catch (IllegalArgumentException e) {
             opened = before;
             problem("This recording cannot be opened", file + ": " + e.getMessage());

@@ -100,11 +100,11 @@ public final class MainView extends BorderPane {
         controls.explore.setOnAction(e -> openExplore());
         banner.onGuide(() -> openWalkthrough(session.lab() == null ? null : session.lab().id()));
         recordings = new RecordingFiles(session, labs, settings, this);
-        exports = new ExportFiles(shownRun::record, timeline::shownLayout, labs, settings, this);
+        exports = new ExportFiles(shownRun::record, timeline::shownLayout, session::lab, settings, this);
         labList = new LabList(labs.all());
         labList.follow(session, settings);
         labFiles = new LabFiles(labs, labList.getItems(), session, settings, settings.get(Settings.LAB_FOLDER)
-                .map(Path::of).orElseGet(() -> DataHome.labs(System.getenv())), this);
+                .map(Path::of).orElseGet(() -> DataHome.labs(System.getenv())), this, this::openDropped);
         timeline.selectedActorProperty().addListener((o, a, actor) -> shownRun.selectLane(actor.intValue()));
         labColumn = new VBox(new Label("Labs"), labList, labFiles.changedBar());
         labColumn.getStyleClass().add("lab-column");

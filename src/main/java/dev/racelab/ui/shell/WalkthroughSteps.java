@@ -68,7 +68,9 @@ final class WalkthroughSteps {
     /** Opens the walkthrough of lab {@code id}, or tells there is none. */
     void open(String id) {
         try {
-            Walkthrough walkthrough = walkthroughs.of(id);
+            // The lab on screen, if it is the one: a lab file's own walkthrough, a recording's text included.
+            Walkthrough walkthrough = walkthroughs.of(id, session.lab() != null && session.lab().id().equals(id)
+                    ? session.lab() : null);
             if (walkthrough == null) {
                 banner.showIdle("This lab has no walkthrough yet: Help ▸ Open a walkthrough file… opens one of your own.");
                 return;

@@ -24,11 +24,16 @@ public final class Walkthroughs {
 
     /** Lab {@code id}'s own walkthrough, or null if it has none. */
     public Walkthrough of(String id) throws WalkthroughReader.Problem {
+        return of(id, null);
+    }
+
+    /** Lab {@code id}'s own walkthrough ({@code shown}: that lab, as the window has it, or null), or null if it has none. */
+    public Walkthrough of(String id, dev.racelab.engine.lab.Lab shown) throws WalkthroughReader.Problem {
         if (id == null) {
             return null;
         }
         // A lab file may carry its own.
-        if (labs.find(id).orElse(null) instanceof dev.racelab.labs.file.FileLab file) {
+        if ((shown != null ? shown : labs.find(id).orElse(null)) instanceof dev.racelab.labs.file.FileLab file) {
             var text = file.file().walkthrough();
             return text == null ? null : reader.embedded(id, text.text(), text.line(), file);
         }
