@@ -76,7 +76,8 @@ final class LabFileList {
 
     private static String itemLine(LabFile.Item item) {
         if (item instanceof LabFile.Gate gate) {
-            return "gate " + gate.name() + (gate.delay() == null ? "" : " delay " + gate.delay() + " ms")
+            return "gate " + gate.name() + (gate.crash() ? " crash" : "")
+                    + (gate.delay() == null ? "" : " delay " + gate.delay() + " ms")
                     + (gate.worker() == 0 ? "" : " (worker " + gate.worker() + ")");
         }
         if (item instanceof LabFile.Let let) {

@@ -119,7 +119,11 @@ public record LabFile(String name, String title, String story, List<Block> setup
      * the delay a run starts with ({@code 300}, {@code 0-20} ms; null: none), for worker number
      * {@code worker} only (0: every worker).
      */
-    public record Gate(String name, int line, String delay, int worker) implements Item {
+    /**
+     * A gate: its delay at the start ({@code 20}, {@code 0-20}, or null), the worker it is for (0:
+     * all), and whether it is a fault gate where an armed worker crashes ({@code crash}).
+     */
+    public record Gate(String name, int line, String delay, int worker, boolean crash) implements Item {
     }
 
     /**

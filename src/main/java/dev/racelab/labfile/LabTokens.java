@@ -25,7 +25,7 @@ class LabTokens {
 
     /** The format's own words, which a value or a gate is not called (they would read as the next item). */
     static final Set<String> WORDS = Set.of("title", "story", "switch", "gate", "let", "capture", "when", "until",
-            "max", "every", "from", "delay", "worker", "invariant", "pg", "redis", "workers", "ops", "null", "not");
+            "max", "every", "from", "delay", "crash", "worker", "invariant", "pg", "redis", "workers", "ops", "null", "not");
     /** Words an invariant's expression may use, beside numbers and {@code $run}. */
     private static final Set<String> TOTALS = Set.of("workers", "operations");
 

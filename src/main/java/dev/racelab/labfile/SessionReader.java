@@ -107,10 +107,14 @@ final class SessionReader {
         return name;
     }
 
-    /** After {@code gate NAME}: {@code [delay MS[-MS]] [worker N]}, in a session of {@code workers} workers. */
+    /** After {@code gate NAME}: {@code [crash] [delay MS[-MS]] [worker N]}, in a session of {@code workers} workers. */
     private Gate gate(Token name, int workers) throws SpecException {
         String delay = null;
         int worker = 0;
+        boolean crash = t.token.is("crash");
+        if (crash) {
+            t.advance();
+        }
         if (t.token.is("delay")) {
             t.advance();
             delay = String.valueOf(t.integer("the delay in milliseconds", LabReader.MOST_DELAY_MS, 0));
@@ -124,7 +128,7 @@ final class SessionReader {
             t.advance();
             worker = t.integer("the worker's number", workers);
         }
-        return new Gate(name.text(), name.line(), delay, worker);
+        return new Gate(name.text(), name.line(), delay, worker, crash);
     }
 
     /** {@code let NAME = EXPRESSION}: a value computed from numbers and earlier values. */

@@ -106,4 +106,23 @@ class LabFileRunsTest {
         assertTrue(sweep.out().contains("between=0 ms: 1 run") && sweep.out().contains("between=10 ms: 1 run"),
                 sweep.out());
     }
+
+    @Test
+    void aWorkerThatCrashesAtItsGateLeavesItsRedisLockBehindUnlessItHasALease() {
+        String crash = "src/test/resources/dev/racelab/labfile/crash.lab";
+        CliRun noLease = run("run", crash, "--runs", "2", "--json");
+        assertEquals(0, noLease.code(), noLease.err().toString());
+        JsonObject stuck = JsonParser.parseString(noLease.out()).getAsJsonObject();
+        assertEquals(2, stuck.getAsJsonObject("verdicts").get("RACE").getAsInt(), noLease.out());
+        assertEquals(0, stuck.getAsJsonObject("metrics").get("stuck behind a dead holder").getAsInt(),
+                "nobody got the lock after client-1 crashed holding it");
+        CliRun lease = run("run", crash, "--strategy", "lease", "--runs", "2", "--json");
+        assertEquals(0, lease.code(), lease.err().toString());
+        assertEquals(2, JsonParser.parseString(lease.out()).getAsJsonObject().getAsJsonObject("verdicts")
+                .get("SAFE").getAsInt(), lease.out());
+        CliRun disarmed = run("run", crash, "--delay", "crash_holding=0@client-1", "--json");
+        assertEquals(0, disarmed.code(), disarmed.err().toString());
+        assertEquals("SAFE", JsonParser.parseString(disarmed.out()).getAsJsonObject().get("verdict").getAsString(),
+                "without the crash, the lock is let go: " + disarmed.out());
+    }
 }

@@ -49,7 +49,7 @@ class LabReaderTest {
         assertEquals(List.of("read_then_write", "atomic", "row_lock"), lab.switches().get(0).choices());
         LabFile.LabSession client = lab.sessions().get(0);
         assertEquals(List.of("client", 4, 25), List.of(client.name(), client.workers(), client.ops()));
-        assertEquals(List.of("after_read"), client.gates());
+        assertEquals(List.of("before_read", "after_read"), client.gates());
         assertEquals(List.of("begin", "read", "lock", "write", "commit", "add"),
                 client.steps().stream().map(LabFile.LabStep::name).toList());
         LabFile.LabStep write = client.steps().get(3);

@@ -51,8 +51,13 @@ public final class FileLab implements Lab {
         this.text = text;
         this.backends = backends;
         for (LabFile.LabSession session : file.sessions()) {
-            for (String gate : session.gates()) {
-                gates.putIfAbsent(gate, new Gate(gate, "gate " + gate + " of session " + session.name()));
+            for (LabFile.Item item : session.items()) {
+                if (item instanceof LabFile.Gate gate) {
+                    gates.putIfAbsent(gate.name(), gate.crash()
+                            ? Gate.fault(gate.name(), "gate " + gate.name() + " of session " + session.name()
+                            + ": an armed worker crashes here, its connections cut and nothing cleaned up")
+                            : new Gate(gate.name(), "gate " + gate.name() + " of session " + session.name()));
+                }
             }
         }
         int workers = file.sessions().stream().mapToInt(LabFile.LabSession::workers).sum();
@@ -134,8 +139,9 @@ public final class FileLab implements Lab {
         int base = 0;
         for (LabFile.LabSession session : file.sessions()) {
             for (LabFile.Item item : session.items()) {
-                if (item instanceof LabFile.Gate gate && gate.delay() != null) {
-                    String[] range = gate.delay().split("-");
+                if (item instanceof LabFile.Gate gate && (gate.delay() != null || gate.crash() && gate.worker() > 0)) {
+                    // A crash gate for one worker is armed for it from the start.
+                    String[] range = (gate.delay() == null ? "1" : gate.delay()).split("-");
                     GateRule rule = range.length == 1 ? GateRule.fixed(Long.parseLong(range[0]))
                             : GateRule.range(Long.parseLong(range[0]), Long.parseLong(range[1]));
                     plan = gate.worker() == 0 ? plan.with(gate.name(), rule)

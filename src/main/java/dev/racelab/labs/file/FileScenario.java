@@ -5,6 +5,7 @@ import dev.racelab.backend.PgLockObserver;
 import dev.racelab.backend.PgSessions;
 import dev.racelab.backend.PgWaits;
 import dev.racelab.backend.Postgres;
+import dev.racelab.labs.support.Survivors;
 import dev.racelab.backend.Redis;
 import dev.racelab.engine.Gate;
 import dev.racelab.engine.LabWorker;
@@ -68,6 +69,8 @@ final class FileScenario implements Scenario {
     private final Jedis keys;
     private final FileSteps steps;
     private final List<FileWorker> workers = new ArrayList<>();
+    /** Keeps a worker that crashed on its lane until the others are done. */
+    private final Survivors survivors;
     /** Each session's operations in this run: {@code --ops} when the sessions agree, else the file's. */
     private final Map<String, Integer> ops = new HashMap<>();
     /** The words an expression may use: {@code workers}, {@code operations}. */
@@ -93,6 +96,7 @@ final class FileScenario implements Scenario {
         }
         this.totals = Map.of("workers", (long) setup.workers(), "operations", operations);
         this.steps = new FileSteps(setup.runId());
+        this.survivors = new Survivors(setup.workers());
         SpecSandbox made = null;
         Connection session = null;
         Jedis connection = null;
@@ -188,6 +192,10 @@ final class FileScenario implements Scenario {
 
     String runId() {
         return setup.runId();
+    }
+
+    Survivors survivors() {
+        return survivors;
     }
 
     FileSteps steps() {

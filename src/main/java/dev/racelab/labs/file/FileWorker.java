@@ -35,6 +35,8 @@ final class FileWorker implements LabWorker {
     /** The worker's own session in the sandbox, known to the lock lane and the schedule by its pid. */
     private final PgSessions.Session pgSession;
     private final Connection pg;
+    /** Crashed at a fault gate: out of the run, its later operations do nothing. */
+    private boolean crashed;
     /** Each step's name and text, as its STEP_SENT says it ({@code take: UPDATE tokens …}). */
     private final Map<LabFile.LabStep, String> sent = new HashMap<>();
     private final Jedis redis;
@@ -57,7 +59,7 @@ final class FileWorker implements LabWorker {
 
     @Override
     public void operation(int n) throws Exception {
-        if (n >= ops) {
+        if (n >= ops || crashed) {
             return;
         }
         Map<String, String> values = new HashMap<>();
@@ -72,7 +74,13 @@ final class FileWorker implements LabWorker {
         while (i < items.size()) {
             LabFile.Item item = items.get(i);
             if (item instanceof LabFile.Gate gate) {
-                context.gate(scenario.gate(gate.name()));
+                dev.racelab.engine.Gate at = scenario.gate(gate.name());
+                if (!at.isFault()) {
+                    context.gate(at);
+                } else if (context.fault(at)) {
+                    crash(gate.name());
+                    return;
+                }
                 i++;
                 continue;
             }
@@ -169,8 +177,26 @@ final class FileWorker implements LabWorker {
         }
     }
 
+    /**
+     * At an armed crash gate: the worker's connections are cut, as a process that dies cuts them
+     * (PostgreSQL rolls back its transaction and lets its locks go; what it set in Redis stays), and
+     * it stays on its lane, out of the run, until the others are done.
+     */
+    private void crash(String gate) throws InterruptedException {
+        crashed = true;
+        abort();
+        context.mark(EventKind.FAULT, gate, 0);
+        context.state(dev.racelab.engine.ActorState.FAILED, "crashed at " + gate + ": its connections cut, "
+                + "nothing cleaned up");
+        scenario.survivors().done();
+        scenario.survivors().outlast(context, () -> { });
+    }
+
     @Override
     public void close() throws Exception {
+        if (!crashed) {
+            scenario.survivors().done();
+        }
         try {
             if (redis != null) {
                 redis.close();
