@@ -142,6 +142,10 @@ final class FileScenario implements Scenario {
         if (!file.invariants().isEmpty()) {
             observers.add(new InvariantObserver(file.invariants(), steps, inSandbox, redis, setup.runId()));
         }
+        List<String> named = redis == null ? List.of() : RedisKeysObserver.keysOf(file);
+        if (!named.isEmpty()) {
+            observers.add(new RedisKeysObserver(redis, named, steps));
+        }
         return observers;
     }
 
