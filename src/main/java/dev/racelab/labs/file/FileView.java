@@ -57,8 +57,9 @@ final class FileView extends DefaultView {
         for (LabFile.Invariant invariant : file.invariants()) {
             Long value = tracker.serverValue(InvariantObserver.subject(invariant));
             String now = value == null ? "—" : String.valueOf(value);
-            String line = "\"" + invariant.verdict() + "\": " + InvariantObserver.subject(invariant) + " → " + now
-                    + ", must be " + invariant.test();
+            String text = invariant.block().text().strip().replaceAll("\\s+", " ");
+            String line = "\"" + invariant.verdict() + "\": " + (text.length() <= 44 ? text : text.substring(0, 43) + "…")
+                    + " → " + now + ", must be " + invariant.test();
             Ink ink = Ink.TEXT;
             if (judged && !broken) {
                 broken = outcome.violations().containsKey(invariant.verdict());
