@@ -40,6 +40,8 @@ class LabTokens {
     Token labOnly;
     /** The switches, by name, as the file defines them. */
     final Map<String, Choice> switches = new LinkedHashMap<>();
+    /** Each gate's kind, by name, across the sessions: whether it is a crash gate. */
+    final Map<String, Boolean> crashGates = new java.util.HashMap<>();
 
     LabTokens(String file, String text) {
         this.file = file;

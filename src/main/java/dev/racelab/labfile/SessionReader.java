@@ -128,6 +128,11 @@ final class SessionReader {
             t.advance();
             worker = t.integer("the worker's number", workers);
         }
+        Boolean before = t.crashGates.putIfAbsent(name.text(), crash);
+        if (before != null && before != crash) {
+            throw t.error(name, "gate " + name.text() + " is " + (before ? "a crash gate" : "a plain gate")
+                    + " in another session: a gate is of one kind in every session");
+        }
         return new Gate(name.text(), name.line(), delay, worker, crash);
     }
 
