@@ -37,7 +37,7 @@ class ExploreCliTest {
     }
 
     private static RunRecord read(Path file) throws Exception {
-        Recording recording = new RecordingReader(id -> new Labs(TestServers.backends()).find(id).orElse(null))
+        Recording recording = new RecordingReader(new Labs(TestServers.backends()))
                 .read(file);
         return recording.last();
     }

@@ -224,7 +224,7 @@ class HostileTextTest {
         RunRecord run;
         try (Backends unstarted = new Backends(BackendSettings.embedded(), dir.resolve("home"), StartupListener.SILENT)) {
             Labs labs = new Labs(unstarted);
-            run = new RecordingReader(id -> labs.find(id).orElse(null)).read(crafted("hostile.racelab", "counter")).last();
+            run = new RecordingReader(labs).read(crafted("hostile.racelab", "counter")).last();
         }
         assertEquals("all counted\\x1b]0;pwned\\x07\\x1b[2J", run.outcome().headline());
         assertEquals("The counter\nended at 1.\\u202egnirts\\r", run.outcome().explanation(), "a line break is kept");

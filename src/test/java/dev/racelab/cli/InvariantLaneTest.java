@@ -3,7 +3,6 @@ package dev.racelab.cli;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.racelab.backend.BackendSettings;
-import dev.racelab.backend.Postgres;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.RunRecord;
@@ -24,8 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The Invariants lane reads a lab file's invariants while the run goes, and must not change the
  * race it shows: an invariant that writes is judged once, at the end, whether it says so plainly
- * or hides its write in a query; and a worker holding a table's lock for longer than a control
- * session waits does not stall the lane or fail the run.
+ * or hides its write in a query; and a worker holding a table's lock does not stall the lane.
  */
 @Tag("lab")
 class InvariantLaneTest {
@@ -55,8 +53,9 @@ class InvariantLaneTest {
     }
 
     @Test
-    void aWorkerHoldingATableLockLongerThanAControlSessionWaitsStallsNothing(@TempDir Path dir) throws Exception {
-        long holdMs = (Postgres.CONTROL_TIMEOUT_SECONDS + 1) * 1000L;
+    void aWorkerHoldingATableLockStallsNoRead(@TempDir Path dir) throws Exception {
+        // Long enough that a read waiting for the lock would leave a gap wider than the widest allowed.
+        long holdMs = 3_000;
         Path lab = Files.writeString(dir.resolve("locks.lab"), """
                 setup { CREATE TABLE t (n int NOT NULL); INSERT INTO t VALUES (0); }
                 session s workers 1 ops 1
@@ -85,6 +84,6 @@ class InvariantLaneTest {
             }
         }
         assertTrue(last > 0, "the Invariants lane was read");
-        assertTrue(widest < 2_000_000_000L, "the widest gap between two reads: " + widest / 1_000_000 + " ms");
+        assertTrue(widest < 1_500_000_000L, "the widest gap between two reads: " + widest / 1_000_000 + " ms");
     }
 }

@@ -51,14 +51,14 @@ class LabFileExploreTest {
     }
 
     @ParameterizedTest(name = "{0} as a file, {1} built in")
-    @CsvSource({"read_modify_write, read-modify-write", "select_for_update, select-for-update",
-            "serializable_retry, serializable-retry", "atomic_update, atomic-update"})
+    @CsvSource({"read_modify_write, read-modify-write", "select_for_update, select-for-update"})
     void theCounterFileAndTheCounterLabFailInTheSameSchedules(String asFile, String builtIn) {
         JsonObject file = explore(FOLDER.resolve("counter.lab").toString(), "--strategy", asFile, "--method", "all");
         JsonObject lab = explore("counter", "--strategy", builtIn, "--workers", "2", "--ops", "1", "--method", "all");
         assertTrue(file.get("exhausted").getAsBoolean() && lab.get("exhausted").getAsBoolean());
         assertEquals(lab.get("space").getAsInt(), file.get("space").getAsInt(), "the same space");
         assertEquals(failing(lab), failing(file), "the same failing schedules");
+        // The race fails in four of the six; the row lock, whose waits the schedule asks PostgreSQL about, in none.
         assertEquals(asFile.equals("read_modify_write") ? 4 : 0, file.get("failing").getAsInt(), file.toString());
     }
 

@@ -117,10 +117,12 @@ class RecordingRoundTripTest {
         // No server from here on: the labs are made with servers that are never started.
         try (Backends none = new Backends(BackendSettings.embedded(), dir, StartupListener.SILENT)) {
             Labs labs = new Labs(none);
-            Recording recording = new RecordingReader(id -> labs.find(id).orElse(null)).read(file);
+            Recording recording = new RecordingReader(labs).read(file);
             assertEquals(1, recording.runs().size());
             RunRecord opened = recording.last();
-            Lab lab = labs.find(labId).orElseThrow();
+            // The lab as the recording gives it (the isolation lab with the spec it carries).
+            Lab lab = recording.labOf(opened);
+            assertEquals(labId, lab.id());
 
             assertEquals(summary.get("verdict").getAsString(), opened.outcome().verdict().name());
             assertEquals(followed.record.outcome(), opened.outcome(), "verdict, headline, violations, metrics, places");
@@ -142,7 +144,7 @@ class RecordingRoundTripTest {
                 assertFalse(opened.outcome().places().isEmpty() && timeline.violations() > 0,
                         "the violations are linked to their places");
             }
-            SameTimeEverywhere.check(file, new RecordingReader(id -> labs.find(id).orElse(null)),
+            SameTimeEverywhere.check(file, new RecordingReader(labs),
                     List.of(timeline, followed.timeline));
         }
     }

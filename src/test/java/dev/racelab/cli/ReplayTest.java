@@ -141,7 +141,7 @@ class ReplayTest {
         // Version 1 counted t from the run's first event; its start (RUN_STARTED) is at t = 10 here.
         Path old = write("old.racelab", WHOLE.getBytes(StandardCharsets.UTF_8));
         Labs labs = new Labs(new Backends(BackendSettings.embedded(), dir, StartupListener.SILENT));
-        RecordingReader reader = new RecordingReader(id -> labs.find(id).orElse(null));
+        RecordingReader reader = new RecordingReader(labs);
         RunRecord run = reader.read(old).last();
         assertEquals(List.of(-10L, -10L, 0L, 10L, 20L, 30L), java.util.stream.LongStream.range(0, 6)
                 .mapToObj(seq -> run.events().get(seq).nanos()).toList());

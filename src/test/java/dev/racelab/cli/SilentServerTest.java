@@ -194,7 +194,7 @@ class SilentServerTest {
             assertTrue(result.json().get("explanation").getAsString().startsWith(named),
                     result.json().get("explanation").getAsString());
             assertTrue(result.err().startsWith("racelab: " + named), result.err());
-            Recording recording = new RecordingReader(id -> new Labs(TestServers.backends()).find(id).orElse(null))
+            Recording recording = new RecordingReader(new Labs(TestServers.backends()))
                     .read(file);
             assertEquals("ERROR", recording.last().outcome().verdict().name(), "the recording is whole");
             assertTrue(recording.last().events().snapshot().stream().filter(e -> e.kind() == EventKind.WRITE).count()

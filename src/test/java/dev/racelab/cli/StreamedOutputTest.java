@@ -74,7 +74,7 @@ class StreamedOutputTest {
     private List<RunRecord> whole() throws Exception {
         try (Backends unstarted = new Backends(BackendSettings.embedded(), dir.resolve("home"), StartupListener.SILENT)) {
             Labs labs = new Labs(unstarted);
-            return new RecordingReader(id -> labs.find(id).orElse(null)).read(recording).runs();
+            return new RecordingReader(labs).read(recording).runs();
         }
     }
 
@@ -109,7 +109,7 @@ class StreamedOutputTest {
         try (Backends unstarted = new Backends(BackendSettings.embedded(), dir.resolve("home"), StartupListener.SILENT)) {
             Labs labs = new Labs(unstarted);
             whole = new Summary(labs.find("counter").orElseThrow());
-            Recording recording = new RecordingReader(id -> labs.find(id).orElse(null)).read(this.recording);
+            Recording recording = new RecordingReader(labs).read(this.recording);
             recording.runs().forEach(whole::add);
             whole.times(recording.elapsedMs(), recording.startupMs(), recording.interrupted());
             whole.batch(recording.planned(), recording.serverFailure());

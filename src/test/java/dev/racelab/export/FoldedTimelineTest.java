@@ -57,7 +57,7 @@ class FoldedTimelineTest {
         }
         try (Backends unstarted = new Backends(BackendSettings.embedded(), dir.resolve("home"), StartupListener.SILENT)) {
             Labs labs = new Labs(unstarted);
-            runs = new RecordingReader(id -> labs.find(id).orElse(null)).read(file).runs();
+            runs = new RecordingReader(labs).read(file).runs();
         }
     }
 

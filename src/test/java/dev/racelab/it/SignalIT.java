@@ -54,7 +54,7 @@ class SignalIT {
 
             try (Backends none = new Backends(BackendSettings.embedded(), dir, StartupListener.SILENT)) {
                 Labs labs = new Labs(none);
-                Recording recording = new RecordingReader(id -> labs.find(id).orElse(null)).read(file);
+                Recording recording = new RecordingReader(labs).read(file);
                 assertTrue(recording.interrupted(), "the recording says it was cut short");
                 assertEquals(1, recording.runs().size(), "no run started after the signal");
                 assertTrue(recording.last().outcome().explanation().startsWith("Stopped"),

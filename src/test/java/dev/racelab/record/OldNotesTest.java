@@ -55,7 +55,7 @@ class OldNotesTest {
         Path file = dir.resolve("v" + version + ".racelab");
         Files.writeString(file, recording(version));
         Labs labs = new Labs(new Backends(BackendSettings.embedded(), dir, StartupListener.SILENT));
-        return new RecordingReader(id -> labs.find(id).orElse(null)).read(file).last();
+        return new RecordingReader(labs).read(file).last();
     }
 
     private static List<Event> events(RunRecord record) {

@@ -61,7 +61,7 @@ final class Judge {
             recordingProblem = "no recording";
         } else {
             try {
-                recording = Optional.of(new RecordingReader(id -> labs.find(id).orElse(null)).read(recordingFile));
+                recording = Optional.of(new RecordingReader(labs).read(recordingFile));
             } catch (RecordingException e) {
                 recordingProblem = "recording unreadable: " + e.getMessage();
             }

@@ -98,7 +98,7 @@ class SessionTest {
             writer.write(counter, ended);
             writer.commit(1, 0, false);
         }
-        Recording read = new RecordingReader(id -> labs.find(id).orElse(null)).read(file);
+        Recording read = new RecordingReader(labs).read(file);
         session.open(read.last());
         session.tick();
         assertTrue(session.replayingProperty().get());

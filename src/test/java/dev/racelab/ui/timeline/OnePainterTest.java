@@ -64,7 +64,7 @@ class OnePainterTest {
             Files.copy(in, file);
         }
         Labs labs = new Labs(new Backends(BackendSettings.embedded(), dir, StartupListener.SILENT));
-        for (RunRecord record : new RecordingReader(id -> labs.find(id).orElse(null)).read(file).runs()) {
+        for (RunRecord record : new RecordingReader(labs).read(file).runs()) {
             TimelineModel model = new TimelineModel(record.events());
             new Feed(record.events(), model::accept).catchUp();
             WritableImage[] shot = new WritableImage[1];
