@@ -139,4 +139,24 @@ class LabFileWindowTest {
         ui.await("the fix is chosen", () -> window.session().switchesProperty().get()
                 .describe(window.session().lab().switches()).equals(java.util.Map.of("fix", "incr")));
     }
+
+    @Test
+    void aBatchOfTheUsersLabCountsTheRaceAndTheFix(FxRobot robot) throws Exception {
+        WindowDriver ui = new WindowDriver(robot);
+        ui.await("the user's lab is listed", () -> list(robot).getItems().stream()
+                .anyMatch(lab -> lab.title().equals(TITLE)));
+        ui.chooseLab(TITLE);
+        dev.racelab.ui.batch.BatchWindow batch = WindowDriver.onFx(() -> window.view().openBatch());
+        WindowDriver.onFx(() -> robot.lookup(".check-box").queryAllAs(javafx.scene.control.CheckBox.class).stream()
+                .filter(box -> box.getId() != null && box.getId().startsWith("batch-strategy-"))
+                .peek(box -> box.setSelected(List.of("get_set", "incr").contains(box.getId().substring(15)))).count());
+        WindowDriver.onFx(() -> batch.start());
+        ui.await("the batch ends", () -> batch.resultProperty().get() != null);
+        dev.racelab.engine.Batch.Result result = batch.resultProperty().get();
+        dev.racelab.engine.Batch.Point broken = result.points().get("get_set").get(0);
+        dev.racelab.engine.Batch.Point fixed = result.points().get("incr").get(0);
+        assertTrue(broken.failed() >= broken.runs() - 1, "the race in (nearly) every run: " + broken.verdicts());
+        assertEquals(fixed.runs(), fixed.verdicts().get(dev.racelab.engine.Verdict.SAFE), fixed.verdicts().toString());
+        WindowDriver.onFx(() -> batch.stage().close());
+    }
 }
