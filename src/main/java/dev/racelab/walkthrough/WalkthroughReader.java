@@ -1,5 +1,6 @@
 package dev.racelab.walkthrough;
 
+import dev.racelab.engine.Printable;
 import dev.racelab.engine.GatePlan;
 import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Sweep;
@@ -124,7 +125,7 @@ public final class WalkthroughReader {
                 throw at.problem("'" + key + "' belongs in a step; start one with 'step: TITLE'");
             }
             if (colon < 0 && !key.equals("run") && !key.equals("paragraph")) {
-                throw at.problem("a line without a key: '" + excerpt(line) + "' (words to show go after 'say:'; a step "
+                throw at.problem("a line without a key: '" + Printable.excerpt(line, 40) + "' (words to show go after 'say:'; a step "
                         + "takes say, paragraph, lab, strategy, workers, ops, gates, set, run, batch, point)");
             }
             step.take(at, key, colon < 0, value);
@@ -143,11 +144,6 @@ public final class WalkthroughReader {
 
     private Lab lab(Located at, String id) throws Problem {
         return labs.apply(id).orElseThrow(() -> at.problem("there is no lab '" + id + "'"));
-    }
-
-    /** At most 40 characters of {@code text}, for a message. */
-    private static String excerpt(String text) {
-        return text.length() <= 40 ? text : text.substring(0, 39) + "…";
     }
 
     /** A place in the source, for messages: a line, and in a lab file its column ({@code file:LINE:COLUMN:}). */
@@ -248,7 +244,7 @@ public final class WalkthroughReader {
                 }
                 case "batch" -> batch = batch(at, value);
                 case "point" -> pointers.add(pointer(at, value));
-                default -> throw at.problem("unknown '" + excerpt(key) + "' (a step takes say, paragraph, lab, "
+                default -> throw at.problem("unknown '" + Printable.excerpt(key, 40) + "' (a step takes say, paragraph, lab, "
                         + "strategy, workers, ops, gates, set, run, batch, point)");
             }
         }

@@ -13,6 +13,12 @@ import java.util.Map;
 /** A command line run in-process, as a test sees it: its exit code, standard output, standard error's lines. */
 record CliRun(int code, String out, List<String> err) {
 
+    /** A command run against the tests' own servers (embedded, or those RACELAB_PG_URL and RACELAB_REDIS_URL name). */
+    static CliRun onTestServers(String... args) {
+        return of(Map.of(BackendSettings.PG_ENV, dev.racelab.support.TestServers.postgres().address().secretUrl(),
+                BackendSettings.REDIS_ENV, dev.racelab.support.TestServers.redis().address().secretUrl()), args);
+    }
+
     static CliRun of(Map<String, String> env, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -2,7 +2,6 @@ package dev.racelab.cli;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import dev.racelab.backend.BackendSettings;
 import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.RunRecord;
@@ -15,7 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,9 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class InvariantLaneTest {
 
     private static CliRun run(String... args) {
-        Map<String, String> env = Map.of(BackendSettings.PG_ENV, TestServers.postgres().address().secretUrl(),
-                BackendSettings.REDIS_ENV, TestServers.redis().address().secretUrl());
-        return CliRun.of(env, args);
+        return CliRun.onTestServers(args);
     }
 
     @Test

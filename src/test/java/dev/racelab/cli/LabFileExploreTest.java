@@ -4,8 +4,6 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import dev.racelab.backend.BackendSettings;
-import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,7 +11,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Path;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,13 +28,11 @@ class LabFileExploreTest {
     private static final Path FOLDER = Path.of("src/main/resources/dev/racelab/labfiles");
 
     private static JsonObject explore(String... args) {
-        Map<String, String> env = Map.of(BackendSettings.PG_ENV, TestServers.postgres().address().secretUrl(),
-                BackendSettings.REDIS_ENV, TestServers.redis().address().secretUrl());
         String[] all = new String[args.length + 2];
         all[0] = "explore";
         System.arraycopy(args, 0, all, 1, args.length);
         all[all.length - 1] = "--json";
-        CliRun run = CliRun.of(env, all);
+        CliRun run = CliRun.onTestServers(all);
         assertEquals(0, run.code(), run.err().toString());
         return JsonParser.parseString(run.out()).getAsJsonObject();
     }

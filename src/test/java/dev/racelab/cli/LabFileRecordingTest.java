@@ -2,7 +2,6 @@ package dev.racelab.cli;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import dev.racelab.backend.BackendSettings;
 import dev.racelab.labs.Labs;
 import dev.racelab.labs.isolation.IsolationLab;
 import dev.racelab.record.RecordingReader;
@@ -14,7 +13,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -31,9 +29,7 @@ class LabFileRecordingTest {
     private static final Path FOLDER = Path.of("src/main/resources/dev/racelab/labfiles");
 
     private static CliRun run(String... args) {
-        Map<String, String> env = Map.of(BackendSettings.PG_ENV, TestServers.postgres().address().secretUrl(),
-                BackendSettings.REDIS_ENV, TestServers.redis().address().secretUrl());
-        return CliRun.of(env, args);
+        return CliRun.onTestServers(args);
     }
 
     @Test

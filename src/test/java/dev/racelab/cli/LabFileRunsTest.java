@@ -2,7 +2,6 @@ package dev.racelab.cli;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import dev.racelab.backend.BackendSettings;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -13,7 +12,6 @@ import redis.clients.jedis.Jedis;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,9 +29,7 @@ class LabFileRunsTest {
     private static final int RUNS = 2;
 
     private static CliRun run(String... args) {
-        Map<String, String> env = Map.of(BackendSettings.PG_ENV, TestServers.postgres().address().secretUrl(),
-                BackendSettings.REDIS_ENV, TestServers.redis().address().secretUrl());
-        return CliRun.of(env, args);
+        return CliRun.onTestServers(args);
     }
 
     @ParameterizedTest(name = "{0} {1}")

@@ -1,5 +1,6 @@
 package dev.racelab.labs.file;
 
+import dev.racelab.engine.Printable;
 import dev.racelab.engine.Ink;
 import dev.racelab.engine.Outcome;
 import dev.racelab.engine.RunHeader;
@@ -57,8 +58,8 @@ final class FileView extends DefaultView {
         for (LabFile.Invariant invariant : file.invariants()) {
             Long value = tracker.serverValue(InvariantObserver.subject(invariant));
             String now = value == null ? "—" : String.valueOf(value);
-            String text = invariant.block().text().strip().replaceAll("\\s+", " ");
-            String line = "\"" + invariant.verdict() + "\": " + (text.length() <= 44 ? text : text.substring(0, 43) + "…")
+            String line = "\"" + invariant.verdict() + "\": "
+                    + Printable.excerpt(invariant.block().text().strip().replaceAll("\\s+", " "), 44)
                     + " → " + now + ", must be " + invariant.test();
             Ink ink = Ink.TEXT;
             if (judged && !broken) {

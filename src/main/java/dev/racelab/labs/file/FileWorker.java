@@ -1,5 +1,6 @@
 package dev.racelab.labs.file;
 
+import dev.racelab.engine.Printable;
 import dev.racelab.backend.PgSessions;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.LabWorker;
@@ -52,8 +53,7 @@ final class FileWorker implements LabWorker {
         this.pg = pgSession == null ? null : pgSession.borrow().connection();
         this.redis = redis;
         for (LabFile.LabStep step : session.steps()) {
-            String text = step.block().text().strip().replaceAll("\\s+", " ");
-            sent.put(step, step.name() + ": " + (text.length() <= 80 ? text : text.substring(0, 79) + "…"));
+            sent.put(step, step.name() + ": " + Printable.excerpt(step.block().text().strip().replaceAll("\\s+", " "), 80));
         }
     }
 

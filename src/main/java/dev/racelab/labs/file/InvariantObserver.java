@@ -109,7 +109,9 @@ final class InvariantObserver implements ServerObserver {
             Connection session = postgres.control("invariants");
             try (Statement st = session.createStatement()) {
                 st.execute("SET lock_timeout = " + LOCK_WAIT_MS + "; SET statement_timeout = " + STATEMENT_MS);
+                // Each read a transaction of its own that the driver begins READ ONLY with the query: one round trip.
                 session.setAutoCommit(false);
+                session.setReadOnly(true);
             } catch (SQLException e) {
                 session.close();
                 throw e;
@@ -136,9 +138,6 @@ final class InvariantObserver implements ServerObserver {
         String value;
         try {
             if (invariant.block().server() == LabFile.Server.PG) {
-                try (Statement st = pg.createStatement()) {
-                    st.execute("SET TRANSACTION READ ONLY");
-                }
                 try {
                     value = steps.run(invariant.block(), pg, null, values);
                 } finally {

@@ -1,5 +1,6 @@
 package dev.racelab.labs.file;
 
+import dev.racelab.engine.Printable;
 import dev.racelab.backend.Redis;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.ServerObserver;
@@ -81,7 +82,7 @@ final class RedisKeysObserver implements ServerObserver {
             String key = keys.get(i);
             Long number = number(value);
             String subject = value == null ? null : number != null ? key
-                    : key + " = " + (value.length() <= LONGEST_VALUE ? value : value.substring(0, LONGEST_VALUE - 1) + "…");
+                    : key + " = " + Printable.excerpt(value, LONGEST_VALUE);
             if (java.util.Objects.equals(subject, shown[i]) && java.util.Objects.equals(number, numbers[i])) {
                 continue;
             }
