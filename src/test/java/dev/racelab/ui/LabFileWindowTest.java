@@ -84,7 +84,9 @@ class LabFileWindowTest {
         assertEquals("my-counter.lab", saved.last().header().lab());
         assertEquals(window.session().record().outcome().banner(), saved.last().outcome().banner());
 
-        ui.chooseLab("Lost increments");
+        // Another lab on screen first (chosen by id: a click on a list just scrolled may land on its neighbour).
+        robot.interact(() -> window.view().selectLab("counter"));
+        ui.await("the counter lab is shown", () -> window.session().lab().id().equals("counter"));
         robot.interact(() -> window.view().recordings().open(file));
         ui.await("the recording is shown", () -> window.session().replayingProperty().get());
         // The banner follows once the opened run's events are shown, a frame or two later.
