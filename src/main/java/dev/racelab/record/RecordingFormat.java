@@ -43,12 +43,20 @@ public final class RecordingFormat {
     private RecordingFormat() {
     }
 
-    /** A metric as written: whole numbers come back as {@code Long}, others as {@code Double}. */
-    static Number number(BigDecimal value) {
-        try {
-            return value.longValueExact();
-        } catch (ArithmeticException notWhole) {
-            return value.doubleValue();
+    /**
+     * A metric as written: a number written with a point or an exponent comes back as {@code
+     * Double} (so {@code 1.0} stays a {@code Double} equal to the one written), any other as {@code
+     * Long}, or as {@code Double} past a long's range.
+     */
+    static Number number(String literal) {
+        BigDecimal value = new BigDecimal(literal);
+        if (literal.indexOf('.') < 0 && literal.indexOf('e') < 0 && literal.indexOf('E') < 0) {
+            try {
+                return value.longValueExact();
+            } catch (ArithmeticException tooLarge) {
+                return value.doubleValue();
+            }
         }
+        return value.doubleValue();
     }
 }

@@ -390,7 +390,7 @@ public final class RecordingReader {
                 }
                 Map<String, Number> metrics = new LinkedHashMap<>();
                 for (Map.Entry<String, JsonElement> m : o.getAsJsonObject("metrics").entrySet()) {
-                    metrics.put(m.getKey(), RecordingFormat.number(m.getValue().getAsBigDecimal()));
+                    metrics.put(m.getKey(), RecordingFormat.number(m.getValue().getAsString()));
                 }
                 List<Long> places = new ArrayList<>();
                 for (JsonElement place : o.getAsJsonArray("places")) {
