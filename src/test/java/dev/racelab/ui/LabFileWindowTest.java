@@ -78,7 +78,6 @@ class LabFileWindowTest {
         Path file = dir.resolve("mine.racelab");
         robot.interact(() -> window.view().recordings().saveTo(file));
         ui.await("the recording is saved", () -> window.view().recordings().savedProperty().get() != null);
-        Files.delete(folder.resolve("my-counter.lab"));
         // Read by a reader that never saw the file: the recording carries it.
         Recording saved = new RecordingReader(new Labs(TestServers.backends())).read(file);
         assertEquals("my-counter.lab", saved.last().header().lab());
@@ -91,6 +90,12 @@ class LabFileWindowTest {
         ui.await("the recording is shown", () -> window.session().replayingProperty().get());
         // The banner follows once the opened run's events are shown, a frame or two later.
         assertEquals(verdict, ui.awaitVerdict(v -> v.matches("(SAFE|RACE|ERROR|STUCK|DEADLOCK) .*")), "the same verdict, replayed with the file gone");
+        assertEquals("my-counter.lab", window.session().lab().id());
+        // The file goes while its recording is on screen: the looks at the labs folder that find it
+        // gone (every 1.5 s) leave the replay as it is.
+        Files.delete(folder.resolve("my-counter.lab"));
+        Thread.sleep(3_500);
+        assertTrue(window.session().replayingProperty().get(), "still the recording, with its lab file gone");
         assertEquals("my-counter.lab", window.session().lab().id());
 
         Path csv = dir.resolve("mine.csv");

@@ -195,8 +195,9 @@ public final class LabFiles {
             if (entry == null) {
                 return;
             }
-            if (now == null && entry.inFolder() && session.lab() != entry.lab()) {
-                // Gone from the folder: it leaves the list, unless it is the lab on screen.
+            if (now == null && entry.inFolder() && !onScreen(entry.lab())) {
+                // Gone from the folder: it leaves the list, unless it is the lab on screen (or a
+                // recording's run of it, whose lab is the text the recording carries: same id).
                 known.remove(file);
                 list.remove(entry.lab());
                 changed.gone(file);
@@ -204,6 +205,10 @@ public final class LabFiles {
                 changed.offer(file);
             }
         });
+    }
+
+    private boolean onScreen(Lab lab) {
+        return session.lab() != null && session.lab().id().equals(lab.id());
     }
 
     /** Reads {@code file} again: it replaces its entry, and the lab on screen if it was this one. */
