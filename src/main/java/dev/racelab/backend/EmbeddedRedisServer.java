@@ -63,7 +63,8 @@ final class EmbeddedRedisServer implements AutoCloseable {
             Path binary = unpack(root.resolve("bin"), listener);
             for (int attempt = 0; ; attempt++) {
                 int port = FreePort.find();
-                Process process = new ProcessBuilder(List.of(binary.toString(),
+                String password = password();
+                Process process = new ProcessBuilder(List.of(binary.toString(), "-",
                         "--port", String.valueOf(port), "--bind", "127.0.0.1", "--protected-mode", "yes",
                         "--save", "", "--appendonly", "no", "--daemonize", "no",
                         "--dir", slot.dir().toString(), "--logfile", ""))
@@ -72,7 +73,8 @@ final class EmbeddedRedisServer implements AutoCloseable {
                         .start();
                 starting = new EmbeddedRedisServer(process, slot);
                 writePid(pidFile, process.pid());
-                RedisAddress address = new RedisAddress("127.0.0.1", port, 0, null, null, false);
+                requirePassword(process, password);
+                RedisAddress address = new RedisAddress("127.0.0.1", port, 0, null, password, false);
                 if (awaitReady(process, address) && !calledOff.getAsBoolean()) {
                     try {
                         return Redis.open(address, starting, "embedded Redis %s on 127.0.0.1:" + port, login);
@@ -107,6 +109,25 @@ final class EmbeddedRedisServer implements AutoCloseable {
             }
             throw new BackendException(Service.REDIS, "Embedded Redis could not start in " + root + ": "
                     + e.getMessage() + ". Set RACELAB_REDIS_URL to use an existing server instead.", e);
+        }
+    }
+
+    /** 32 random bytes, URL-safe Base64: a password nobody guesses, never shown. */
+    private static String password() {
+        byte[] bytes = new byte[32];
+        new java.security.SecureRandom().nextBytes(bytes);
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    /**
+     * Gives the server's {@code default} user a password of RaceLab's making, through its standard
+     * input (never its command line, which other users of the machine may read): a class's own
+     * user ({@code dev.racelab.classroom}) could otherwise become {@code default} with any
+     * password, as {@code AUTH} cannot be denied. The password lives in the server's address only.
+     */
+    private static void requirePassword(Process process, String password) throws IOException {
+        try (var config = process.getOutputStream()) {
+            config.write(("requirepass " + password + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         }
     }
 
@@ -186,6 +207,9 @@ final class EmbeddedRedisServer implements AutoCloseable {
                 return false;
             }
             try (Jedis jedis = new Jedis(address.host(), address.port(), 500)) {
+                if (address.hasPassword()) {
+                    jedis.auth(address.password());
+                }
                 if ("PONG".equals(jedis.ping())) {
                     return true;
                 }

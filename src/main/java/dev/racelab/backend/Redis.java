@@ -52,13 +52,34 @@ public final class Redis implements AutoCloseable {
         int loginMillis = (int) (login == null ? LOGIN_DEFAULT : login).toMillis();
         try (Jedis jedis = open(address, Postgres.APP_PREFIX + "setup", loginMillis, loginMillis)) {
             jedis.ping();
-            String version = jedis.info("server").lines()
-                    .filter(line -> line.startsWith("redis_version:"))
-                    .map(line -> line.substring("redis_version:".length()).strip())
-                    .findFirst().orElse("?");
+            String version = version(jedis);
             return new Redis(address, String.format(descriptionFormat, version), server, loginMillis);
         } catch (JedisException e) {
             throw explain(address, e);
+        }
+    }
+
+    /**
+     * The server's version: from {@code INFO}, or from {@code HELLO}'s reply for a user that may not
+     * ask {@code INFO} (a class's, which may read nothing of the server beyond its own keys).
+     */
+    private static String version(Jedis jedis) {
+        try {
+            return jedis.info("server").lines()
+                    .filter(line -> line.startsWith("redis_version:"))
+                    .map(line -> line.substring("redis_version:".length()).strip())
+                    .findFirst().orElse("?");
+        } catch (redis.clients.jedis.exceptions.JedisAccessControlException notAllowed) {
+            Object reply = jedis.sendCommand(redis.clients.jedis.Protocol.Command.HELLO);
+            if (reply instanceof java.util.List<?> fields) {
+                for (int i = 0; i + 1 < fields.size(); i += 2) {
+                    if (fields.get(i) instanceof byte[] key && "version".equals(new String(key,
+                            java.nio.charset.StandardCharsets.UTF_8)) && fields.get(i + 1) instanceof byte[] value) {
+                        return new String(value, java.nio.charset.StandardCharsets.UTF_8);
+                    }
+                }
+            }
+            return "?";
         }
     }
 

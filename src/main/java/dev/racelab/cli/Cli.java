@@ -97,6 +97,10 @@ public final class Cli {
         root.addSubcommand(new Commands.RerunCommand(this));
         root.addSubcommand(new Commands.ExportCommand(this));
         root.addSubcommand(new Commands.IsolationSpecsCommand(this));
+        ClassCli classes = new ClassCli(env, home, out, err);
+        root.addSubcommand(new CommandLine(new ClassCommands.ClassCommand())
+                .addSubcommand(new ClassCommands.HostCommand(classes))
+                .addSubcommand(new ClassCommands.JoinCommand(classes)));
         root.addSubcommand(new Commands.VersionCommand());
         root.addSubcommand(new CommandLine.HelpCommand());
         root.setExpandAtFiles(false);

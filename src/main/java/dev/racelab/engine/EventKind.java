@@ -200,6 +200,12 @@ public enum EventKind {
      * log in another order than the server took them; this is the server's order.
      */
     WRITE_ORDER(false),
+    /**
+     * The read this worker recorded last on {@code subject} saw the server's write number {@code
+     * value} to it (0: none yet): with {@link #WRITE_ORDER}, which writes a later write replaced
+     * without seeing them, across a class's machines.
+     */
+    READ_ORDER(false),
     /** An invariant was broken here; {@code subject} names it, {@code value} says how much. */
     VIOLATION(true, Glyph.CROSS, Ink.RACE, "✕ violation") {
         @Override

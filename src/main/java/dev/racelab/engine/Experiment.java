@@ -16,6 +16,15 @@ public interface Experiment {
     /** What the lab is: names, servers, strategies, gates, switches, workers. */
     LabProfile profile();
 
+    /**
+     * Whether a class can run this lab together: its scenario judges the events of other machines'
+     * workers ({@link Scenario#relayed}), and a participant's run uses its host's rows ({@link
+     * RunSetup#joined}). No by default.
+     */
+    default boolean classReady() {
+        return false;
+    }
+
     /** Opens a run: creates its server state fresh, ready for workers. */
     Scenario open(RunSetup setup) throws Exception;
 

@@ -16,6 +16,17 @@ public interface LabWorker extends AutoCloseable {
     default void abort() {
     }
 
+    /**
+     * Thrown by {@link #operation} when the worker has left the run for good and through no fault
+     * of the run's: a class's participant that went away. Its lane says it left, it does no more
+     * operations, and the run goes on without it.
+     */
+    final class Left extends Exception {
+        public Left(String why) {
+            super(why);
+        }
+    }
+
     /** Releases what the worker holds (its connection). */
     @Override
     default void close() throws Exception {

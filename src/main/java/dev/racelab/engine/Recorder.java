@@ -105,7 +105,23 @@ public final class Recorder implements EventLog {
             dropped.increment();
             return null;
         }
-        long nanos = clock.nanos();
+        return store(clock.nanos(), actor, kind, subject, value);
+    }
+
+    /**
+     * Records an event that happened at {@code nanos} on this recorder's clock, somewhere else: on
+     * another machine of a class, whose clock the caller has aligned to this one. Each lane's events
+     * still come in their order; another lane's may be later than it.
+     */
+    public Event recordAt(long nanos, int actor, EventKind kind, String subject, long value) {
+        if (!kind.kept() && claimed.get() >= ordinaryLimit) {
+            dropped.increment();
+            return null;
+        }
+        return store(nanos, actor, kind, subject, value);
+    }
+
+    private Event store(long nanos, int actor, EventKind kind, String subject, long value) {
         long seq = claimed.getAndIncrement();
         if (seq >= capacity) {
             dropped.increment();

@@ -17,14 +17,27 @@ import java.util.function.BooleanSupplier;
  *                 whether they still answer when its workers stall
  * @param stopping whether the run was asked to stop: a lab that waits while it opens (for a
  *                 lock another program holds) asks it, and stops waiting when it is true
+ * @param joined   whether this is a class's participant's run: another run (the class's host's)
+ *                 made its rows and keys and removes them; its fixtures neither seed nor forget them
  */
 public record RunSetup(String runId, Strategy strategy, int workers, int ops, long seed, SwitchValues switches,
-                       RunThreads threads, ServerWatch servers, BooleanSupplier stopping) {
+                       RunThreads threads, ServerWatch servers, BooleanSupplier stopping, boolean joined) {
+
+    /** A setup of a run of its own, neither a class's host's nor a participant's. */
+    public RunSetup(String runId, Strategy strategy, int workers, int ops, long seed, SwitchValues switches,
+                    RunThreads threads, ServerWatch servers, BooleanSupplier stopping) {
+        this(runId, strategy, workers, ops, seed, switches, threads, servers, stopping, false);
+    }
 
     /** A setup for a run that is never asked to stop while its lab opens (tests that open a lab themselves). */
     public RunSetup(String runId, Strategy strategy, int workers, int ops, long seed, SwitchValues switches,
                     RunThreads threads, ServerWatch servers) {
         this(runId, strategy, workers, ops, seed, switches, threads, servers, () -> false);
+    }
+
+    /** This setup, for a class's participant: run {@code classRun}'s rows and keys, which its host made. */
+    public RunSetup joining(String classRun) {
+        return new RunSetup(classRun, strategy, workers, ops, seed, switches, threads, servers, stopping, true);
     }
 
     /** The value of the lab's switch {@code sw} in this run. */

@@ -15,6 +15,14 @@ public interface Scenario extends AutoCloseable {
     /** Creates worker {@code context.index()}'s script, with whatever connection it needs. */
     LabWorker worker(WorkerContext context) throws Exception;
 
+    /**
+     * An event of a worker on another machine, a class's participant's, which {@code worker}'s lane
+     * stands for here ({@link Experiment#classReady}): what the oracle counts of a worker's own, it
+     * counts of this one ({@link EventKind#OP_END}: an operation done). Nothing by default.
+     */
+    default void relayed(WorkerContext worker, EventKind kind, String subject, long value) {
+    }
+
     /** The oracle: looks at the servers and the counts and gives the verdict. */
     Outcome judge(RunSummary summary) throws Exception;
 

@@ -92,6 +92,19 @@ public interface WorkerContext {
     /** Records an event on this worker's lane and returns it (null if the log was full). */
     Event mark(EventKind kind, String subject, long value);
 
+    /**
+     * Records on this worker's lane an event that happened at {@code nanos} on the run's clock, on
+     * another machine: a class's participant's worker, whose lane this one stands for. A state
+     * change ({@link EventKind#STATE}) becomes this worker's state.
+     */
+    default Event relay(long nanos, EventKind kind, String subject, long value) {
+        if (kind == EventKind.STATE) {
+            state(ActorState.byOrdinal(value), subject);
+            return null;
+        }
+        return mark(kind, subject, value);
+    }
+
     /** Records a violation on this worker's lane: the oracle saw an invariant break here. */
     default Event violation(String name, long amount) {
         return mark(EventKind.VIOLATION, name, amount);

@@ -152,6 +152,16 @@ final class WorkerHandle implements WorkerContext {
         return recorder.record(actor, kind, subject, value);
     }
 
+    @Override
+    public Event relay(long nanos, EventKind kind, String about, long value) {
+        bump();
+        if (kind == EventKind.STATE) {
+            state = ActorState.byOrdinal(value);
+            subject = about;
+        }
+        return recorder.recordAt(nanos, actor, kind, about, value);
+    }
+
     private void bump() {
         ACTIVITY.setOpaque(this, (long) ACTIVITY.getOpaque(this) + 1);
     }

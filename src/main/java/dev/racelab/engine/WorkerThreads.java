@@ -57,6 +57,9 @@ final class WorkerThreads {
             if (!stopping.getAsBoolean()) {
                 worker.state(ActorState.DONE);
             }
+        } catch (LabWorker.Left e) {
+            worker.mark(EventKind.NOTE, e.getMessage(), 0);
+            worker.state(ActorState.FAILED, "left");
         } catch (GateKeeper.RunStopped | InterruptedException e) {
             // Stopped: the lane keeps showing what the worker was doing when the run ended.
         } catch (Throwable e) {

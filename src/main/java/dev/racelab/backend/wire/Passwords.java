@@ -31,6 +31,27 @@ public final class Passwords {
         return Scram.verifier(password, RANDOM_ROUNDS);
     }
 
+    /**
+     * A password a person can type off a projector: {@code length} letters and digits, none that
+     * look alike (16 of them are 79 bits).
+     */
+    public static String typable(int length) {
+        SecureRandom random = new SecureRandom();
+        StringBuilder password = new StringBuilder(length);
+        for (int i = 0; i < length; i++) {
+            password.append(TYPABLE.charAt(random.nextInt(TYPABLE.length())));
+        }
+        return password.toString();
+    }
+
+    /** The SCRAM-SHA-256 verifier of a {@link #typable} password: with libpq's 4096 rounds, as it is shorter. */
+    public static String typableVerifier(String password) {
+        return Scram.verifier(password, TYPABLE_ROUNDS);
+    }
+
+    private static final String TYPABLE = "abcdefghjkmnpqrstuvwxyz23456789";
+    private static final int TYPABLE_ROUNDS = 4096;
+
     /** PBKDF2's rounds in the verifier of a random password ({@link #scramVerifier}). */
     static final int RANDOM_ROUNDS = 16;
 }

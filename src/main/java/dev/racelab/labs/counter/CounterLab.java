@@ -56,6 +56,11 @@ public final class CounterLab extends ProfiledLab<CounterStrategy> {
     }
 
     @Override
+    public boolean classReady() {
+        return true;
+    }
+
+    @Override
     public GatePlan presetGates() {
         return GatePlan.NONE.with(BEFORE_READ.id(), PAUSE_BEFORE_READ).with(AFTER_READ.id(), PAUSE_AFTER_READ);
     }

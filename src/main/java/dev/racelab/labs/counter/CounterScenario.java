@@ -156,6 +156,23 @@ final class CounterScenario implements Scenario {
         };
     }
 
+    /** A class's participant's increment, as its events tell it: counted as this run's own are. */
+    @Override
+    public void relayed(WorkerContext worker, EventKind kind, String subject, long value) {
+        switch (kind) {
+            case OP_END -> committed.increment();
+            case RETRY -> retries.increment();
+            case VIOLATION -> {
+                if (OVERWRITES.equals(subject) && value > 0) {
+                    overwrites.increment();
+                }
+            }
+            default -> {
+                // Drawn on the lane; nothing to count.
+            }
+        }
+    }
+
     @Override
     public List<ServerObserver> observers() {
         return List.of(
@@ -242,6 +259,10 @@ final class CounterScenario implements Scenario {
                     long value = rs.getLong(1);
                     writesSeen = rs.getLong(2);
                     context.mark(EventKind.READ, ROW, value);
+                    if (setup.joined()) {
+                        // Which writes this one will replace, for the class's host to name.
+                        context.mark(EventKind.READ_ORDER, ROW, writesSeen);
+                    }
                     return value;
                 }
             }

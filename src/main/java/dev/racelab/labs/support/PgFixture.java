@@ -30,7 +30,8 @@ import java.util.Optional;
  *
  * <p><b>Order.</b> The scenario creates the fixture in its constructor, on the run's supervisor
  * thread: that installs the lab's tables in {@code racelab} ({@link PgSchema}), deletes then
- * seeds the run's rows (keyed by the run's id, so runs sharing a server never meet), and opens
+ * seeds the run's rows (keyed by the run's id, so runs sharing a server never meet; a class's
+ * participant's run uses its host's rows, {@link RunSetup#joined}), and opens
  * the pool if the lab's {@link PgSessions.Mode} pools for this many workers. Then {@link
  * #session} once per worker (the worker closes it, and aborts it from {@code LabWorker.abort}),
  * {@link #lockObserver}/{@link #valueObserver} for the scenario's observers (the engine closes
@@ -70,6 +71,8 @@ public final class PgFixture implements Fixture, ServerWatch.Check {
     private final Postgres postgres;
     private final SqlFile sql;
     private final String runId;
+    /** A class's participant's: the rows are its host's, which seeds and forgets them. */
+    private final boolean joined;
     private final Connection admin;
     private final PgSessions sessions;
     /** Who of the workers waits for a lock: asked by a scheduled run only. */
@@ -87,13 +90,16 @@ public final class PgFixture implements Fixture, ServerWatch.Check {
         this.postgres = postgres;
         this.sql = tables.sql();
         this.runId = setup.runId();
+        this.joined = setup.joined();
         // Watched from the start: a server that fails or refuses the set-up fails the run as itself.
         setup.servers().watch(this);
         this.admin = postgres.control("setup");
         try {
             PgSchema.ensure(admin, tables.component(), tables.version(), sql);
-            runWithId("forget");
-            runWithId("seed");
+            if (!setup.joined()) {
+                runWithId("forget");
+                runWithId("seed");
+            }
             this.sessions = new PgSessions(postgres, runId, setup.workers(), mode, setup.threads().factory("pg-pool"));
             this.waits = new PgWaits(postgres, sessions);
             this.adminWatch = setup.threads().every("setup-session", ADMIN_WATCH_EVERY, this::adminStillThere);
@@ -252,6 +258,9 @@ public final class PgFixture implements Fixture, ServerWatch.Check {
         waits.close();
         try (admin) {
             sessions.close();
+            if (joined) {
+                return;
+            }
             if (adminGone) {
                 // The server ended the admin session: the run's rows go on a fresh one.
                 try (Connection fresh = postgres.control("setup"); PreparedStatement ps =

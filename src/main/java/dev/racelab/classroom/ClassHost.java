@@ -1,0 +1,248 @@
+package dev.racelab.classroom;
+
+import dev.racelab.backend.BackendException;
+import dev.racelab.backend.BackendSettings;
+import dev.racelab.backend.Backends;
+import dev.racelab.backend.Redis;
+import dev.racelab.backend.StartupListener;
+import dev.racelab.engine.Clock;
+import dev.racelab.engine.Outcome;
+import dev.racelab.engine.Run;
+import dev.racelab.engine.RunRecord;
+import dev.racelab.engine.RunSpec;
+import dev.racelab.engine.lab.Lab;
+import dev.racelab.labs.Labs;
+import redis.clients.jedis.StreamEntryID;
+import redis.clients.jedis.resps.StreamEntry;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * A class's host: it opens the class on its servers ({@link ClassRoom}), takes the participants
+ * as they join, runs the class's run ({@link HostedExperiment}) and tells everyone the verdict;
+ * closing removes everything of the class from the servers. It says it is there ({@link Heartbeat}),
+ * so a host that disappears ends its participants' run.
+ */
+public final class ClassHost implements AutoCloseable {
+
+    /** The host's name among the class's alive keys. */
+    static final String HOST = "host";
+    /** The PostgreSQL sessions a class may have: room for 40 participants' few workers each. */
+    private static final int SESSIONS = 240;
+    /** The longest name a participant keeps on the host's lanes. */
+    private static final int NAME_LENGTH = 24;
+
+    /** A class's run as it ended: its record, the lab it ran, and each participant's part. */
+    public record Hosted(RunRecord record, Lab lab, List<Ledger.Part> parts) {
+    }
+
+    private final ClassRoom room;
+    private final Redis redis;
+    private final Backends classServers;
+    private final Heartbeat heartbeat;
+    private final ClassChannel channel;
+    private final Consumer<String> say;
+    private final List<Joined> joined = new ArrayList<>();
+    private StreamEntryID rollAfter = new StreamEntryID(0, 0);
+    private volatile Run current;
+    private volatile boolean stopped;
+
+    private record Joined(String member, String name, int workers, long skewNanos) {
+    }
+
+    private ClassHost(ClassRoom room, Redis redis, Backends classServers, Heartbeat heartbeat, ClassChannel channel,
+                      Consumer<String> say) {
+        this.room = room;
+        this.redis = redis;
+        this.classServers = classServers;
+        this.heartbeat = heartbeat;
+        this.channel = channel;
+        this.say = say;
+    }
+
+    /**
+     * Opens a class on {@code servers}: its login, database, user and streams.
+     *
+     * @throws BackendException the servers cannot give a class a confined share (saying why)
+     */
+    public static ClassHost open(Backends servers, Path home, Consumer<String> say) throws BackendException {
+        ClassRoom room = ClassRoom.open(servers.postgres(), servers.redis(), ClassCode.random(), SESSIONS);
+        Redis redis = null;
+        Backends classServers = null;
+        Heartbeat heartbeat = null;
+        try {
+            redis = Redis.connect(room.redis());
+            classServers = new Backends(new BackendSettings(Optional.of(room.postgres()), Optional.of(room.redis())),
+                    home, StartupListener.SILENT);
+            heartbeat = Heartbeat.start(redis, room.code(), HOST);
+            ClassChannel channel = new ClassChannel(redis.open("class-host", 5_000), room.code());
+            channel.post(ClassChannel.CONTROL, Map.of("type", "open"));
+            return new ClassHost(room, redis, classServers, heartbeat, channel, say);
+        } catch (BackendException | RuntimeException e) {
+            if (heartbeat != null) {
+                heartbeat.close();
+            }
+            if (classServers != null) {
+                classServers.close();
+            }
+            if (redis != null) {
+                closeQuietly(redis);
+            }
+            room.close();
+            throw e;
+        }
+    }
+
+    public ClassCode code() {
+        return room.code();
+    }
+
+    /** The line students join with: the servers as this machine reaches them. */
+    public JoinLine joinLine() {
+        return room.joinLine(room.postgres().host(), room.redis().host());
+    }
+
+    /**
+     * Takes joins until {@code participants} have joined.
+     *
+     * @throws IllegalStateException fewer joined within {@code within} (saying how many)
+     */
+    public List<ClassPlan.Seat> awaitJoins(int participants, Duration within) throws InterruptedException {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (joined.size() < participants) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0) {
+                throw new IllegalStateException(joined.size() + " of " + participants + " participants joined within "
+                        + within.toSeconds() + " s");
+            }
+            for (StreamEntry entry : channel.read(ClassChannel.ROLL, rollAfter, Math.min(left, 500), 100)) {
+                rollAfter = entry.getID();
+                take(entry.getFields());
+            }
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+        }
+        return seats();
+    }
+
+    private void take(Map<String, String> f) {
+        if (!"join".equals(f.get("type")) || f.get("member") == null) {
+            return;
+        }
+        int workers;
+        long skew;
+        try {
+            workers = Integer.parseInt(f.getOrDefault("workers", "1"));
+            skew = Long.parseLong(f.getOrDefault("skew", "0"));
+        } catch (NumberFormatException e) {
+            return;
+        }
+        if (workers < 1 || workers > 16 || joined.stream().anyMatch(j -> j.member().equals(f.get("member")))) {
+            return;
+        }
+        String name = uniqueName(f.getOrDefault("name", "student"));
+        joined.add(new Joined(f.get("member"), name, workers, skew));
+        say.accept(name + " joined (" + workers + (workers == 1 ? " worker" : " workers")
+                + String.format(", clock %+.1f ms)", -skew / 1e6));
+    }
+
+    private String uniqueName(String typed) {
+        String name = typed.replaceAll("\\p{Cntrl}", " ").strip();
+        if (name.isEmpty()) {
+            name = "student";
+        }
+        if (name.length() > NAME_LENGTH) {
+            name = name.substring(0, NAME_LENGTH);
+        }
+        Set<String> taken = new HashSet<>();
+        joined.forEach(j -> taken.add(j.name()));
+        String unique = name;
+        for (int n = 2; taken.contains(unique); n++) {
+            unique = name + " (" + n + ")";
+        }
+        return unique;
+    }
+
+    /** The seats of everyone who joined, in the order they joined. */
+    List<ClassPlan.Seat> seats() {
+        List<ClassPlan.Seat> seats = new ArrayList<>();
+        int first = 0;
+        for (Joined j : joined) {
+            seats.add(new ClassPlan.Seat(j.member(), j.name(), j.workers(), first));
+            first += j.workers();
+        }
+        return seats;
+    }
+
+    /**
+     * Runs lab {@code labId} with {@code spec}'s settings (its workers are the seats') and tells the
+     * participants its verdict.
+     */
+    public Hosted run(String labId, RunSpec spec, List<ClassPlan.Seat> seats) throws Exception {
+        Lab lab = new Labs(classServers).find(labId).orElseThrow(() -> new IllegalArgumentException(
+                "no lab '" + labId + "'"));
+        if (!lab.classReady()) {
+            throw new IllegalArgumentException("a class cannot run the " + labId + " lab yet: it runs the counter lab");
+        }
+        int workers = seats.stream().mapToInt(ClassPlan.Seat::workers).sum();
+        RunSpec classSpec = spec.withWorkers(workers);
+        Ledger ledger = new Ledger(seats);
+        try (ClassHub hub = new ClassHub(redis, room.code(), seats, rollAfter)) {
+            Run run = new Run(new HostedExperiment(lab, classSpec, seats, hub, ledger), classSpec, Clock.system());
+            current = run;
+            if (stopped) {
+                run.stop();
+            }
+            run.start();
+            Outcome outcome = run.outcome().get();
+            hub.tell(Map.of("type", "ended", "verdict", outcome.verdict().name(), "headline", outcome.headline(),
+                    "explanation", outcome.explanation()));
+            return new Hosted(run.record(), lab, ledger.parts());
+        }
+    }
+
+    /** Stops the class's run (a signal): it is judged on what was done, and the participants told. */
+    public void stop() {
+        stopped = true;
+        Run run = current;
+        if (run != null) {
+            run.stop();
+            try (ClassChannel telling = new ClassChannel(redis.open("class-stop", 2_000), room.code())) {
+                telling.post(ClassChannel.CONTROL, Map.of("type", "stop"));
+            } catch (RuntimeException e) {
+                // The participants hear the verdict, or see the host gone.
+            }
+        }
+    }
+
+    /** Ends the class: everything of it goes from the servers. */
+    @Override
+    public void close() {
+        try {
+            heartbeat.close();
+            channel.close();
+            classServers.close();
+            closeQuietly(redis);
+        } finally {
+            room.close();
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            // Closing: nothing left to do with it.
+        }
+    }
+}

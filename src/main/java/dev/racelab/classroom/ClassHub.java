@@ -1,0 +1,182 @@
+package dev.racelab.classroom;
+
+import dev.racelab.backend.Redis;
+import dev.racelab.tasks.Background;
+import redis.clients.jedis.StreamEntryID;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.resps.StreamEntry;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The host's end of a class's run: it hands each participant's workers' events to the lanes that
+ * stand for them ({@link ProxyWorker}), hears who is ready and who is done, and watches who is
+ * still there (a participant whose alive key lapsed has left). One thread reads; the lanes take.
+ */
+final class ClassHub implements AutoCloseable {
+
+    /** How often the hub asks who is still there. */
+    private static final long WATCH_MILLIS = 250;
+
+    /** The pump's: it reads. */
+    private final ClassChannel channel;
+    /** The run's: it tells. */
+    private final ClassChannel telling;
+    private final ClassClock clock;
+    private final List<ClassPlan.Seat> seats;
+    private final Map<String, ClassPlan.Seat> byMember = new HashMap<>();
+    private final Map<String, List<LinkedBlockingQueue<EventBatch.Relayed>>> inboxes = new HashMap<>();
+    private final Set<String> ready = ConcurrentHashMap.newKeySet();
+    private final Set<String> done = ConcurrentHashMap.newKeySet();
+    private final Set<String> left = ConcurrentHashMap.newKeySet();
+    private final Thread thread;
+    private volatile boolean stopped;
+    private StreamEntryID rollAfter;
+    private StreamEntryID eventsAfter = new StreamEntryID(0, 0);
+
+    ClassHub(Redis redis, ClassCode code, List<ClassPlan.Seat> seats, StreamEntryID rollAfter) {
+        this.channel = new ClassChannel(redis.open("class-hub", 5_000), code);
+        this.telling = new ClassChannel(redis.open("class-tell", 5_000), code);
+        this.clock = telling.clock();
+        this.seats = List.copyOf(seats);
+        this.rollAfter = rollAfter;
+        for (ClassPlan.Seat seat : seats) {
+            byMember.put(seat.member(), seat);
+            List<LinkedBlockingQueue<EventBatch.Relayed>> boxes = new ArrayList<>();
+            for (int w = 0; w < seat.workers(); w++) {
+                boxes.add(new LinkedBlockingQueue<>());
+            }
+            inboxes.put(seat.member(), boxes);
+        }
+        this.thread = Background.threads("class-hub").newThread(this::pump);
+        this.thread.start();
+    }
+
+    ClassClock clock() {
+        return clock;
+    }
+
+    /** Posts {@code fields} on the control stream, for every participant. */
+    synchronized void tell(Map<String, String> fields) {
+        telling.post(ClassChannel.CONTROL, fields);
+    }
+
+    /** The next event of {@code member}'s worker {@code worker}, waiting up to {@code millis}; null if none came. */
+    EventBatch.Relayed next(String member, int worker, long millis) throws InterruptedException {
+        return inboxes.get(member).get(worker).poll(millis, TimeUnit.MILLISECONDS);
+    }
+
+    boolean ready(String member) {
+        return ready.contains(member);
+    }
+
+    /** Whether {@code member} said its run ended: what it sent is all there will be. */
+    boolean done(String member) {
+        return done.contains(member);
+    }
+
+    /** Whether {@code member} left: its machine stopped saying it is there. */
+    boolean left(String member) {
+        return left.contains(member);
+    }
+
+    /** Counts {@code member} out from now: it was not ready in time. */
+    void leaveOut(String member) {
+        left.add(member);
+    }
+
+    private void pump() {
+        long watched = 0;
+        while (!stopped) {
+            try {
+                for (StreamEntry entry : channel.read(ClassChannel.EVENTS, eventsAfter, 20, 500)) {
+                    eventsAfter = entry.getID();
+                    deliver(entry.getFields());
+                }
+                for (StreamEntry entry : channel.read(ClassChannel.ROLL, rollAfter, 0, 500)) {
+                    rollAfter = entry.getID();
+                    String member = entry.getFields().get("member");
+                    switch (entry.getFields().getOrDefault("type", "")) {
+                        case "ready" -> ready.add(member);
+                        case "done" -> {
+                            // Its events were all posted before it said so: all read before it counts as done.
+                            drainEvents();
+                            done.add(member);
+                        }
+                        default -> {
+                            // A late join: the run has its seats.
+                        }
+                    }
+                }
+                if (System.nanoTime() - watched > TimeUnit.MILLISECONDS.toNanos(WATCH_MILLIS)) {
+                    watched = System.nanoTime();
+                    watch();
+                }
+            } catch (JedisException e) {
+                if (stopped) {
+                    return;
+                }
+                try {
+                    Thread.sleep(WATCH_MILLIS);
+                } catch (InterruptedException interrupted) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private void drainEvents() {
+        List<StreamEntry> entries;
+        do {
+            entries = channel.read(ClassChannel.EVENTS, eventsAfter, 0, 500);
+            for (StreamEntry entry : entries) {
+                eventsAfter = entry.getID();
+                deliver(entry.getFields());
+            }
+        } while (!entries.isEmpty());
+    }
+
+    private void deliver(Map<String, String> fields) {
+        ClassPlan.Seat seat = byMember.get(fields.get("member"));
+        if (seat == null) {
+            return;
+        }
+        for (EventBatch.Relayed e : EventBatch.decode(fields.get("e"), seat.workers())) {
+            inboxes.get(seat.member()).get(e.worker()).add(e);
+        }
+    }
+
+    private void watch() {
+        List<String> members = seats.stream().map(ClassPlan.Seat::member).toList();
+        List<Boolean> alive = channel.alive(members);
+        if (alive.contains(false)) {
+            // What a machine posted before it went is all read before it counts as gone.
+            drainEvents();
+        }
+        for (int i = 0; i < members.size(); i++) {
+            if (!alive.get(i) && !done.contains(members.get(i))) {
+                left.add(members.get(i));
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        stopped = true;
+        thread.interrupt();
+        try {
+            thread.join(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        channel.close();
+        telling.close();
+    }
+}

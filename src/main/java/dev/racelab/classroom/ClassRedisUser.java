@@ -1,0 +1,88 @@
+package dev.racelab.classroom;
+
+import dev.racelab.backend.BackendException;
+import dev.racelab.backend.Redis;
+import dev.racelab.backend.RedisAddress;
+import dev.racelab.engine.Service;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+import redis.clients.jedis.exceptions.JedisException;
+
+import java.util.List;
+
+/**
+ * A class's share of Redis, confined by privilege: an ACL user {@code racelab-class-<code>} that
+ * may touch only the keys and channels {@code racelab:class:<code>:…}, and no command of the
+ * {@code @admin} or {@code @dangerous} kinds ({@code CONFIG}, {@code FLUSHALL}, {@code KEYS},
+ * {@code ACL SETUSER}…). Its password is the class's ({@link ClassRoom}).
+ *
+ * <p>{@code AUTH} cannot be denied to a user: on a server whose {@code default} user takes any
+ * password, a class's user could become {@code default} and do anything. Such a server is refused
+ * ({@link #make}). RaceLab's embedded Redis gives {@code default} a password of its own.
+ */
+final class ClassRedisUser implements AutoCloseable {
+
+    private final Redis server;
+    private final ClassCode code;
+    private final String password;
+
+    private ClassRedisUser(Redis server, ClassCode code, String password) {
+        this.server = server;
+        this.code = code;
+        this.password = password;
+    }
+
+    /**
+     * Makes the class's user on {@code server}.
+     *
+     * @throws BackendException the server lets anyone in as {@code default}, or the login may not make users
+     */
+    static ClassRedisUser make(Redis server, ClassCode code, String password) throws BackendException {
+        try (Jedis admin = server.open("class", 5_000)) {
+            if (admin.aclGetUser("default").getFlags().contains("nopass")) {
+                throw new BackendException(Service.REDIS, server.describe() + " lets anyone in as its user "
+                        + "'default' without a password, so a user of the class's own would not be confined (any "
+                        + "client may AUTH as 'default'): give 'default' a password, or name the credentials "
+                        + "participants use");
+            }
+            admin.aclSetUser(code.redisUser(), "reset", "resetchannels", "on", ">" + password, "~" + code.keyPrefix() + "*",
+                    "&" + code.keyPrefix() + "*", "+@all", "-@admin", "-@dangerous");
+        } catch (JedisException e) {
+            throw new BackendException(Service.REDIS, server.describe() + " could not make the class's user "
+                    + code.redisUser() + ": " + e.getMessage() + " (the login needs ACL SETUSER)", e);
+        }
+        return new ClassRedisUser(server, code, password);
+    }
+
+    /** The address participants log in with: the server's, as the class's user. */
+    RedisAddress address() {
+        RedisAddress at = server.address();
+        return new RedisAddress(at.host(), at.port(), at.database(), code.redisUser(), password, at.tls());
+    }
+
+    /** Removes the user (its connections end with it) and every key of the class. */
+    @Override
+    public void close() {
+        try (Jedis admin = server.open("class", 5_000)) {
+            // Deleting the user ends its connections too.
+            admin.aclDelUser(code.redisUser());
+            deleteKeys(admin);
+        } catch (JedisException e) {
+            // Every key of the class expires: the backstop.
+        }
+    }
+
+    private void deleteKeys(Jedis admin) {
+        ScanParams match = new ScanParams().match(code.keyPrefix() + "*").count(500);
+        String cursor = ScanParams.SCAN_POINTER_START;
+        do {
+            ScanResult<String> page = admin.scan(cursor, match);
+            List<String> keys = page.getResult();
+            if (!keys.isEmpty()) {
+                admin.unlink(keys.toArray(String[]::new));
+            }
+            cursor = page.getCursor();
+        } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+    }
+}

@@ -1,0 +1,114 @@
+package dev.racelab.classroom;
+
+import dev.racelab.engine.Experiment;
+import dev.racelab.engine.Gate;
+import dev.racelab.engine.LabProfile;
+import dev.racelab.engine.RunSetup;
+import dev.racelab.engine.RunSpec;
+import dev.racelab.engine.Scenario;
+import dev.racelab.engine.Strategy;
+import dev.racelab.engine.lab.Lab;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A class's run as its host runs it: the lab's own scenario makes the rows and judges, but every
+ * worker lane stands for a participant's worker ({@link ProxyWorker}), named {@code name · client-1}.
+ * Opening the run prepares the participants' runs and lets them all go at one instant.
+ */
+final class HostedExperiment implements Experiment {
+
+    /** How long the participants have to connect their workers once told to prepare. */
+    static final long READY_WITHIN_MILLIS = 30_000;
+    /** How far ahead the instant to go is set: long enough for the word to reach everyone. */
+    static final long GO_AHEAD_MILLIS = 300;
+
+    private final Lab lab;
+    private final RunSpec spec;
+    private final List<ClassPlan.Seat> seats;
+    private final ClassHub hub;
+    private final Ledger ledger;
+
+    HostedExperiment(Lab lab, RunSpec spec, List<ClassPlan.Seat> seats, ClassHub hub, Ledger ledger) {
+        this.lab = lab;
+        this.spec = spec;
+        this.seats = List.copyOf(seats);
+        this.hub = hub;
+        this.ledger = ledger;
+    }
+
+    @Override
+    public LabProfile profile() {
+        return lab.profile();
+    }
+
+    @Override
+    public Scenario open(RunSetup setup) throws Exception {
+        Scenario oracle = lab.open(setup);
+        try {
+            hub.tell(ClassPlan.of(setup.runId(), lab, spec, seats).fields());
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READY_WITHIN_MILLIS);
+            while (!allReady() && System.nanoTime() < deadline && !setup.stopping().getAsBoolean()) {
+                Thread.sleep(10);
+            }
+            for (ClassPlan.Seat seat : seats) {
+                if (!hub.ready(seat.member())) {
+                    hub.leaveOut(seat.member());
+                }
+            }
+            long at = hub.clock().serverNow() + TimeUnit.MILLISECONDS.toNanos(GO_AHEAD_MILLIS);
+            hub.tell(Map.of("type", "go", "at", String.valueOf(at)));
+            long wait = hub.clock().toLocal(at) - System.nanoTime();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            }
+            return new HostedScenario(oracle, hub, seats, ledger);
+        } catch (Exception | Error e) {
+            oracle.close();
+            throw e;
+        }
+    }
+
+    private boolean allReady() {
+        return seats.stream().allMatch(s -> hub.ready(s.member()) || hub.left(s.member()));
+    }
+
+    @Override
+    public String id() {
+        return lab.id();
+    }
+
+    @Override
+    public Optional<Strategy> strategy(String id) {
+        return lab.strategy(id);
+    }
+
+    @Override
+    public List<Gate> gates() {
+        return lab.gates();
+    }
+
+    /** The lane of the host's worker {@code index}: its participant's name and that worker's. */
+    @Override
+    public String workerName(int index) {
+        for (ClassPlan.Seat seat : seats) {
+            if (index >= seat.first() && index < seat.first() + seat.workers()) {
+                return seat.name() + " · " + lab.workerName(index - seat.first());
+            }
+        }
+        return lab.workerName(index);
+    }
+
+    @Override
+    public int minWorkers() {
+        return 1;
+    }
+
+    @Override
+    public int maxWorkers() {
+        return Math.max(lab.maxWorkers(), seats.stream().mapToInt(ClassPlan.Seat::workers).sum());
+    }
+}

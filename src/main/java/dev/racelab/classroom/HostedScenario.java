@@ -1,0 +1,111 @@
+package dev.racelab.classroom;
+
+import dev.racelab.engine.Fixture;
+import dev.racelab.engine.LabWorker;
+import dev.racelab.engine.Outcome;
+import dev.racelab.engine.RunSummary;
+import dev.racelab.engine.Scenario;
+import dev.racelab.engine.ServerObserver;
+import dev.racelab.engine.ServerWaits;
+import dev.racelab.engine.WorkerContext;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The host's side of a class's run: the lab's scenario ({@code oracle}) with lanes that stand for
+ * the participants' workers. The verdict is the lab's, over everyone's work, with each participant's
+ * part: what it did, whose writes it replaced, and what it left unfinished.
+ */
+final class HostedScenario implements Scenario {
+
+    private final Scenario oracle;
+    private final ClassHub hub;
+    private final List<ClassPlan.Seat> seats;
+    private final Ledger ledger;
+
+    HostedScenario(Scenario oracle, ClassHub hub, List<ClassPlan.Seat> seats, Ledger ledger) {
+        this.oracle = oracle;
+        this.hub = hub;
+        this.seats = seats;
+        this.ledger = ledger;
+    }
+
+    @Override
+    public LabWorker worker(WorkerContext context) {
+        for (ClassPlan.Seat seat : seats) {
+            int index = context.index();
+            if (index >= seat.first() && index < seat.first() + seat.workers()) {
+                return new ProxyWorker(context, hub, seat, index - seat.first(), oracle, ledger);
+            }
+        }
+        throw new IllegalStateException("worker " + context.index() + " has no seat");
+    }
+
+    @Override
+    public Outcome judge(RunSummary summary) throws Exception {
+        Outcome judged = oracle.judge(summary);
+        List<Ledger.Part> parts = ledger.parts();
+        Map<String, Number> metrics = new LinkedHashMap<>(judged.metrics());
+        metrics.put("participants", parts.size());
+        return new Outcome(judged.verdict(), judged.headline(), judged.explanation() + " " + account(parts),
+                judged.violations(), metrics, judged.places());
+    }
+
+    /** Each participant's part, in words: what the projector's verdict names. */
+    static String account(List<Ledger.Part> parts) {
+        StringBuilder words = new StringBuilder("By participant: ");
+        words.append(parts.stream().map(p -> p.name() + " " + p.ops() + (p.ops() == 1 ? " operation" : " operations")
+                        + (p.overwritten() > 0 ? ", " + p.overwritten() + " of its writes replaced unseen" : "")
+                        + (p.overwrote() > 0 ? ", replaced " + p.overwrote() + " unseen" : ""))
+                .collect(Collectors.joining("; ")));
+        words.append('.');
+        for (Ledger.Part p : parts) {
+            if (!p.unfinished().isEmpty()) {
+                words.append(' ').append(p.name()).append(" left with operation")
+                        .append(p.unfinished().size() == 1 ? " " : "s ")
+                        .append(p.unfinished().stream().map(String::valueOf).collect(Collectors.joining(", ")))
+                        .append(" unfinished: whether ").append(p.unfinished().size() == 1 ? "it" : "they")
+                        .append(" reached the server is not known.");
+            }
+        }
+        return words.toString();
+    }
+
+    @Override
+    public Outcome diagnose(RunSummary summary) throws Exception {
+        return oracle.diagnose(summary);
+    }
+
+    @Override
+    public Outcome deadlock(RunSummary summary) throws Exception {
+        return oracle.deadlock(summary);
+    }
+
+    @Override
+    public List<Fixture> fixtures() {
+        return oracle.fixtures();
+    }
+
+    @Override
+    public String explain(Throwable failure) {
+        return oracle.explain(failure);
+    }
+
+    @Override
+    public ServerWaits serverWaits() {
+        return oracle.serverWaits();
+    }
+
+    @Override
+    public List<ServerObserver> observers() {
+        return oracle.observers();
+    }
+
+    @Override
+    public void close() throws Exception {
+        oracle.close();
+    }
+}

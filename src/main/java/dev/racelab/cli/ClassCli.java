@@ -1,0 +1,148 @@
+package dev.racelab.cli;
+
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import dev.racelab.backend.BackendException;
+import dev.racelab.backend.BackendSettings;
+import dev.racelab.backend.Backends;
+import dev.racelab.classroom.ClassHost;
+import dev.racelab.classroom.ClassMember;
+import dev.racelab.classroom.JoinLine;
+import dev.racelab.classroom.Ledger;
+import dev.racelab.engine.Service;
+import dev.racelab.engine.lab.Lab;
+import dev.racelab.labs.Labs;
+import dev.racelab.record.RecordingWriter;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code class host} and {@code class join}, headless: the host prints the join line on standard
+ * error as soon as the class is open and the run's summary when it ends (with {@code --json}, the
+ * usual object and each participant's part); a participant prints its progress on standard error
+ * and the host's verdict on standard output.
+ */
+final class ClassCli {
+
+    private static final Gson JSON = new GsonBuilder().setPrettyPrinting().disableHtmlEscaping().create();
+
+    private final Map<String, String> env;
+    private final Path home;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    ClassCli(Map<String, String> env, Path home, PrintStream out, PrintStream err) {
+        this.env = env;
+        this.home = home;
+        this.out = out;
+        this.err = err;
+    }
+
+    int host(String labId, RunFlags given, long participants, long joinWithin) throws Exception {
+        if (given.workers != null || given.runs != null || given.sweep != null) {
+            throw new UsageException("class host runs one run, each participant with its own workers (class join "
+                    + "--workers): --workers, --runs and --sweep do not apply");
+        }
+        if (participants < 1 || participants > 200) {
+            throw new UsageException("--participants " + participants + ": give 1 to 200");
+        }
+        if (joinWithin < 1 || joinWithin > 86_400) {
+            throw new UsageException("--join-within " + joinWithin + ": give 1 to 86400 seconds");
+        }
+        Backends backends = new Backends(BackendSettings.embedded(), home, new StartupProgress(err));
+        try (backends; Interruption interruption = new Interruption(backends)) {
+            Lab lab = Cli.pick(new Labs(backends), labId);
+            if (!lab.classReady()) {
+                throw new UsageException("a class cannot run the " + lab.id() + " lab yet: it runs the counter lab");
+            }
+            RunOptions options = RunOptions.of(lab, given, lab.defaults());
+            try {
+                backends.use(BackendSettings.resolve(options.pgUrl(), options.redisUrl(), env));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+            Outputs.forceNeeds("--record", options.record(), given.force);
+            try (RecordingWriter recording = options.record() == null ? null
+                    : RecordingWriter.create(Outputs.check(options.record(), given.force, "record to", err))) {
+                backends.ensure(Service.POSTGRES);
+                backends.ensure(Service.REDIS);
+                long began = System.nanoTime();
+                try (ClassHost host = ClassHost.open(backends, home, err::println)) {
+                    interruption.stopping(host::stop);
+                    err.println("join " + host.joinLine().text());
+                    err.flush();
+                    var seats = host.awaitJoins((int) participants, Duration.ofSeconds(joinWithin));
+                    err.println("All " + seats.size() + " joined: the run starts");
+                    ClassHost.Hosted hosted = host.run(lab.id(), options.spec(), seats);
+                    long elapsedMs = (System.nanoTime() - began) / 1_000_000;
+                    Summary summary = new Summary(lab);
+                    summary.planned(hosted.record().header().spec());
+                    summary.add(hosted.record());
+                    summary.times(elapsedMs, 0, interruption.signalled());
+                    summary.batch(1, null);
+                    if (options.json()) {
+                        Map<String, Object> json = new LinkedHashMap<>(summary.toJson());
+                        json.put("participants", parts(hosted.parts()));
+                        out.println(JSON.toJson(json));
+                    } else {
+                        summary.print(out);
+                    }
+                    if (recording != null) {
+                        recording.write(hosted.lab(), hosted.record());
+                        recording.commit(elapsedMs, 0, interruption.signalled());
+                    }
+                    return Cli.OK;
+                } catch (IllegalStateException e) {
+                    err.println("racelab: " + e.getMessage());
+                    return Cli.BACKEND_FAILURE;
+                }
+            }
+        }
+    }
+
+    private static List<Map<String, Object>> parts(List<Ledger.Part> parts) {
+        List<Map<String, Object>> all = new ArrayList<>();
+        for (Ledger.Part p : parts) {
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("name", p.name());
+            one.put("workers", p.workers());
+            one.put("ops", p.ops());
+            one.put("replacedUnseen", p.overwrote());
+            one.put("replacedByOthers", p.overwritten());
+            one.put("unfinished", p.unfinished());
+            all.add(one);
+        }
+        return all;
+    }
+
+    int join(String lineText, String name, long workers, boolean headless) throws UsageException,
+            BackendException, InterruptedException {
+        if (!headless) {
+            throw new UsageException("joining in the window is not built yet: give --headless");
+        }
+        if (workers < 1 || workers > 16) {
+            throw new UsageException("--workers " + workers + ": a participant runs 1 to 16");
+        }
+        JoinLine line;
+        try {
+            line = JoinLine.parse(lineText);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        String who = name != null ? name : System.getProperty("user.name", "student");
+        ClassMember.Ending ending = new ClassMember(line, who, (int) workers, home, err::println).take();
+        if (!ending.judged()) {
+            err.println("racelab: " + ending.headline() + ". " + ending.explanation());
+            return Cli.BACKEND_FAILURE;
+        }
+        out.println(ending.verdict() + ": " + ending.headline());
+        out.println(ending.explanation());
+        return Cli.OK;
+    }
+}
