@@ -3,7 +3,6 @@ package dev.racelab.classroom;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.StreamEntryID;
-import redis.clients.jedis.args.ExpiryOption;
 import redis.clients.jedis.params.SetParams;
 import redis.clients.jedis.params.XAddParams;
 import redis.clients.jedis.params.XReadParams;
@@ -47,12 +46,13 @@ public final class ClassChannel implements AutoCloseable {
         this.code = code;
     }
 
-    /** Adds an entry to stream {@code stream}, which expires if it had no expiry yet. */
+    /** Adds an entry to stream {@code stream}, which expires {@link ClassRoom#LIFETIME} after. */
     public StreamEntryID post(String stream, Map<String, String> fields) {
         String key = code.key(stream);
         try (Pipeline p = jedis.pipelined()) {
             var id = p.xadd(key, XAddParams.xAddParams().maxLen(MAX_ENTRIES).approximateTrimming(), fields);
-            p.expire(key, ClassRoom.LIFETIME.toSeconds(), ExpiryOption.NX);
+            // Each post sets it again: a stream lasts its lifetime after its last entry (EXPIRE's NX is Redis 7's).
+            p.expire(key, ClassRoom.LIFETIME.toSeconds());
             p.sync();
             return id.get();
         }
@@ -75,6 +75,12 @@ public final class ClassChannel implements AutoCloseable {
             }
         }
         return entries;
+    }
+
+    /** The last entry's id in {@code stream} now (0-0 for none): what a newcomer reads after. */
+    public StreamEntryID last(String stream) {
+        List<StreamEntry> last = jedis.xrevrange(code.key(stream), "+", "-", 1);
+        return last.isEmpty() ? new StreamEntryID(0, 0) : last.get(0).getID();
     }
 
     /** Says that {@code who} is still here, for {@link #ALIVE_MILLIS}. */
@@ -103,6 +109,10 @@ public final class ClassChannel implements AutoCloseable {
 
     @Override
     public void close() {
-        jedis.close();
+        try {
+            jedis.close();
+        } catch (redis.clients.jedis.exceptions.JedisException e) {
+            // The server is gone already: nothing to close there.
+        }
     }
 }

@@ -45,6 +45,9 @@ final class ClassDatabase implements AutoCloseable {
     /** Sessions beyond the participants': RaceLab's own look, one leaving late. */
     private static final int SPARE_SESSIONS = 4;
 
+    /** The classes this RaceLab hosts now, by their login's name. */
+    private static final java.util.Set<String> HOSTING = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private final Postgres server;
     private final ClassCode code;
     private final String password;
@@ -68,9 +71,10 @@ final class ClassDatabase implements AutoCloseable {
             throws BackendException {
         String name = code.pgName();
         ClassHba hba = null;
+        HOSTING.add(name);
         try (Connection admin = server.control("class")) {
             boolean superuser = checkRights(server, admin);
-            dropLeftovers(admin);
+            dropLeftovers(admin, server.embedded());
             String until = later(admin, lifetime);
             run(admin, "create-role", name, String.valueOf(sessions + SPARE_SESSIONS), until,
                     Passwords.typableVerifier(password));
@@ -157,6 +161,7 @@ final class ClassDatabase implements AutoCloseable {
     }
 
     private static void drop(Postgres server, String name, ClassHba hba) {
+        HOSTING.remove(name);
         try (Connection admin = server.control("class")) {
             try {
                 run(admin, "no-login", name);
@@ -176,13 +181,17 @@ final class ClassDatabase implements AutoCloseable {
         }
     }
 
-    /** Drops classes whose time has passed by the server's clock and that nobody is connected to. */
-    private static void dropLeftovers(Connection admin) throws SQLException {
+    /**
+     * Drops classes whose time has passed by the server's clock; on RaceLab's embedded server, which
+     * only this RaceLab uses, every class it is not hosting now (a killed RaceLab's).
+     */
+    private static void dropLeftovers(Connection admin, boolean ours) throws SQLException {
         List<String> past = new ArrayList<>();
         try (PreparedStatement p = admin.prepareStatement(SQL.get("marked")); ResultSet rs = p.executeQuery()) {
             while (rs.next()) {
                 Matcher mark = MARKED.matcher(rs.getString(2));
-                if (mark.matches() && isPast(admin, mark.group(1))) {
+                boolean hosted = HOSTING.contains(rs.getString(1));
+                if (mark.matches() && !hosted && (ours || isPast(admin, mark.group(1)))) {
                     past.add(rs.getString(1));
                 }
             }

@@ -54,6 +54,7 @@ public final class ClassHost implements AutoCloseable {
     private final List<Joined> joined = new ArrayList<>();
     private StreamEntryID rollAfter = new StreamEntryID(0, 0);
     private volatile Run current;
+    private Consumer<Run> watcher = run -> { };
     private volatile boolean stopped;
 
     private record Joined(String member, String name, int workers, long skewNanos) {
@@ -118,6 +119,7 @@ public final class ClassHost implements AutoCloseable {
      */
     public List<ClassPlan.Seat> awaitJoins(int participants, Duration within) throws InterruptedException {
         long deadline = System.nanoTime() + within.toNanos();
+        long began = System.nanoTime();
         while (joined.size() < participants) {
             long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             if (left <= 0) {
@@ -132,6 +134,7 @@ public final class ClassHost implements AutoCloseable {
                 throw new InterruptedException();
             }
         }
+        say.accept(String.format("All %d joined in %.1f s", participants, (System.nanoTime() - began) / 1e9));
         return seats();
     }
 
@@ -200,6 +203,7 @@ public final class ClassHost implements AutoCloseable {
         try (ClassHub hub = new ClassHub(redis, room.code(), seats, rollAfter)) {
             Run run = new Run(new HostedExperiment(lab, classSpec, seats, hub, ledger), classSpec, Clock.system());
             current = run;
+            watcher.accept(run);
             if (stopped) {
                 run.stop();
             }
@@ -209,6 +213,12 @@ public final class ClassHost implements AutoCloseable {
                     "explanation", outcome.explanation()));
             return new Hosted(run.record(), lab, ledger.parts());
         }
+    }
+
+    /** Hands the class's run to {@code runWatcher} as it starts: for a window, or a test, following it live. */
+    public ClassHost watching(Consumer<Run> runWatcher) {
+        this.watcher = runWatcher;
+        return this;
     }
 
     /** Stops the class's run (a signal): it is judged on what was done, and the participants told. */

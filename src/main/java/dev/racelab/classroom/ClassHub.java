@@ -36,6 +36,8 @@ final class ClassHub implements AutoCloseable {
     private final Set<String> ready = ConcurrentHashMap.newKeySet();
     private final Set<String> done = ConcurrentHashMap.newKeySet();
     private final Set<String> left = ConcurrentHashMap.newKeySet();
+    /** Why a participant's workers could not begin, by participant. */
+    private final Map<String, String> failed = new ConcurrentHashMap<>();
     private final Thread thread;
     private volatile boolean stopped;
     private StreamEntryID rollAfter;
@@ -87,6 +89,11 @@ final class ClassHub implements AutoCloseable {
         return left.contains(member);
     }
 
+    /** Why {@code member}'s workers could not begin, or null. */
+    String failure(String member) {
+        return failed.get(member);
+    }
+
     /** Counts {@code member} out from now: it was not ready in time. */
     void leaveOut(String member) {
         left.add(member);
@@ -105,6 +112,12 @@ final class ClassHub implements AutoCloseable {
                     String member = entry.getFields().get("member");
                     switch (entry.getFields().getOrDefault("type", "")) {
                         case "ready" -> ready.add(member);
+                        case "failed" -> {
+                            if (member != null) {
+                                failed.put(member, String.valueOf(entry.getFields().get("why")));
+                                left.add(member);
+                            }
+                        }
                         case "done" -> {
                             // Its events were all posted before it said so: all read before it counts as done.
                             drainEvents();

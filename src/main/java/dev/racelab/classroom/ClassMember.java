@@ -15,6 +15,7 @@ import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.resps.StreamEntry;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +38,12 @@ public final class ClassMember {
     public record Ending(boolean judged, String verdict, String headline, String explanation) {
     }
 
+    /**
+     * How long a login to the class's servers may take: a class's machines log in all at once,
+     * forty of them to one host's servers, and a host's machine is busy then.
+     */
+    static final Duration LOGIN_WITHIN = Duration.ofSeconds(60);
+
     /** How long the host may stay silent before its participants give up on it. */
     static final long HOST_GONE_MILLIS = 4_000;
 
@@ -45,6 +52,7 @@ public final class ClassMember {
     private final int workers;
     private final Path home;
     private final Consumer<String> say;
+    private StreamEntryID joinedAfter = new StreamEntryID(0, 0);
     private final String id = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
 
     /**
@@ -67,12 +75,14 @@ public final class ClassMember {
      * @throws BackendException the class's servers cannot be reached with the line's credentials
      */
     public Ending take() throws BackendException, InterruptedException {
-        Redis redis = Redis.connect(line.redis());
+        Redis redis = Redis.connect(line.redis(), LOGIN_WITHIN);
         try (Backends servers = new Backends(new BackendSettings(Optional.of(line.postgres()),
                 Optional.of(line.redis())), home, StartupListener.SILENT);
              ClassChannel channel = new ClassChannel(redis.open("class-" + id, 0), line.code());
              Heartbeat heartbeat = Heartbeat.start(redis, line.code(), id)) {
+            servers.loginWithin(LOGIN_WITHIN);
             ClassClock clock = channel.clock();
+            joinedAfter = channel.last(ClassChannel.CONTROL);
             channel.post(ClassChannel.ROLL, Map.of("type", "join", "member", id, "name", name,
                     "workers", String.valueOf(workers), "skew", String.valueOf(clock.skewNanos()),
                     "error", String.valueOf(clock.errorNanos())));
@@ -84,7 +94,8 @@ public final class ClassMember {
     }
 
     private Ending follow(ClassChannel channel, ClassClock clock, Labs labs, Redis redis) throws InterruptedException {
-        StreamEntryID after = new StreamEntryID(0, 0);
+        // What the host says from now on: a newcomer takes part in the next run, not one begun before it joined.
+        StreamEntryID after = joinedAfter;
         Run run = null;
         MemberFeed feed = null;
         long hostHeard = System.nanoTime();
@@ -104,8 +115,16 @@ public final class ClassMember {
                             run = prepare(plan, labs);
                             feed = MemberFeed.start(run, redis, line.code(), id, clock);
                             awaitHalted(run);
+                            if (run.outcome().isDone()) {
+                                // It failed before it began: the host counts it out, saying why.
+                                var failed = run.outcome().join();
+                                String why = failed.headline() + ": " + failed.explanation();
+                                channel.post(ClassChannel.ROLL, Map.of("type", "failed", "member", id, "why", why));
+                                return new Ending(false, null, "this machine's workers could not begin", why);
+                            }
                             channel.post(ClassChannel.ROLL, Map.of("type", "ready", "member", id));
-                            say.accept("Ready: " + workers + " worker(s) of " + plan.lab() + " wait for the host");
+                            say.accept("Ready: " + workers + (workers == 1 ? " worker" : " workers") + " of "
+                                    + plan.lab() + " wait for the host");
                         }
                         case "go" -> {
                             if (run != null) {

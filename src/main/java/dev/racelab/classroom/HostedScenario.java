@@ -56,13 +56,19 @@ final class HostedScenario implements Scenario {
 
     /** Each participant's part, in words: what the projector's verdict names. */
     static String account(List<Ledger.Part> parts) {
+        List<Ledger.Part> took = parts.stream().filter(p -> p.neverBegan() == null).toList();
         StringBuilder words = new StringBuilder("By participant: ");
-        words.append(parts.stream().map(p -> p.name() + " " + p.ops() + (p.ops() == 1 ? " operation" : " operations")
-                        + (p.overwritten() > 0 ? ", " + p.overwritten() + " of its writes replaced unseen" : "")
-                        + (p.overwrote() > 0 ? ", replaced " + p.overwrote() + " unseen" : ""))
-                .collect(Collectors.joining("; ")));
-        words.append('.');
+        words.append(took.stream().map(HostedScenario::part).collect(Collectors.joining("; "))).append('.');
+        Map<String, List<String>> absent = new LinkedHashMap<>();
         for (Ledger.Part p : parts) {
+            if (p.neverBegan() != null) {
+                absent.computeIfAbsent(p.neverBegan(), why -> new java.util.ArrayList<>()).add(p.name());
+            }
+        }
+        absent.forEach((why, names) -> words.append(' ').append(names.size() == 1 ? names.get(0)
+                : names.size() + " participants (" + String.join(", ", names) + ")").append(" could not begin: ")
+                .append(why.endsWith(".") ? why : why + "."));
+        for (Ledger.Part p : took) {
             if (!p.unfinished().isEmpty()) {
                 words.append(' ').append(p.name()).append(" left with operation")
                         .append(p.unfinished().size() == 1 ? " " : "s ")
@@ -72,6 +78,18 @@ final class HostedScenario implements Scenario {
             }
         }
         return words.toString();
+    }
+
+    /** One participant: what it did, how many of its increments were lost, how many of the others' it overwrote. */
+    private static String part(Ledger.Part p) {
+        String words = p.name() + " " + p.ops() + (p.ops() == 1 ? " operation" : " operations");
+        if (p.lost() > 0) {
+            words += ", " + p.lost() + " lost";
+        }
+        if (p.overwrote() > 0) {
+            words += ", overwrote " + p.overwrote();
+        }
+        return words;
     }
 
     @Override

@@ -10,24 +10,39 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Who did what in a class's run, by participant: operations done, and, for a lab whose writes say
- * which of the server's writes they were and which one their read saw ({@link EventKind#WRITE_ORDER},
- * {@link EventKind#READ_ORDER}), whose writes were replaced by whose without being seen: the
- * projector's leaderboard and the verdict's names.
+ * which of the server's writes they were ({@link EventKind#WRITE_ORDER}) and which write their read
+ * saw ({@link EventKind#READ_ORDER}), whose increments survived and whose were lost to whom.
+ *
+ * <p>Each write wrote one more than the value its read saw, so the final value is the chain of
+ * writes from the last one back through the writes their reads saw: those survived. Every other
+ * write is lost, overwritten by the write of that chain that read before it and wrote after it.
+ * So the increments lost by participant add up to the verdict's count of increments lost.
  */
 public final class Ledger {
 
-    /** One participant's part. */
-    public record Part(String name, int workers, long ops, long overwrote, long overwritten, List<Integer> unfinished) {
+    /**
+     * One participant's part.
+     *
+     * @param lost       its increments that are not in the final value
+     * @param overwrote  the others' increments its writes overwrote without seeing them
+     * @param neverBegan why its workers did nothing in the run, or null
+     */
+    public record Part(String name, int workers, long ops, long lost, long overwrote, List<Integer> unfinished,
+                       String neverBegan) {
+    }
+
+    /** A write: its author and the number of the write its read saw. */
+    private record Write(String author, long seen) {
     }
 
     private final List<ClassPlan.Seat> seats;
     private final Map<String, long[]> ops = new ConcurrentHashMap<>();
-    /** The server's write number to its author. */
-    private final Map<Long, String> authors = new ConcurrentHashMap<>();
-    /** Each write that replaced others: {seen, its number}, by author. */
-    private final List<Object[]> replacing = new ArrayList<>();
+    /** The server's writes by their number. */
+    private final Map<Long, Write> writes = new ConcurrentHashMap<>();
+    /** The write a worker's last read saw, by participant and worker. */
     private final Map<String, Long> seen = new ConcurrentHashMap<>();
     private final Map<String, List<Integer>> unfinished = new ConcurrentHashMap<>();
+    private final Map<String, String> neverBegan = new ConcurrentHashMap<>();
 
     Ledger(List<ClassPlan.Seat> seats) {
         this.seats = List.copyOf(seats);
@@ -47,13 +62,9 @@ public final class Ledger {
             }
             case READ_ORDER -> seen.put(seat.member() + "/" + worker, value);
             case WRITE_ORDER -> {
-                authors.put(value, seat.member());
+                // A write with no read of its own (an atomic increment) saw the write before it.
                 Long read = seen.remove(seat.member() + "/" + worker);
-                if (read != null && read < value - 1) {
-                    synchronized (replacing) {
-                        replacing.add(new Object[] {seat.member(), read, value});
-                    }
-                }
+                writes.put(value, new Write(seat.member(), read == null ? value - 1 : read));
             }
             default -> {
                 // Nothing to count.
@@ -68,25 +79,34 @@ public final class Ledger {
         }
     }
 
+    /** {@code seat}'s workers did nothing in the run, for reason {@code why}. */
+    void neverBegan(ClassPlan.Seat seat, String why) {
+        neverBegan.put(seat.member(), why);
+    }
+
     /** Each participant's part, in seat order. */
     List<Part> parts() {
+        Map<String, long[]> lost = new LinkedHashMap<>();
         Map<String, long[]> overwrote = new LinkedHashMap<>();
-        Map<String, long[]> overwritten = new LinkedHashMap<>();
         for (ClassPlan.Seat seat : seats) {
+            lost.put(seat.member(), new long[1]);
             overwrote.put(seat.member(), new long[1]);
-            overwritten.put(seat.member(), new long[1]);
         }
-        synchronized (replacing) {
-            for (Object[] r : replacing) {
-                String by = (String) r[0];
-                for (long w = (Long) r[1] + 1; w < (Long) r[2]; w++) {
-                    String victim = authors.get(w);
-                    if (victim != null) {
-                        overwrote.get(by)[0]++;
-                        overwritten.get(victim)[0]++;
-                    }
+        long last = writes.keySet().stream().mapToLong(Long::longValue).max().orElse(0);
+        // The surviving chain, from the last write back; each lost write falls in one of its gaps.
+        long upper = last;
+        Write link = writes.get(last);
+        while (link != null && upper > 0) {
+            long below = link.seen();
+            for (long w = below + 1; w < upper; w++) {
+                Write victim = writes.get(w);
+                if (victim != null) {
+                    lost.get(victim.author())[0]++;
+                    overwrote.get(link.author())[0]++;
                 }
             }
+            upper = below;
+            link = writes.get(below);
         }
         List<Part> parts = new ArrayList<>();
         for (ClassPlan.Seat seat : seats) {
@@ -98,8 +118,8 @@ public final class Ledger {
             synchronized (unfinished) {
                 open = List.copyOf(unfinished.get(seat.member()));
             }
-            parts.add(new Part(seat.name(), seat.workers(), done, overwrote.get(seat.member())[0],
-                    overwritten.get(seat.member())[0], open));
+            parts.add(new Part(seat.name(), seat.workers(), done, lost.get(seat.member())[0],
+                    overwrote.get(seat.member())[0], open, neverBegan.get(seat.member())));
         }
         return parts;
     }

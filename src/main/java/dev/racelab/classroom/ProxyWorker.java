@@ -25,6 +25,8 @@ final class ProxyWorker implements LabWorker {
     private final Ledger ledger;
     /** The time of the last event put on this lane: a lane's events stay in order. */
     private long last = Long.MIN_VALUE;
+    /** Whether any event of the worker came: one that never began is named so, not as unfinished. */
+    private boolean begun;
 
     ProxyWorker(WorkerContext context, ClassHub hub, ClassPlan.Seat seat, int worker, Scenario oracle, Ledger ledger) {
         this.context = context;
@@ -41,12 +43,19 @@ final class ProxyWorker implements LabWorker {
             EventBatch.Relayed e = hub.next(seat.member(), worker, POLL_MILLIS);
             if (e == null) {
                 if (hub.left(seat.member()) || hub.done(seat.member())) {
+                    if (!begun) {
+                        String why = hub.failure(seat.member()) != null ? hub.failure(seat.member())
+                                : hub.ready(seat.member()) ? "it left before it began" : "it was not ready in time";
+                        ledger.neverBegan(seat, why);
+                        throw new Left(seat.name() + " could not begin: " + why);
+                    }
                     ledger.unfinished(seat, n);
                     throw new Left(seat.name() + (hub.left(seat.member()) ? " left the class" : "'s worker stopped")
                             + " during operation " + (n + 1));
                 }
                 continue;
             }
+            begun = true;
             oracle.relayed(context, e.kind(), e.subject(), e.value());
             ledger.note(seat, worker, e.kind(), e.value());
             if (e.kind() == EventKind.OP_END) {

@@ -78,7 +78,7 @@ final class ClassCli {
                     err.println("join " + host.joinLine().text());
                     err.flush();
                     var seats = host.awaitJoins((int) participants, Duration.ofSeconds(joinWithin));
-                    err.println("All " + seats.size() + " joined: the run starts");
+                    err.println("The run starts");
                     ClassHost.Hosted hosted = host.run(lab.id(), options.spec(), seats);
                     long elapsedMs = (System.nanoTime() - began) / 1_000_000;
                     Summary summary = new Summary(lab);
@@ -113,9 +113,12 @@ final class ClassCli {
             one.put("name", p.name());
             one.put("workers", p.workers());
             one.put("ops", p.ops());
-            one.put("replacedUnseen", p.overwrote());
-            one.put("replacedByOthers", p.overwritten());
+            one.put("lost", p.lost());
+            one.put("overwrote", p.overwrote());
             one.put("unfinished", p.unfinished());
+            if (p.neverBegan() != null) {
+                one.put("couldNotBegin", p.neverBegan());
+            }
             all.add(one);
         }
         return all;
