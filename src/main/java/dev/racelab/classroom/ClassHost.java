@@ -15,6 +15,7 @@ import dev.racelab.labs.Labs;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.resps.StreamEntry;
 
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,11 +77,23 @@ public final class ClassHost implements AutoCloseable {
      * @throws BackendException the servers cannot give a class a confined share (saying why)
      */
     public static ClassHost open(Backends servers, Path home, Consumer<String> say) throws BackendException {
+        return open(servers, home, null, say);
+    }
+
+    /**
+     * {@link #open(Backends, Path, Consumer)}; RaceLab's embedded servers are reached at {@code address}
+     * (null: this machine's address on its network, {@link ClassAddress}) through the class's doors.
+     */
+    public static ClassHost open(Backends servers, Path home, InetAddress address, Consumer<String> say)
+            throws BackendException {
         ClassRoom room = ClassRoom.open(servers.postgres(), servers.redis(), ClassCode.random(), SESSIONS);
         Redis redis = null;
         Backends classServers = null;
         Heartbeat heartbeat = null;
         try {
+            if (servers.postgres().embedded() && servers.redis().embedded()) {
+                room.openDoors(address != null ? address : ClassAddress.choose());
+            }
             redis = Redis.connect(room.redis());
             classServers = new Backends(new BackendSettings(Optional.of(room.postgres()), Optional.of(room.redis())),
                     home, StartupListener.SILENT);
@@ -88,7 +101,7 @@ public final class ClassHost implements AutoCloseable {
             ClassChannel channel = new ClassChannel(redis.open("class-host", 5_000), room.code());
             channel.post(ClassChannel.CONTROL, Map.of("type", "open"));
             return new ClassHost(room, redis, classServers, heartbeat, channel, say);
-        } catch (BackendException | RuntimeException e) {
+        } catch (BackendException | RuntimeException | java.io.IOException e) {
             if (heartbeat != null) {
                 heartbeat.close();
             }
@@ -99,7 +112,14 @@ public final class ClassHost implements AutoCloseable {
                 closeQuietly(redis);
             }
             room.close();
-            throw e;
+            if (e instanceof java.io.IOException io) {
+                throw new BackendException(dev.racelab.engine.Service.POSTGRES, "the class's address could not be "
+                        + "opened: " + io.getMessage(), io);
+            }
+            if (e instanceof BackendException backend) {
+                throw backend;
+            }
+            throw (RuntimeException) e;
         }
     }
 
@@ -107,9 +127,9 @@ public final class ClassHost implements AutoCloseable {
         return room.code();
     }
 
-    /** The line students join with: the servers as this machine reaches them. */
+    /** The line students join with: the servers as the participants reach them. */
     public JoinLine joinLine() {
-        return room.joinLine(room.postgres().host(), room.redis().host());
+        return room.joinLine();
     }
 
     /**

@@ -28,6 +28,9 @@ public final class ClassRoom implements AutoCloseable {
     private final String secret;
     private final ClassDatabase database;
     private final ClassRedisUser user;
+    private ClassDoor pgDoor;
+    private ClassDoor redisDoor;
+    private String doorAddress;
 
     private ClassRoom(ClassCode code, String secret, ClassDatabase database, ClassRedisUser user) {
         this.code = code;
@@ -69,16 +72,39 @@ public final class ClassRoom implements AutoCloseable {
     }
 
     /**
-     * The line students join with, naming the servers at {@code pgHost} and {@code redisHost} (the
-     * addresses they can reach; this machine's own for a class on one machine).
+     * Opens the class's doors on {@code address} to the servers, which listen on this machine's
+     * loopback only (RaceLab's embedded ones): participants elsewhere reach them there.
      */
-    public JoinLine joinLine(String pgHost, String redisHost) {
-        return new JoinLine(code, secret, pgHost, database.address().port(), redisHost, user.address().port());
+    void openDoors(java.net.InetAddress address) throws java.io.IOException {
+        java.net.InetAddress loopback = java.net.InetAddress.getLoopbackAddress();
+        pgDoor = ClassDoor.postgres(address, new java.net.InetSocketAddress(loopback, database.address().port()),
+                code.pgName());
+        try {
+            redisDoor = ClassDoor.redis(address, new java.net.InetSocketAddress(loopback, user.address().port()));
+        } catch (java.io.IOException e) {
+            pgDoor.close();
+            pgDoor = null;
+            throw e;
+        }
+        doorAddress = address.getHostAddress();
+    }
+
+    /** The line students join with: the doors, or else the servers' own addresses. */
+    public JoinLine joinLine() {
+        if (doorAddress != null) {
+            return new JoinLine(code, secret, doorAddress, pgDoor.port(), doorAddress, redisDoor.port());
+        }
+        return new JoinLine(code, secret, database.address().host(), database.address().port(),
+                user.address().host(), user.address().port());
     }
 
     /** Removes the class's user, keys, database and login. */
     @Override
     public void close() {
+        if (pgDoor != null) {
+            pgDoor.close();
+            redisDoor.close();
+        }
         try {
             user.close();
         } finally {

@@ -121,6 +121,34 @@ class ClassConfinementTest {
     }
 
     @Test
+    void theDoorsLetInOnlyTheClassLogin() throws Exception {
+        var servers = TestServers.topologies();
+        try (ClassRoom room = ClassRoom.open(servers.postgres(), servers.redis(), ClassCode.random(), 8)) {
+            room.openDoors(java.net.InetAddress.getLoopbackAddress());
+            JoinLine line = room.joinLine();
+            assertTrue(line.pgPort() != servers.postgres().address().port(), "a door, not the server itself");
+            // The embedded server trusts its own machine: through the door, its superuser is turned away.
+            PgAddress superuser = new PgAddress("127.0.0.1", line.pgPort(), "postgres", "postgres", null, java.util.Map.of());
+            SQLException refused = assertThrows(SQLException.class, () -> connect(superuser).close());
+            assertTrue(refused.getMessage().contains("only the class's own login"), refused.getMessage());
+            assertThrows(SQLException.class, () -> connect(line.postgres().withDatabase("postgres")).close(),
+                    "the class login, to another database");
+            assertThrows(SQLException.class, () -> connect(line.postgres().withLogin(line.postgres().user(), "guess"))
+                    .close(), "the class login, with a wrong password");
+            try (Connection in = connect(line.postgres()); Statement st = in.createStatement()) {
+                assertTrue(st.execute("SELECT 1"));
+            }
+            try (Jedis anyone = new Jedis("127.0.0.1", line.redisPort(), 2_000)) {
+                JedisDataException e = assertThrows(JedisDataException.class, anyone::ping);
+                assertTrue(e.getMessage().startsWith("NOAUTH"), e.getMessage());
+            }
+            try (Jedis in = connect(line.redis())) {
+                assertEquals("OK", in.set(room.code().key("x"), "1"));
+            }
+        }
+    }
+
+    @Test
     void aRedisThatLetsAnyoneInAsDefaultIsRefused() throws Exception {
         Redis server = TestServers.redis();
         try (Jedis admin = server.open("test-class", 5_000)) {
