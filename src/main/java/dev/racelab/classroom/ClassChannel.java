@@ -107,6 +107,11 @@ public final class ClassChannel implements AutoCloseable {
         return ClassClock.measure(jedis);
     }
 
+    /** {@link #clock()}, with a wall clock {@code wallSkewNanos} ahead of this machine's ({@link ClassClock#measure(Jedis, long)}). */
+    public ClassClock clock(long wallSkewNanos) {
+        return ClassClock.measure(jedis, wallSkewNanos);
+    }
+
     @Override
     public void close() {
         try {

@@ -77,7 +77,7 @@ final class ClassDatabase implements AutoCloseable {
             dropLeftovers(admin, server.embedded());
             String until = later(admin, lifetime);
             run(admin, "create-role", name, String.valueOf(sessions + SPARE_SESSIONS), until,
-                    Passwords.typableVerifier(password));
+                    Passwords.scramVerifier(password));
             run(admin, "mark-role", name, MARK + until);
             if (!superuser) {
                 run(admin, "grant-role-to-login", name);

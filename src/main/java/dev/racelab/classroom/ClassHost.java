@@ -42,8 +42,15 @@ public final class ClassHost implements AutoCloseable {
     /** The longest name a participant keeps on the host's lanes. */
     private static final int NAME_LENGTH = 24;
 
-    /** A class's run as it ended: its record, the lab it ran, and each participant's part. */
-    public record Hosted(RunRecord record, Lab lab, List<Ledger.Part> parts) {
+    /**
+     * A class's run as it ended: its record, the lab it ran, each participant's part, and how long
+     * the host's words (go, pause, resume, stop) took to reach each participant.
+     */
+    public record Hosted(RunRecord record, Lab lab, List<Ledger.Part> parts, List<Heard> heard) {
+    }
+
+    /** How long a word of the host's ({@code what}) took to reach participant {@code name}, by the server's clock. */
+    public record Heard(String name, String what, long nanos) {
     }
 
     private final ClassRoom room;
@@ -55,6 +62,7 @@ public final class ClassHost implements AutoCloseable {
     private final List<Joined> joined = new ArrayList<>();
     private StreamEntryID rollAfter = new StreamEntryID(0, 0);
     private volatile Run current;
+    private volatile ClassHub hub;
     private Consumer<Run> watcher = run -> { };
     private volatile boolean stopped;
 
@@ -221,6 +229,7 @@ public final class ClassHost implements AutoCloseable {
         RunSpec classSpec = spec.withWorkers(workers);
         Ledger ledger = new Ledger(seats);
         try (ClassHub hub = new ClassHub(redis, room.code(), seats, rollAfter)) {
+            this.hub = hub;
             Run run = new Run(new HostedExperiment(lab, classSpec, seats, hub, ledger), classSpec, Clock.system());
             current = run;
             watcher.accept(run);
@@ -231,7 +240,13 @@ public final class ClassHost implements AutoCloseable {
             Outcome outcome = run.outcome().get();
             hub.tell(Map.of("type", "ended", "verdict", outcome.verdict().name(), "headline", outcome.headline(),
                     "explanation", outcome.explanation()));
-            return new Hosted(run.record(), lab, ledger.parts());
+            Map<String, String> names = new java.util.HashMap<>();
+            seats.forEach(seat -> names.put(seat.member(), seat.name()));
+            List<Heard> heard = hub.heard().stream().filter(h -> names.containsKey(h.member()))
+                    .map(h -> new Heard(names.get(h.member()), h.what(), h.nanos())).toList();
+            return new Hosted(run.record(), lab, ledger.parts(), heard);
+        } finally {
+            this.hub = null;
         }
     }
 
@@ -239,6 +254,29 @@ public final class ClassHost implements AutoCloseable {
     public ClassHost watching(Consumer<Run> runWatcher) {
         this.watcher = runWatcher;
         return this;
+    }
+
+    /** Halts every participant's workers at their next gate. */
+    public void pause() {
+        ClassHub now = hub;
+        if (now != null) {
+            now.tell(Map.of("type", "pause"));
+        }
+    }
+
+    /** Lets every participant's workers go on from their gates. */
+    public void resume() {
+        ClassHub now = hub;
+        if (now != null) {
+            now.tell(Map.of("type", "resume"));
+        }
+    }
+
+    /** Each participant's clock as it estimated it when it joined: the server's time minus its wall clock, by name. */
+    public Map<String, Long> skews() {
+        Map<String, Long> skews = new java.util.LinkedHashMap<>();
+        joined.forEach(j -> skews.put(j.name(), j.skewNanos()));
+        return skews;
     }
 
     /** Stops the class's run (a signal): it is judged on what was done, and the participants told. */

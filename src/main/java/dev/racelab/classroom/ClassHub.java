@@ -38,6 +38,7 @@ final class ClassHub implements AutoCloseable {
     private final Set<String> left = ConcurrentHashMap.newKeySet();
     /** Why a participant's workers could not begin, by participant. */
     private final Map<String, String> failed = new ConcurrentHashMap<>();
+    private final List<Heard> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Thread thread;
     private volatile boolean stopped;
     private StreamEntryID rollAfter;
@@ -65,9 +66,23 @@ final class ClassHub implements AutoCloseable {
         return clock;
     }
 
-    /** Posts {@code fields} on the control stream, for every participant. */
+    /** How long a word of the host's took to reach a participant, as it said on hearing it. */
+    record Heard(String member, String what, long nanos) {
+    }
+
+    /**
+     * Posts {@code fields} on the control stream, for every participant, stamped with the server's
+     * time it was sent: each participant says how long it took to hear it ({@link #heard}).
+     */
     synchronized void tell(Map<String, String> fields) {
-        telling.post(ClassChannel.CONTROL, fields);
+        Map<String, String> stamped = new java.util.LinkedHashMap<>(fields);
+        stamped.put("sent", String.valueOf(clock.serverNow()));
+        telling.post(ClassChannel.CONTROL, stamped);
+    }
+
+    /** What the participants said of how long the host's words took to reach them, so far. */
+    List<Heard> heard() {
+        return List.copyOf(heard);
     }
 
     /** The next event of {@code member}'s worker {@code worker}, waiting up to {@code millis}; null if none came. */
@@ -112,6 +127,14 @@ final class ClassHub implements AutoCloseable {
                     String member = entry.getFields().get("member");
                     switch (entry.getFields().getOrDefault("type", "")) {
                         case "ready" -> ready.add(member);
+                        case "heard" -> {
+                            try {
+                                heard.add(new Heard(member, entry.getFields().get("what"),
+                                        Long.parseLong(entry.getFields().get("nanos"))));
+                            } catch (NumberFormatException notOne) {
+                                // Not a participant's RaceLab's word: left out.
+                            }
+                        }
                         case "failed" -> {
                             if (member != null) {
                                 failed.put(member, String.valueOf(entry.getFields().get("why")));

@@ -52,6 +52,7 @@ public final class ClassMember {
     private final int workers;
     private final Path home;
     private final Consumer<String> say;
+    private final long wallSkewNanos;
     private StreamEntryID joinedAfter = new StreamEntryID(0, 0);
     private final String id = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
 
@@ -62,6 +63,16 @@ public final class ClassMember {
      * @param say     where progress goes, a line at a time
      */
     public ClassMember(JoinLine line, String name, int workers, Path home, Consumer<String> say) {
+        this(line, name, workers, home, 0, say);
+    }
+
+    /**
+     * {@link #ClassMember(JoinLine, String, int, Path, Consumer)} on a machine whose wall clock is
+     * {@code wallSkewNanos} ahead of this one's: for a benchmark that checks the class's clock
+     * estimate against a skew it injected.
+     */
+    public ClassMember(JoinLine line, String name, int workers, Path home, long wallSkewNanos, Consumer<String> say) {
+        this.wallSkewNanos = wallSkewNanos;
         this.line = line;
         this.name = name;
         this.workers = workers;
@@ -81,7 +92,7 @@ public final class ClassMember {
              ClassChannel channel = new ClassChannel(redis.open("class-" + id, 0), line.code());
              Heartbeat heartbeat = Heartbeat.start(redis, line.code(), id)) {
             servers.loginWithin(LOGIN_WITHIN);
-            ClassClock clock = channel.clock();
+            ClassClock clock = channel.clock(wallSkewNanos);
             joinedAfter = channel.last(ClassChannel.CONTROL);
             channel.post(ClassChannel.ROLL, Map.of("type", "join", "member", id, "name", name,
                     "workers", String.valueOf(workers), "skew", String.valueOf(clock.skewNanos()),
@@ -105,6 +116,7 @@ public final class ClassMember {
                 for (StreamEntry entry : entries) {
                     after = entry.getID();
                     Map<String, String> f = entry.getFields();
+                    saidHeard(channel, clock, f);
                     switch (f.getOrDefault("type", "")) {
                         case "prepare" -> {
                             ClassPlan plan = ClassPlan.from(f);
@@ -186,6 +198,20 @@ public final class ClassMember {
             }
             if (feed != null) {
                 feed.close();
+            }
+        }
+    }
+
+    /** Tells the host how long its word took to come (by the server's clock): the class's gate latency. */
+    private void saidHeard(ClassChannel channel, ClassClock clock, Map<String, String> f) {
+        String what = f.getOrDefault("type", "");
+        if (f.containsKey("sent") && List.of("go", "pause", "resume", "stop").contains(what)) {
+            try {
+                long took = clock.serverNow() - Long.parseLong(f.get("sent"));
+                channel.post(ClassChannel.ROLL, Map.of("type", "heard", "member", id, "what", what,
+                        "nanos", String.valueOf(took)));
+            } catch (NumberFormatException notOne) {
+                // A host that does not stamp its words: nothing to say.
             }
         }
     }

@@ -21,7 +21,12 @@ public final class ClassRoom implements AutoCloseable {
     /** How long a class may last: a lesson, and then some. */
     public static final Duration LIFETIME = Duration.ofHours(12);
 
-    /** The class's password, for its login and user alike: 16 of {@link Passwords#typable}'s letters. */
+    /**
+     * The class's password, for its login and user alike: 16 of {@link Passwords#typable}'s letters,
+     * 79 bits, too many to guess at any number of rounds, so its verifier has as few as a random
+     * password's ({@link Passwords#scramVerifier}): forty participants logging in at once each pay
+     * those rounds for every session.
+     */
     private static final int SECRET_LENGTH = 16;
 
     private final ClassCode code;

@@ -21,8 +21,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class HostedExperiment implements Experiment {
 
-    /** How long the participants have to connect their workers once told to prepare. */
-    static final long READY_WITHIN_MILLIS = 30_000;
+    /**
+     * How long the participants have to connect their workers once told to prepare: forty machines
+     * logging in to one host's servers at once, on a classroom's network.
+     */
+    static final long READY_WITHIN_MILLIS = 60_000;
     /** How far ahead the instant to go is set: long enough for the word to reach everyone. */
     static final long GO_AHEAD_MILLIS = 300;
 

@@ -19,7 +19,8 @@ import java.util.Map;
  */
 final class MemberFeed implements AutoCloseable {
 
-    static final long EVERY_MILLIS = 20;
+    /** A projector's timeline lags a frame or two anyway; forty participants' feeds at this pace cost the host little. */
+    static final long EVERY_MILLIS = 50;
     /** The most events in one entry: a batch stays well under a megabyte. */
     private static final int PER_BATCH = 2_000;
 

@@ -44,13 +44,7 @@ public final class Passwords {
         return password.toString();
     }
 
-    /** The SCRAM-SHA-256 verifier of a {@link #typable} password: with libpq's 4096 rounds, as it is shorter. */
-    public static String typableVerifier(String password) {
-        return Scram.verifier(password, TYPABLE_ROUNDS);
-    }
-
     private static final String TYPABLE = "abcdefghjkmnpqrstuvwxyz23456789";
-    private static final int TYPABLE_ROUNDS = 4096;
 
     /** PBKDF2's rounds in the verifier of a random password ({@link #scramVerifier}). */
     static final int RANDOM_ROUNDS = 16;
