@@ -25,7 +25,7 @@ class ArchitectureTest {
     void onlyTheWindowUsesJavaFx() {
         noClasses().that().resideInAnyPackage("dev.racelab.engine..", "dev.racelab.labs..",
                         "dev.racelab.backend..", "dev.racelab.cli..", "dev.racelab.export..",
-                        "dev.racelab.isolation..")
+                        "dev.racelab.isolation..", "dev.racelab.classroom..")
                 .should().dependOnClassesThat().resideInAnyPackage("javafx..", "org.controlsfx..")
                 .check(classes);
     }
@@ -41,7 +41,7 @@ class ArchitectureTest {
     @Test
     void labsDoNotReachIntoTheShells() {
         noClasses().that().resideInAnyPackage("dev.racelab.labs..", "dev.racelab.backend..",
-                        "dev.racelab.isolation..")
+                        "dev.racelab.isolation..", "dev.racelab.classroom..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.racelab.cli..", "dev.racelab.ui..")
                 .check(classes);
     }

@@ -119,12 +119,24 @@ public final class ClassMember {
                     saidHeard(channel, clock, f);
                     switch (f.getOrDefault("type", "")) {
                         case "prepare" -> {
-                            ClassPlan plan = ClassPlan.from(f);
+                            ClassPlan plan;
+                            try {
+                                plan = ClassPlan.from(f);
+                            } catch (RuntimeException e) {
+                                return new Ending(false, null, "the host's plan cannot be read",
+                                        "The host sent a run this RaceLab cannot read (" + e.getMessage() + ").");
+                            }
                             if (plan.seatOf(id) == null) {
                                 return new Ending(false, null, "the class's run began without you",
                                         "You joined after the host had started the run.");
                             }
-                            run = prepare(plan, labs);
+                            try {
+                                run = prepare(plan, labs);
+                            } catch (IllegalArgumentException e) {
+                                String why = "the host's run cannot be run here: " + e.getMessage();
+                                channel.post(ClassChannel.ROLL, Map.of("type", "failed", "member", id, "why", why));
+                                return new Ending(false, null, "this machine's workers could not begin", why);
+                            }
                             feed = MemberFeed.start(run, redis, line.code(), id, clock);
                             awaitHalted(run);
                             if (run.outcome().isDone()) {

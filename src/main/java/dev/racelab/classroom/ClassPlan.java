@@ -46,8 +46,19 @@ public record ClassPlan(String run, String lab, String strategy, int ops, long s
         return seats.stream().filter(s -> s.member().equals(member)).findFirst().orElse(null);
     }
 
-    /** A participant's run of {@code lab} with {@code workers} workers, as the host planned it. */
+    /**
+     * A participant's run of {@code lab} with {@code workers} workers, as the host planned it.
+     *
+     * @throws IllegalArgumentException saying what of the plan this RaceLab cannot run
+     */
     RunSpec spec(Lab lab, int workers) {
+        if (ops < 1 || ops > 1_000_000 || timeoutMillis < 1_000 || timeoutMillis > 3_600_000) {
+            throw new IllegalArgumentException("its operations (" + ops + ") or its timeout (" + timeoutMillis
+                    + " ms) are out of bounds");
+        }
+        if (lab.strategy(strategy).isEmpty()) {
+            throw new IllegalArgumentException("lab " + lab.id() + " has no strategy '" + strategy + "'");
+        }
         SwitchValues values = SwitchValues.DEFAULTS;
         for (Switch<?> sw : lab.switches()) {
             String text = switches.get(sw.name());

@@ -156,11 +156,12 @@ final class ClassCli {
         long skew = skewMillis() * 1_000_000L;
         ClassMember.Ending ending = new ClassMember(line, who, (int) workers, home, skew, err::println).take();
         if (!ending.judged()) {
-            err.println("racelab: " + ending.headline() + ". " + ending.explanation());
+            // The host's words, or the servers': printed, never their controls.
+            err.println("racelab: " + Printable.line(ending.headline() + ". " + ending.explanation()));
             return Cli.BACKEND_FAILURE;
         }
-        out.println(ending.verdict() + ": " + ending.headline());
-        out.println(ending.explanation());
+        out.println(Printable.line(ending.verdict() + ": " + ending.headline()));
+        out.println(Printable.line(ending.explanation()));
         return Cli.OK;
     }
 }
