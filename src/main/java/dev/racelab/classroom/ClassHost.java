@@ -64,6 +64,7 @@ public final class ClassHost implements AutoCloseable {
     private volatile Run current;
     private volatile ClassHub hub;
     private Consumer<Run> watcher = run -> { };
+    private volatile boolean delaysKept;
     private volatile boolean stopped;
 
     private record Joined(String member, String name, int workers, long skewNanos) {
@@ -230,7 +231,8 @@ public final class ClassHost implements AutoCloseable {
         Ledger ledger = new Ledger(seats);
         try (ClassHub hub = new ClassHub(redis, room.code(), seats, rollAfter)) {
             this.hub = hub;
-            Run run = new Run(new HostedExperiment(lab, classSpec, seats, hub, ledger), classSpec, Clock.system());
+            Run run = new Run(new HostedExperiment(lab, classSpec, seats, hub, ledger, delaysKept, say), classSpec,
+                    Clock.system());
             current = run;
             watcher.accept(run);
             if (stopped) {
@@ -253,6 +255,12 @@ public final class ClassHost implements AutoCloseable {
     /** Hands the class's run to {@code runWatcher} as it starts: for a window, or a test, following it live. */
     public ClassHost watching(Consumer<Run> runWatcher) {
         this.watcher = runWatcher;
+        return this;
+    }
+
+    /** Whether the participants' own delays are left out of the runs from now on: the host's alone count. */
+    public ClassHost keepingDelays(boolean keep) {
+        this.delaysKept = keep;
         return this;
     }
 
@@ -297,6 +305,11 @@ public final class ClassHost implements AutoCloseable {
     @Override
     public void close() {
         try {
+            try {
+                channel.post(ClassChannel.CONTROL, Map.of("type", "closed"));
+            } catch (RuntimeException e) {
+                // The participants see the host gone.
+            }
             heartbeat.close();
             channel.close();
             classServers.close();

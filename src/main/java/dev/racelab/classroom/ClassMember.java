@@ -25,12 +25,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * A participant of a class: its own workers, on this machine, in the class's run against the
- * class's servers. It joins, prepares its run when the host says (its workers connect and halt at
- * their first gate), says it is ready, and lets them go at the instant the host names, in server
- * time ({@link ClassClock}); its workers' events go to the host as they happen ({@link
- * MemberFeed}). It follows the host's pause, resume and stop, and ends with the host's verdict, or
- * with a message when the host is gone.
+ * A participant of a class: its own workers, on this machine, in the class's runs against the
+ * class's servers. It joins, and for each run prepares its share when the host says ({@link
+ * MemberRun}: its workers connect and halt at their first gate), says it is ready, and lets them go
+ * at the instant the host names, in server time ({@link ClassClock}); its workers' events go to the
+ * host as they happen ({@link MemberFeed}). It follows the host's pause, resume and stop, hears each
+ * verdict, and ends when the host ends the class, or with a message when the host is gone.
  */
 public final class ClassMember {
 
@@ -53,6 +53,8 @@ public final class ClassMember {
     private final Path home;
     private final Consumer<String> say;
     private final long wallSkewNanos;
+    private List<String> delays = List.of();
+    private Consumer<Ending> verdicts = ending -> { };
     private StreamEntryID joinedAfter = new StreamEntryID(0, 0);
     private final String id = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
 
@@ -64,6 +66,18 @@ public final class ClassMember {
      */
     public ClassMember(JoinLine line, String name, int workers, Path home, Consumer<String> say) {
         this(line, name, workers, home, 0, say);
+    }
+
+    /** Delays at this participant's own workers' gates ({@code --delay}'s text), unless the host keeps them. */
+    public ClassMember withDelays(List<String> own) {
+        this.delays = List.copyOf(own);
+        return this;
+    }
+
+    /** Hands each run's verdict, as the host tells it, to {@code each}. */
+    public ClassMember onVerdict(Consumer<Ending> each) {
+        this.verdicts = each;
+        return this;
     }
 
     /**
@@ -107,90 +121,59 @@ public final class ClassMember {
     private Ending follow(ClassChannel channel, ClassClock clock, Labs labs, Redis redis) throws InterruptedException {
         // What the host says from now on: a newcomer takes part in the next run, not one begun before it joined.
         StreamEntryID after = joinedAfter;
-        Run run = null;
-        MemberFeed feed = null;
+        MemberRun current = null;
+        Ending last = null;
         long hostHeard = System.nanoTime();
         try {
             while (true) {
-                List<StreamEntry> entries = channel.read(ClassChannel.CONTROL, after, 500, 100);
-                for (StreamEntry entry : entries) {
+                for (StreamEntry entry : channel.read(ClassChannel.CONTROL, after, 500, 100)) {
                     after = entry.getID();
                     Map<String, String> f = entry.getFields();
                     saidHeard(channel, clock, f);
                     switch (f.getOrDefault("type", "")) {
-                        case "prepare" -> {
-                            ClassPlan plan;
-                            try {
-                                plan = ClassPlan.from(f);
-                            } catch (RuntimeException e) {
-                                return new Ending(false, null, "the host's plan cannot be read",
-                                        "The host sent a run this RaceLab cannot read (" + e.getMessage() + ").");
-                            }
-                            if (plan.seatOf(id) == null) {
-                                return new Ending(false, null, "the class's run began without you",
-                                        "You joined after the host had started the run.");
-                            }
-                            try {
-                                run = prepare(plan, labs);
-                            } catch (IllegalArgumentException e) {
-                                String why = "the host's run cannot be run here: " + e.getMessage();
-                                channel.post(ClassChannel.ROLL, Map.of("type", "failed", "member", id, "why", why));
-                                return new Ending(false, null, "this machine's workers could not begin", why);
-                            }
-                            feed = MemberFeed.start(run, redis, line.code(), id, clock);
-                            awaitHalted(run);
-                            if (run.outcome().isDone()) {
-                                // It failed before it began: the host counts it out, saying why.
-                                var failed = run.outcome().join();
-                                String why = failed.headline() + ": " + failed.explanation();
-                                channel.post(ClassChannel.ROLL, Map.of("type", "failed", "member", id, "why", why));
-                                return new Ending(false, null, "this machine's workers could not begin", why);
-                            }
-                            channel.post(ClassChannel.ROLL, Map.of("type", "ready", "member", id));
-                            say.accept("Ready: " + workers + (workers == 1 ? " worker" : " workers") + " of "
-                                    + plan.lab() + " wait for the host");
-                        }
+                        case "prepare" -> current = prepare(f, channel, clock, labs, redis);
                         case "go" -> {
-                            if (run != null) {
-                                long at = clock.toLocal(Long.parseLong(f.get("at")));
-                                long wait = at - System.nanoTime();
-                                if (wait > 0) {
-                                    TimeUnit.NANOSECONDS.sleep(Math.min(wait, TimeUnit.SECONDS.toNanos(5)));
-                                }
-                                feed.from(System.nanoTime());
-                                run.resume();
+                            if (current != null) {
+                                current.go(clock.toLocal(Long.parseLong(f.get("at"))));
                                 say.accept("Go");
                             }
                         }
                         case "pause" -> {
-                            if (run != null) {
-                                run.pause();
+                            if (current != null) {
+                                current.pause();
                             }
                         }
                         case "resume" -> {
-                            if (run != null) {
-                                run.resume();
+                            if (current != null) {
+                                current.resume();
                             }
                         }
                         case "stop" -> {
-                            if (run != null) {
-                                run.stop();
+                            if (current != null) {
+                                current.stop();
                             }
                         }
                         case "ended" -> {
-                            if (run != null) {
-                                run.stop();
-                                finish(run, feed, channel);
+                            if (current != null) {
+                                current.stop();
+                                current.finish(say);
+                                current.close();
+                                current = null;
                             }
-                            return new Ending(true, f.get("verdict"), f.get("headline"), f.get("explanation"));
+                            last = new Ending(true, f.get("verdict"), f.get("headline"), f.get("explanation"));
+                            verdicts.accept(last);
+                        }
+                        case "closed" -> {
+                            return last != null ? last : new Ending(false, null, "the class ended",
+                                    "The host ended the class before a run.");
                         }
                         default -> {
                             // A word of a newer host: not one this participant acts on.
                         }
                     }
                 }
-                if (run != null && run.outcome().isDone() && feed != null && !feed.finished()) {
-                    finish(run, feed, channel);
+                if (current != null && current.ended()) {
+                    current.finish(say);
                 }
                 if (!channel.alive(List.of(ClassHost.HOST)).get(0)) {
                     if (System.nanoTime() - hostHeard > TimeUnit.MILLISECONDS.toNanos(HOST_GONE_MILLIS)) {
@@ -205,13 +188,52 @@ public final class ClassMember {
             return new Ending(false, null, "the class's Redis is out of reach",
                     "This machine lost the class's Redis (" + e.getMessage() + "), so it left the class.");
         } finally {
-            if (run != null) {
-                run.stop();
-            }
-            if (feed != null) {
-                feed.close();
+            if (current != null) {
+                current.close();
             }
         }
+    }
+
+    /**
+     * Prepares this participant's share of the run the host planned, and says it is ready, or why it
+     * cannot begin (then it sits this run out); null when it has no share.
+     */
+    private MemberRun prepare(Map<String, String> f, ClassChannel channel, ClassClock clock, Labs labs, Redis redis)
+            throws InterruptedException {
+        ClassPlan plan;
+        try {
+            plan = ClassPlan.from(f);
+        } catch (RuntimeException e) {
+            say.accept("The host's run cannot be read here (" + e.getMessage() + "): this one goes on without you");
+            return null;
+        }
+        if (plan.seatOf(id) == null) {
+            say.accept("A run began without you: you take part in the next");
+            return null;
+        }
+        MemberRun run;
+        try {
+            run = MemberRun.prepare(plan, labs, workers, delays, redis, line.code(), id, clock, channel, say);
+        } catch (IllegalArgumentException e) {
+            cannotBegin(channel, "the host's run cannot be run here: " + e.getMessage());
+            return null;
+        }
+        String why = run.awaitReady(HostedExperiment.READY_WITHIN_MILLIS);
+        if (why != null) {
+            run.close();
+            cannotBegin(channel, why);
+            return null;
+        }
+        channel.post(ClassChannel.ROLL, Map.of("type", "ready", "member", id));
+        say.accept("Ready: " + workers + (workers == 1 ? " worker" : " workers") + " of " + plan.lab()
+                + " wait for the host");
+        return run;
+    }
+
+    /** Tells the host this participant sits the run out, and why. */
+    private void cannotBegin(ClassChannel channel, String why) {
+        channel.post(ClassChannel.ROLL, Map.of("type", "failed", "member", id, "why", why));
+        say.accept("This machine's workers could not begin: " + why);
     }
 
     /** Tells the host how long its word took to come (by the server's clock): the class's gate latency. */
@@ -226,42 +248,6 @@ public final class ClassMember {
                 // A host that does not stamp its words: nothing to say.
             }
         }
-    }
-
-    /** This participant's run of the plan: its workers connect and halt at their first gate. */
-    private Run prepare(ClassPlan plan, Labs labs) {
-        Lab lab = labs.find(plan.lab()).orElseThrow(() -> new IllegalArgumentException(
-                "the class runs lab " + plan.lab() + ", which this RaceLab does not have"));
-        // In step mode: the workers halt at their first gate, until the host's go resumes them.
-        RunSpec spec = plan.spec(lab, workers).withStepMode(true);
-        Run run = new Run(new JoinedExperiment(lab, plan.run()), spec, Clock.system());
-        run.start();
-        return run;
-    }
-
-    /** Waits until every worker of {@code run} halted at its first gate: ready to go together. */
-    private void awaitHalted(Run run) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (run.gates().halted().size() < workers && !run.outcome().isDone()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("this machine's workers did not get ready within 30 s");
-            }
-            Thread.sleep(5);
-        }
-    }
-
-    private void finish(Run run, MemberFeed feed, ClassChannel channel) throws InterruptedException {
-        try {
-            var outcome = run.outcome().get(10, TimeUnit.SECONDS);
-            if (outcome.verdict() == dev.racelab.engine.Verdict.ERROR) {
-                say.accept("This machine's workers failed: " + outcome.headline() + ": " + outcome.explanation());
-            }
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            // Its events say what happened; the host judges.
-        }
-        feed.close();
-        channel.post(ClassChannel.ROLL, Map.of("type", "done", "member", id,
-                "ops", String.valueOf(run.opsCompleted())));
     }
 
     private static String offsetText(ClassClock clock) {

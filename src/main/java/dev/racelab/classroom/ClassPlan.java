@@ -17,11 +17,12 @@ import java.util.Map;
  * The run a class's host asks its participants to prepare, as the control stream carries it: the
  * run's id (its rows), the lab, the settings every participant's run shares, and the seats.
  *
- * @param run   the host's run id: the rows and keys all the class's workers use
- * @param seats who takes part, with their workers, in the order of the host's lanes
+ * @param run        the host's run id: the rows and keys all the class's workers use
+ * @param seats      who takes part, with their workers, in the order of the host's lanes
+ * @param delaysKept whether the host keeps the delays: participants' own are not used
  */
 public record ClassPlan(String run, String lab, String strategy, int ops, long seed, long timeoutMillis,
-                        String gates, Map<String, String> switches, List<Seat> seats) {
+                        String gates, Map<String, String> switches, List<Seat> seats, boolean delaysKept) {
 
     private static final Gson GSON = new Gson();
 
@@ -36,9 +37,10 @@ public record ClassPlan(String run, String lab, String strategy, int ops, long s
     }
 
     /** The plan for {@code spec} of {@code lab}, with these seats. */
-    static ClassPlan of(String run, Lab lab, RunSpec spec, List<Seat> seats) {
+    static ClassPlan of(String run, Lab lab, RunSpec spec, List<Seat> seats, boolean delaysKept) {
         return new ClassPlan(run, lab.id(), spec.strategy(), spec.ops(), spec.seed(), spec.timeout().toMillis(),
-                spec.gates().describe(lab::workerName), spec.switches().describe(lab.switches()), List.copyOf(seats));
+                spec.gates().describe(lab::workerName), spec.switches().describe(lab.switches()), List.copyOf(seats),
+                delaysKept);
     }
 
     /** The seat of {@code member}, or null when it has none (it joined late). */
@@ -88,6 +90,6 @@ public record ClassPlan(String run, String lab, String strategy, int ops, long s
         }
         return new ClassPlan(plan.run, plan.lab, plan.strategy, plan.ops, plan.seed, plan.timeoutMillis,
                 plan.gates == null ? "" : plan.gates, plan.switches == null ? new HashMap<>() : plan.switches,
-                List.copyOf(plan.seats));
+                List.copyOf(plan.seats), plan.delaysKept);
     }
 }

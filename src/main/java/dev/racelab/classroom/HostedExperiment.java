@@ -34,8 +34,13 @@ final class HostedExperiment implements Experiment {
     private final List<ClassPlan.Seat> seats;
     private final ClassHub hub;
     private final Ledger ledger;
+    private final boolean delaysKept;
+    private final java.util.function.Consumer<String> say;
 
-    HostedExperiment(Lab lab, RunSpec spec, List<ClassPlan.Seat> seats, ClassHub hub, Ledger ledger) {
+    HostedExperiment(Lab lab, RunSpec spec, List<ClassPlan.Seat> seats, ClassHub hub, Ledger ledger,
+                     boolean delaysKept, java.util.function.Consumer<String> say) {
+        this.delaysKept = delaysKept;
+        this.say = say;
         this.lab = lab;
         this.spec = spec;
         this.seats = List.copyOf(seats);
@@ -52,10 +57,16 @@ final class HostedExperiment implements Experiment {
     public Scenario open(RunSetup setup) throws Exception {
         Scenario oracle = lab.open(setup);
         try {
-            hub.tell(ClassPlan.of(setup.runId(), lab, spec, seats).fields());
+            hub.tell(ClassPlan.of(setup.runId(), lab, spec, seats, delaysKept).fields());
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READY_WITHIN_MILLIS);
+            long said = System.nanoTime();
             while (!allReady() && System.nanoTime() < deadline && !setup.stopping().getAsBoolean()) {
                 Thread.sleep(10);
+                if (System.nanoTime() - said > TimeUnit.SECONDS.toNanos(2)) {
+                    said = System.nanoTime();
+                    say.accept(seats.stream().filter(s -> hub.ready(s.member())).count() + " of " + seats.size()
+                            + " participants ready");
+                }
             }
             for (ClassPlan.Seat seat : seats) {
                 if (!hub.ready(seat.member())) {

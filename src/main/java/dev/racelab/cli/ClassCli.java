@@ -45,7 +45,8 @@ final class ClassCli {
         this.err = err;
     }
 
-    int host(String labId, RunFlags given, long participants, long joinWithin) throws Exception {
+    int host(String labId, RunFlags given, long participants, long joinWithin, String addressText, boolean keepDelays)
+            throws Exception {
         if (given.workers != null || given.runs != null || given.sweep != null) {
             throw new UsageException("class host runs one run, each participant with its own workers (class join "
                     + "--workers): --workers, --runs and --sweep do not apply");
@@ -55,6 +56,14 @@ final class ClassCli {
         }
         if (joinWithin < 1 || joinWithin > 86_400) {
             throw new UsageException("--join-within " + joinWithin + ": give 1 to 86400 seconds");
+        }
+        java.net.InetAddress address = null;
+        if (addressText != null) {
+            try {
+                address = java.net.InetAddress.getByName(addressText);
+            } catch (java.net.UnknownHostException e) {
+                throw new UsageException("--address " + Printable.line(addressText) + ": not an address of this machine");
+            }
         }
         Backends backends = new Backends(BackendSettings.embedded(), home, new StartupProgress(err));
         try (backends; Interruption interruption = new Interruption(backends)) {
@@ -74,7 +83,8 @@ final class ClassCli {
                 backends.ensure(Service.POSTGRES);
                 backends.ensure(Service.REDIS);
                 long began = System.nanoTime();
-                try (ClassHost host = ClassHost.open(backends, home, err::println)) {
+                try (ClassHost host = ClassHost.open(backends, home, address, err::println)) {
+                    host.keepingDelays(keepDelays);
                     interruption.stopping(host::stop);
                     err.println("join " + host.joinLine().text());
                     err.flush();
@@ -138,8 +148,8 @@ final class ClassCli {
         return all;
     }
 
-    int join(String lineText, String name, long workers, boolean headless) throws UsageException,
-            BackendException, InterruptedException {
+    int join(String lineText, String name, long workers, List<String> delays, boolean headless)
+            throws UsageException, BackendException, InterruptedException {
         if (!headless) {
             throw new UsageException("joining in the window is not built yet: give --headless");
         }
@@ -154,14 +164,19 @@ final class ClassCli {
         }
         String who = name != null ? name : System.getProperty("user.name", "student");
         long skew = skewMillis() * 1_000_000L;
-        ClassMember.Ending ending = new ClassMember(line, who, (int) workers, home, skew, err::println).take();
+        // The host's words, or the servers': printed, never their controls.
+        ClassMember.Ending ending = new ClassMember(line, who, (int) workers, home, skew, err::println)
+                .withDelays(delays)
+                .onVerdict(verdict -> {
+                    out.println(Printable.line(verdict.verdict() + ": " + verdict.headline()));
+                    out.println(Printable.line(verdict.explanation()));
+                    out.flush();
+                })
+                .take();
         if (!ending.judged()) {
-            // The host's words, or the servers': printed, never their controls.
             err.println("racelab: " + Printable.line(ending.headline() + ". " + ending.explanation()));
             return Cli.BACKEND_FAILURE;
         }
-        out.println(Printable.line(ending.verdict() + ": " + ending.headline()));
-        out.println(Printable.line(ending.explanation()));
         return Cli.OK;
     }
 }

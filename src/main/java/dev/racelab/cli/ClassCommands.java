@@ -56,6 +56,14 @@ final class ClassCommands {
                 description = "how long to wait for them (default 600)")
         Long joinWithin;
 
+        @Option(names = "--address", paramLabel = "ADDRESS", description = "the address participants reach this "
+                + "machine at (default: its first on a network); with the embedded servers only")
+        String address;
+
+        @Option(names = "--keep-delays", description = "the participants' own delays (class join --delay) are not "
+                + "used: only the host's")
+        boolean keepDelays;
+
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
         boolean help;
 
@@ -65,7 +73,7 @@ final class ClassCommands {
 
         @Override
         public Integer call() throws Exception {
-            return cli.host(lab, flags, participants, joinWithin == null ? 600 : joinWithin);
+            return cli.host(lab, flags, participants, joinWithin == null ? 600 : joinWithin, address, keepDelays);
         }
     }
 
@@ -86,6 +94,10 @@ final class ClassCommands {
                 description = "how many workers this machine runs (1 to 16; default 1)")
         Long workers;
 
+        @Option(names = "--delay", paramLabel = "GATE=MS", description = "a delay at your own workers' gate, as "
+                + "run's --delay writes it (repeatable), unless the host keeps the delays")
+        java.util.List<String> delays = new java.util.ArrayList<>();
+
         @Option(names = "--headless", description = "no window: progress on standard error, the verdict on standard "
                 + "output")
         boolean headless;
@@ -99,7 +111,7 @@ final class ClassCommands {
 
         @Override
         public Integer call() throws Exception {
-            return cli.join(line, name, workers == null ? 1 : workers, headless);
+            return cli.join(line, name, workers == null ? 1 : workers, delays, headless);
         }
     }
 }

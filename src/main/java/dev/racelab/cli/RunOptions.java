@@ -1,7 +1,6 @@
 package dev.racelab.cli;
 
 import dev.racelab.engine.GatePlan;
-import dev.racelab.engine.GateRule;
 import dev.racelab.engine.lab.Lab;
 import dev.racelab.engine.Printable;
 import dev.racelab.engine.RunSpec;
@@ -146,36 +145,10 @@ record RunOptions(Lab lab, RunSpec spec, int runs, Sweep sweep, Path record, Ver
 
     /** {@code GATE=MS}, {@code GATE=LO-HI}, either with {@code @WORKER}. */
     private static GatePlan addDelay(Lab lab, int workers, GatePlan plan, String text) throws UsageException {
-        int eq = text.indexOf('=');
-        if (eq <= 0) {
-            throw new UsageException("--delay " + text + ": write GATE=MS, like after-read=5");
-        }
-        String gate = text.substring(0, eq);
-        String rest = text.substring(eq + 1);
-        if (lab.gate(gate).isEmpty()) {
-            throw new UsageException("--delay " + text + ": lab " + lab.id() + " has no gate '" + gate + "' (gates: "
-                    + String.join(", ", lab.gates().stream().map(g -> g.id()).toList()) + ")");
-        }
-        String worker = null;
-        int at = rest.indexOf('@');
-        if (at >= 0) {
-            worker = rest.substring(at + 1);
-            rest = rest.substring(0, at);
-        }
-        GateRule rule;
         try {
-            rule = GateRule.parseDelay(rest);
+            return plan.withDelay(lab, workers, text);
         } catch (IllegalArgumentException e) {
             throw new UsageException("--delay " + text + ": " + e.getMessage());
         }
-        if (worker == null) {
-            return plan.with(gate, rule);
-        }
-        int index = worker.matches("[0-9]{1,9}") ? Integer.parseInt(worker) - 1 : lab.workerIndex(worker, workers);
-        if (index < 0 || index >= workers) {
-            throw new UsageException("--delay " + text + ": there is no worker '" + worker + "' among "
-                    + lab.workerName(0) + " … " + lab.workerName(workers - 1));
-        }
-        return plan.with(gate, index, rule);
     }
 }

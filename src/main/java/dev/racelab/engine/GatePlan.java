@@ -93,6 +93,42 @@ public final class GatePlan {
     }
 
     /**
+     * This plan with one delay added as the command line writes it: {@code GATE=MS}, {@code
+     * GATE=LO-HI}, either with {@code @WORKER} (a name, or a number from 1) for one of {@code
+     * workers} workers of {@code lab}.
+     *
+     * @throws IllegalArgumentException saying what is wrong with {@code text}
+     */
+    public GatePlan withDelay(Experiment lab, int workers, String text) {
+        int eq = text.indexOf('=');
+        if (eq <= 0) {
+            throw new IllegalArgumentException("write GATE=MS, like after-read=5");
+        }
+        String gate = text.substring(0, eq);
+        String rest = text.substring(eq + 1);
+        if (lab.gate(gate).isEmpty()) {
+            throw new IllegalArgumentException("lab " + lab.id() + " has no gate '" + gate + "' (gates: "
+                    + String.join(", ", lab.gates().stream().map(Gate::id).toList()) + ")");
+        }
+        String worker = null;
+        int at = rest.indexOf('@');
+        if (at >= 0) {
+            worker = rest.substring(at + 1);
+            rest = rest.substring(0, at);
+        }
+        GateRule rule = GateRule.parseDelay(rest);
+        if (worker == null) {
+            return with(gate, rule);
+        }
+        int index = worker.matches("[0-9]{1,9}") ? Integer.parseInt(worker) - 1 : lab.workerIndex(worker, workers);
+        if (index < 0 || index >= workers) {
+            throw new IllegalArgumentException("there is no worker '" + worker + "' among " + lab.workerName(0)
+                    + " … " + lab.workerName(workers - 1));
+        }
+        return with(gate, index, rule);
+    }
+
+    /**
      * Reads a plan as {@link #describe} writes it.
      *
      * @param workerIndex the index of a worker by name, or -1 for a name no worker has

@@ -115,8 +115,31 @@ public final class ClassBenchmark {
             hosted.parts().stream().filter(p -> p.neverBegan() != null).forEach(p ->
                     System.out.printf("  %s could not begin: %s%n", p.name(), p.neverBegan()));
             Outcome outcome = hosted.record().outcome();
-            System.out.printf("verdict: %s — %s (committed %s, final %s)%n", outcome.verdict(), outcome.headline(),
-                    outcome.metrics().get("committedIncrements"), outcome.metrics().get("finalValue"));
+            System.out.printf("verdict: %s — %s (committed %s, final %s; lost by participant add up to %d)%n",
+                    outcome.verdict(), outcome.headline(), outcome.metrics().get("committedIncrements"),
+                    outcome.metrics().get("finalValue"),
+                    hosted.parts().stream().mapToLong(dev.racelab.classroom.Ledger.Part::lost).sum());
+            Path file = home.resolve("class.racelab");
+            try (var writer = dev.racelab.record.RecordingWriter.create(file)) {
+                writer.write(hosted.lab(), hosted.record());
+                writer.commit(1, 0, false);
+            }
+            try (var none = new dev.racelab.backend.Backends(dev.racelab.backend.BackendSettings.embedded(),
+                    home.resolve("none"), dev.racelab.backend.StartupListener.SILENT)) {
+                var replayed = new dev.racelab.record.RecordingReader(new Labs(none)).read(file).last();
+                long lanes = 0;
+                for (long seq = 0; seq < replayed.events().size(); seq++) {
+                    if (replayed.events().get(seq).kind() == dev.racelab.engine.EventKind.ACTOR) {
+                        lanes++;
+                    }
+                }
+                System.out.printf("recording: %,d bytes, %d lanes (the run's, the servers' and the participants' "
+                                + "workers'), replayed with no server: %s%n", Files.size(file), lanes,
+                        replayed.outcome().equals(outcome) ? "the same verdict and figures" : "DIFFERENT");
+            }
+            ClassHost.Hosted fixed = host.run("counter", lab.defaults().withOps(20).withStrategy("atomic-update"), seats);
+            System.out.printf("the fix, the same %d participants: %s — %s%n", participants,
+                    fixed.record().outcome().verdict(), fixed.record().outcome().headline());
         } finally {
             for (Process p : members) {
                 p.destroyForcibly();

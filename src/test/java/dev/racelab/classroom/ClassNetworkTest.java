@@ -63,11 +63,11 @@ class ClassNetworkTest {
                 ip("-n", ns, "link", "set", inside, "up");
                 ip("-n", ns, "link", "set", "lo", "up");
             }
+            List<Child> members = new ArrayList<>();
             try (ClassHost host = ClassHost.open(TestServers.topologies(), home, InetAddress.getByName(HOST_ADDRESS),
                     line -> { })) {
                 JoinLine line = host.joinLine();
                 assertEquals(HOST_ADDRESS, line.pgHost());
-                List<Child> members = new ArrayList<>();
                 for (int i = 1; i <= 3; i++) {
                     members.add(children.start(List.of("ip", "netns", "exec", namespaces.get(i - 1),
                             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -83,9 +83,10 @@ class ClassNetworkTest {
                         hosted.record().outcome().toString());
                 assertEquals(Map.of("desk1", 10L, "desk2", 10L, "desk3", 10L), hosted.parts().stream()
                         .collect(Collectors.toMap(Ledger.Part::name, Ledger.Part::ops)));
-                for (Child member : members) {
-                    assertEquals(0, member.await(30), member.err());
-                }
+            }
+            // The class ended: each participant heard the verdict and left.
+            for (Child member : members) {
+                assertEquals(0, member.await(30), member.err());
             }
         } finally {
             for (String ns : namespaces) {

@@ -1,0 +1,71 @@
+package dev.racelab.classroom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.racelab.engine.EventKind;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** Whose increments a class's verdict names as lost, and to whom: they add up to the increments lost. */
+@Tag("engine")
+class LedgerTest {
+
+    private static final ClassPlan.Seat ADA = new ClassPlan.Seat("a1", "ada", 1, 0);
+    private static final ClassPlan.Seat BEA = new ClassPlan.Seat("b2", "bea", 1, 1);
+    private static final ClassPlan.Seat CY = new ClassPlan.Seat("c3", "cy", 1, 2);
+
+    private static void write(Ledger ledger, ClassPlan.Seat seat, long seen, long number) {
+        ledger.note(seat, 0, EventKind.READ_ORDER, seen);
+        ledger.note(seat, 0, EventKind.WRITE_ORDER, number);
+        ledger.note(seat, 0, EventKind.OP_END, 0);
+    }
+
+    @Test
+    void theWritesOffTheSurvivingChainAreLostEachToTheWriteThatJumpedIt() {
+        Ledger ledger = new Ledger(List.of(ADA, BEA, CY));
+        write(ledger, ADA, 0, 1);
+        write(ledger, BEA, 0, 2);   // read before ada's write 1 landed: ada's is lost, to bea
+        write(ledger, ADA, 2, 3);
+        write(ledger, CY, 2, 4);    // read before ada's write 3: ada's is lost, to cy
+        write(ledger, BEA, 4, 5);
+        // The counter ends at 3 (writes 2, 4, 5 survive): 5 increments, 2 lost.
+        Map<String, Ledger.Part> parts = ledger.parts().stream().collect(Collectors.toMap(Ledger.Part::name, p -> p));
+        assertEquals(2, parts.get("ada").lost());
+        assertEquals(0, parts.get("bea").lost());
+        assertEquals(0, parts.get("cy").lost());
+        assertEquals(1, parts.get("bea").overwrote());
+        assertEquals(1, parts.get("cy").overwrote());
+        assertEquals(2, parts.get("ada").ops());
+    }
+
+    @Test
+    void oneLateWriteCanLoseSeveralAndAnIncrementItJumpedStaysLost() {
+        Ledger ledger = new Ledger(List.of(ADA, BEA, CY));
+        write(ledger, ADA, 0, 1);
+        write(ledger, BEA, 1, 2);
+        write(ledger, ADA, 2, 3);
+        write(ledger, CY, 0, 4);    // read 0 long ago: writes 1, 2 and 3 are lost, all to cy
+        write(ledger, BEA, 4, 5);
+        Map<String, Ledger.Part> parts = ledger.parts().stream().collect(Collectors.toMap(Ledger.Part::name, p -> p));
+        assertEquals(2, parts.get("ada").lost());
+        assertEquals(1, parts.get("bea").lost());
+        assertEquals(3, parts.get("cy").overwrote());
+        assertEquals(3, ledger.parts().stream().mapToLong(Ledger.Part::lost).sum(), "5 writes, the counter at 2");
+    }
+
+    @Test
+    void atomicIncrementsSeeTheWriteBeforeThemAndLoseNothing() {
+        Ledger ledger = new Ledger(List.of(ADA, BEA));
+        for (long n = 1; n <= 6; n++) {
+            ClassPlan.Seat seat = n % 2 == 0 ? BEA : ADA;
+            ledger.note(seat, 0, EventKind.WRITE_ORDER, n);
+            ledger.note(seat, 0, EventKind.OP_END, 0);
+        }
+        assertEquals(0, ledger.parts().stream().mapToLong(Ledger.Part::lost).sum());
+        assertEquals(List.of(3L, 3L), ledger.parts().stream().map(Ledger.Part::ops).toList());
+    }
+}
