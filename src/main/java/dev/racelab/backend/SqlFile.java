@@ -71,4 +71,26 @@ public final class SqlFile {
     public boolean has(String name) {
         return statements.containsKey(name);
     }
+
+    /**
+     * Runs on {@code c} the statement that the template {@code name} makes of {@code values}: a
+     * {@code SELECT pg_catalog.format(…)} whose {@code ?}s they are, so that the names of roles and
+     * databases (which cannot be parameters) are quoted by the server ({@code %I}), as are values
+     * ({@code %L}).
+     */
+    public void runMade(java.sql.Connection c, String name, String... values) throws java.sql.SQLException {
+        String statement;
+        try (java.sql.PreparedStatement p = c.prepareStatement(get(name))) {
+            for (int i = 0; i < values.length; i++) {
+                p.setString(i + 1, values[i]);
+            }
+            try (java.sql.ResultSet rs = p.executeQuery()) {
+                rs.next();
+                statement = rs.getString(1);
+            }
+        }
+        try (java.sql.Statement s = c.createStatement()) {
+            s.execute(statement);
+        }
+    }
 }

@@ -230,19 +230,7 @@ final class ClassDatabase implements AutoCloseable {
 
     /** Runs the statement that the named template's {@code format()} makes of {@code values}. */
     static void run(Connection c, String template, String... values) throws SQLException {
-        String statement;
-        try (PreparedStatement p = c.prepareStatement(SQL.get(template))) {
-            for (int i = 0; i < values.length; i++) {
-                p.setString(i + 1, values[i]);
-            }
-            try (ResultSet rs = p.executeQuery()) {
-                rs.next();
-                statement = rs.getString(1);
-            }
-        }
-        try (Statement s = c.createStatement()) {
-            s.execute(statement);
-        }
+        SQL.runMade(c, template, values);
     }
 
     static String firstLine(Exception e) {

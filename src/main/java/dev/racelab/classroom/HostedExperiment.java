@@ -1,25 +1,21 @@
 package dev.racelab.classroom;
 
-import dev.racelab.engine.Experiment;
-import dev.racelab.engine.Gate;
-import dev.racelab.engine.LabProfile;
 import dev.racelab.engine.RunSetup;
 import dev.racelab.engine.RunSpec;
 import dev.racelab.engine.Scenario;
-import dev.racelab.engine.Strategy;
 import dev.racelab.engine.lab.Lab;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A class's run as its host runs it: the lab's own scenario makes the rows and judges, but every
  * worker lane stands for a participant's worker ({@link ProxyWorker}), named {@code name · client-1}.
  * Opening the run prepares the participants' runs and lets them all go at one instant.
  */
-final class HostedExperiment implements Experiment {
+final class HostedExperiment extends ClassExperiment {
 
     /**
      * How long the participants have to connect their workers once told to prepare: forty machines
@@ -29,28 +25,22 @@ final class HostedExperiment implements Experiment {
     /** How far ahead the instant to go is set: long enough for the word to reach everyone. */
     static final long GO_AHEAD_MILLIS = 300;
 
-    private final Lab lab;
     private final RunSpec spec;
     private final List<ClassPlan.Seat> seats;
     private final ClassHub hub;
     private final Ledger ledger;
     private final boolean delaysKept;
-    private final java.util.function.Consumer<String> say;
+    private final Consumer<String> say;
 
     HostedExperiment(Lab lab, RunSpec spec, List<ClassPlan.Seat> seats, ClassHub hub, Ledger ledger,
-                     boolean delaysKept, java.util.function.Consumer<String> say) {
+                     boolean delaysKept, Consumer<String> say) {
+        super(lab);
         this.delaysKept = delaysKept;
         this.say = say;
-        this.lab = lab;
         this.spec = spec;
         this.seats = List.copyOf(seats);
         this.hub = hub;
         this.ledger = ledger;
-    }
-
-    @Override
-    public LabProfile profile() {
-        return lab.profile();
     }
 
     @Override
@@ -88,21 +78,6 @@ final class HostedExperiment implements Experiment {
 
     private boolean allReady() {
         return seats.stream().allMatch(s -> hub.ready(s.member()) || hub.left(s.member()));
-    }
-
-    @Override
-    public String id() {
-        return lab.id();
-    }
-
-    @Override
-    public Optional<Strategy> strategy(String id) {
-        return lab.strategy(id);
-    }
-
-    @Override
-    public List<Gate> gates() {
-        return lab.gates();
     }
 
     /** The lane of the host's worker {@code index}: its participant's name and that worker's. */

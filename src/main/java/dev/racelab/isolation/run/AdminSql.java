@@ -3,7 +3,6 @@ package dev.racelab.isolation.run;
 import dev.racelab.backend.SqlFile;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -35,19 +34,7 @@ final class AdminSql {
 
     /** Runs the statement that the named template's {@code format()} makes of {@code values}. */
     static void run(Connection c, String template, String... values) throws SQLException {
-        String statement;
-        try (PreparedStatement p = c.prepareStatement(SQL.get(template))) {
-            for (int i = 0; i < values.length; i++) {
-                p.setString(i + 1, values[i]);
-            }
-            try (ResultSet rs = p.executeQuery()) {
-                rs.next();
-                statement = rs.getString(1);
-            }
-        }
-        try (Statement s = c.createStatement()) {
-            s.execute(statement);
-        }
+        SQL.runMade(c, template, values);
     }
 
     /**
