@@ -119,6 +119,11 @@ public final class RedisAddress {
         return (tls ? "rediss://" : "redis://") + auth + host + ":" + port + "/" + database;
     }
 
+    /** The same login, database and TLS at {@code otherHost}:{@code otherPort} (a relay in front of this server). */
+    public RedisAddress at(String otherHost, int otherPort) {
+        return new RedisAddress(otherHost, otherPort, database, user, password, tls);
+    }
+
     public RedisAddress withoutPassword() {
         return new RedisAddress(host, port, database, user, null, tls);
     }

@@ -3,7 +3,6 @@ package dev.racelab.classroom;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.StreamEntryID;
-import redis.clients.jedis.params.SetParams;
 import redis.clients.jedis.params.XAddParams;
 import redis.clients.jedis.params.XReadParams;
 import redis.clients.jedis.resps.StreamEntry;
@@ -85,7 +84,7 @@ public final class ClassChannel implements AutoCloseable {
 
     /** Says that {@code who} is still here, for {@link #ALIVE_MILLIS}. */
     public void alive(String who) {
-        jedis.set(code.key("alive:" + who), "1", SetParams.setParams().px(ALIVE_MILLIS));
+        jedis.psetex(code.key("alive:" + who), ALIVE_MILLIS, "1");
     }
 
     /** Which of {@code who} said they were here within {@link #ALIVE_MILLIS}, in order. */

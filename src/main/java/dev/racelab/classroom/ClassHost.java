@@ -229,7 +229,7 @@ public final class ClassHost implements AutoCloseable {
         int workers = seats.stream().mapToInt(ClassPlan.Seat::workers).sum();
         RunSpec classSpec = spec.withWorkers(workers);
         Ledger ledger = new Ledger(seats);
-        try (ClassHub hub = new ClassHub(redis, room.code(), seats, rollAfter)) {
+        try (ClassHub hub = new ClassHub(redis, room.code(), seats)) {
             this.hub = hub;
             Run run = new Run(new HostedExperiment(lab, classSpec, seats, hub, ledger, delaysKept, say), classSpec,
                     Clock.system());
@@ -307,8 +307,17 @@ public final class ClassHost implements AutoCloseable {
         try {
             try {
                 channel.post(ClassChannel.CONTROL, Map.of("type", "closed"));
+                // A moment for the participants to hear it and go (each removes its alive key) before
+                // the class's user, and their connections with it, is removed.
+                List<String> members = joined.stream().map(Joined::member).toList();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+                while (System.nanoTime() < deadline && channel.alive(members).contains(true)) {
+                    Thread.sleep(50);
+                }
             } catch (RuntimeException e) {
                 // The participants see the host gone.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
             heartbeat.close();
             channel.close();

@@ -24,6 +24,12 @@ final class ClassHub implements AutoCloseable {
 
     /** How often the hub asks who is still there. */
     private static final long WATCH_MILLIS = 250;
+    /** The most events waiting for one lane: a participant that floods the host is counted out. */
+    private static final int INBOX = 200_000;
+    /** The longest batch, or reason, the hub reads: a RaceLab's are far shorter. */
+    private static final int LONGEST_BATCH = 1 << 20;
+    private static final int LONGEST_WHY = 300;
+    private static final int MOST_HEARD = 100_000;
 
     /** The pump's: it reads. */
     private final ClassChannel channel;
@@ -38,28 +44,40 @@ final class ClassHub implements AutoCloseable {
     private final Set<String> left = ConcurrentHashMap.newKeySet();
     /** Why a participant's workers could not begin, by participant. */
     private final Map<String, String> failed = new ConcurrentHashMap<>();
-    private final List<Heard> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Heard> heard = java.util.Collections.synchronizedList(new ArrayList<>());
     private final Thread thread;
     private volatile boolean stopped;
+    /** The run whose entries count: set before its plan goes out; every other run's are left out. */
+    private volatile String run;
     private StreamEntryID rollAfter;
-    private StreamEntryID eventsAfter = new StreamEntryID(0, 0);
+    private StreamEntryID eventsAfter;
 
-    ClassHub(Redis redis, ClassCode code, List<ClassPlan.Seat> seats, StreamEntryID rollAfter) {
+    /**
+     * A hub for one run of the class with these {@code seats}: it reads what is posted from now on
+     * (an earlier run's entries are not this run's).
+     */
+    ClassHub(Redis redis, ClassCode code, List<ClassPlan.Seat> seats) {
         this.channel = new ClassChannel(redis.open("class-hub", 5_000), code);
         this.telling = new ClassChannel(redis.open("class-tell", 5_000), code);
         this.clock = telling.clock();
         this.seats = List.copyOf(seats);
-        this.rollAfter = rollAfter;
+        this.rollAfter = channel.last(ClassChannel.ROLL);
+        this.eventsAfter = channel.last(ClassChannel.EVENTS);
         for (ClassPlan.Seat seat : seats) {
             byMember.put(seat.member(), seat);
             List<LinkedBlockingQueue<EventBatch.Relayed>> boxes = new ArrayList<>();
             for (int w = 0; w < seat.workers(); w++) {
-                boxes.add(new LinkedBlockingQueue<>());
+                boxes.add(new LinkedBlockingQueue<>(INBOX));
             }
             inboxes.put(seat.member(), boxes);
         }
         this.thread = Background.threads("class-hub").newThread(this::pump);
         this.thread.start();
+    }
+
+    /** The run whose entries count from now on: its id, as its plan gives it. */
+    void run(String id) {
+        this.run = id;
     }
 
     ClassClock clock() {
@@ -82,7 +100,9 @@ final class ClassHub implements AutoCloseable {
 
     /** What the participants said of how long the host's words took to reach them, so far. */
     List<Heard> heard() {
-        return List.copyOf(heard);
+        synchronized (heard) {
+            return List.copyOf(heard);
+        }
     }
 
     /** The next event of {@code member}'s worker {@code worker}, waiting up to {@code millis}; null if none came. */
@@ -124,31 +144,10 @@ final class ClassHub implements AutoCloseable {
                 }
                 for (StreamEntry entry : channel.read(ClassChannel.ROLL, rollAfter, 0, 500)) {
                     rollAfter = entry.getID();
-                    String member = entry.getFields().get("member");
-                    switch (entry.getFields().getOrDefault("type", "")) {
-                        case "ready" -> ready.add(member);
-                        case "heard" -> {
-                            try {
-                                heard.add(new Heard(member, entry.getFields().get("what"),
-                                        Long.parseLong(entry.getFields().get("nanos"))));
-                            } catch (NumberFormatException notOne) {
-                                // Not a participant's RaceLab's word: left out.
-                            }
-                        }
-                        case "failed" -> {
-                            if (member != null) {
-                                failed.put(member, String.valueOf(entry.getFields().get("why")));
-                                left.add(member);
-                            }
-                        }
-                        case "done" -> {
-                            // Its events were all posted before it said so: all read before it counts as done.
-                            drainEvents();
-                            done.add(member);
-                        }
-                        default -> {
-                            // A late join: the run has its seats.
-                        }
+                    try {
+                        roll(entry.getFields());
+                    } catch (RuntimeException notOne) {
+                        // Not a participant's RaceLab's word: left out.
                     }
                 }
                 if (System.nanoTime() - watched > TimeUnit.MILLISECONDS.toNanos(WATCH_MILLIS)) {
@@ -168,6 +167,35 @@ final class ClassHub implements AutoCloseable {
         }
     }
 
+    /** One word of a participant's, of this run and from one of its seats; any other is left out. */
+    private void roll(Map<String, String> f) {
+        String member = f.get("member");
+        if (member == null || !byMember.containsKey(member) || run == null || !run.equals(f.get("run"))) {
+            return;
+        }
+        switch (f.getOrDefault("type", "")) {
+            case "ready" -> ready.add(member);
+            case "heard" -> {
+                if (heard.size() < MOST_HEARD) {
+                    heard.add(new Heard(member, String.valueOf(f.get("what")), Long.parseLong(f.get("nanos"))));
+                }
+            }
+            case "failed" -> {
+                String why = String.valueOf(f.get("why"));
+                failed.put(member, why.length() > LONGEST_WHY ? why.substring(0, LONGEST_WHY) + "…" : why);
+                left.add(member);
+            }
+            case "done" -> {
+                // Its events were all posted before it said so: all read before it counts as done.
+                drainEvents();
+                done.add(member);
+            }
+            default -> {
+                // A word of a newer RaceLab's: nothing this one does with it.
+            }
+        }
+    }
+
     private void drainEvents() {
         List<StreamEntry> entries;
         do {
@@ -181,11 +209,18 @@ final class ClassHub implements AutoCloseable {
 
     private void deliver(Map<String, String> fields) {
         ClassPlan.Seat seat = byMember.get(fields.get("member"));
-        if (seat == null) {
+        String batch = fields.get("e");
+        if (seat == null || run == null || !run.equals(fields.get("run")) || batch == null
+                || batch.length() > LONGEST_BATCH || left.contains(seat.member())) {
             return;
         }
-        for (EventBatch.Relayed e : EventBatch.decode(fields.get("e"), seat.workers())) {
-            inboxes.get(seat.member()).get(e.worker()).add(e);
+        for (EventBatch.Relayed e : EventBatch.decode(batch, seat.workers())) {
+            if (!inboxes.get(seat.member()).get(e.worker()).offer(e)) {
+                // More than a lane can take: this participant is counted out, not the host's memory.
+                failed.put(seat.member(), "it sent more events than the host takes");
+                left.add(seat.member());
+                return;
+            }
         }
     }
 
@@ -197,8 +232,9 @@ final class ClassHub implements AutoCloseable {
             drainEvents();
         }
         for (int i = 0; i < members.size(); i++) {
-            if (!alive.get(i) && !done.contains(members.get(i))) {
-                left.add(members.get(i));
+            if (!alive.get(i) && !done.contains(members.get(i)) && left.add(members.get(i))) {
+                // Gone, or cut off: if it is still there, it stops rather than write what nobody counts.
+                tell(Map.of("type", "out", "member", members.get(i)));
             }
         }
     }

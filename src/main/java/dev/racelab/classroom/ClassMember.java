@@ -44,6 +44,12 @@ public final class ClassMember {
      */
     static final Duration LOGIN_WITHIN = Duration.ofSeconds(60);
 
+    /**
+     * How long a read of the host's words may take: far more than its half-second wait, so a
+     * host's machine that vanishes without closing the connection is found out.
+     */
+    static final int READ_MILLIS = 10_000;
+
     /** How long the host may stay silent before its participants give up on it. */
     static final long HOST_GONE_MILLIS = 4_000;
 
@@ -103,7 +109,7 @@ public final class ClassMember {
         Redis redis = Redis.connect(line.redis(), LOGIN_WITHIN);
         try (Backends servers = new Backends(new BackendSettings(Optional.of(line.postgres()),
                 Optional.of(line.redis())), home, StartupListener.SILENT);
-             ClassChannel channel = new ClassChannel(redis.open("class-" + id, 0), line.code());
+             ClassChannel channel = new ClassChannel(redis.open("class-" + id, READ_MILLIS), line.code());
              Heartbeat heartbeat = Heartbeat.start(redis, line.code(), id)) {
             servers.loginWithin(LOGIN_WITHIN);
             ClassClock clock = channel.clock(wallSkewNanos);
@@ -129,47 +135,35 @@ public final class ClassMember {
                 for (StreamEntry entry : channel.read(ClassChannel.CONTROL, after, 500, 100)) {
                     after = entry.getID();
                     Map<String, String> f = entry.getFields();
-                    saidHeard(channel, clock, f);
-                    switch (f.getOrDefault("type", "")) {
-                        case "prepare" -> current = prepare(f, channel, clock, labs, redis);
-                        case "go" -> {
-                            if (current != null) {
-                                current.go(clock.toLocal(Long.parseLong(f.get("at"))));
-                                say.accept("Go");
-                            }
-                        }
-                        case "pause" -> {
-                            if (current != null) {
-                                current.pause();
-                            }
-                        }
-                        case "resume" -> {
-                            if (current != null) {
-                                current.resume();
-                            }
-                        }
-                        case "stop" -> {
-                            if (current != null) {
-                                current.stop();
-                            }
-                        }
-                        case "ended" -> {
-                            if (current != null) {
-                                current.stop();
-                                current.finish(say);
-                                current.close();
-                                current = null;
-                            }
-                            last = new Ending(true, f.get("verdict"), f.get("headline"), f.get("explanation"));
-                            verdicts.accept(last);
-                        }
-                        case "closed" -> {
+                    saidHeard(channel, clock, f, current);
+                    try {
+                        String type = f.getOrDefault("type", "");
+                        if (type.equals("closed")) {
                             return last != null ? last : new Ending(false, null, "the class ended",
                                     "The host ended the class before a run.");
                         }
-                        default -> {
-                            // A word of a newer host: not one this participant acts on.
+                        if (type.equals("prepare")) {
+                            if (current != null) {
+                                current.close();
+                            }
+                            current = prepare(f, channel, clock, labs, redis);
+                        } else if (type.equals("ended")) {
+                            last = new Ending(true, f.get("verdict"), f.get("headline"), f.get("explanation"));
+                            verdicts.accept(last);
+                            if (current != null) {
+                                MemberRun ended = current;
+                                current = null;
+                                ended.stop();
+                                ended.finish(say);
+                                ended.close();
+                            }
+                        } else if (current != null) {
+                            current = follow(f, current, clock);
                         }
+                    } catch (JedisException e) {
+                        throw e;
+                    } catch (RuntimeException notOne) {
+                        say.accept("A word of the host's could not be read (" + notOne.getMessage() + "): left out");
                     }
                 }
                 if (current != null && current.ended()) {
@@ -185,6 +179,10 @@ public final class ClassMember {
                 }
             }
         } catch (JedisException e) {
+            if (last != null) {
+                // The host ended the class just after its verdict: the class's user went with it.
+                return last;
+            }
             return new Ending(false, null, "the class's Redis is out of reach",
                     "This machine lost the class's Redis (" + e.getMessage() + "), so it left the class.");
         } finally {
@@ -192,6 +190,38 @@ public final class ClassMember {
                 current.close();
             }
         }
+    }
+
+    /**
+     * Does what the host says to this participant's share of the run: go, pause, resume, stop, or
+     * sit the run out (left out of the go, or counted out); the share, or null once it sits out.
+     */
+    private MemberRun follow(Map<String, String> f, MemberRun current, ClassClock clock) throws InterruptedException {
+        switch (f.getOrDefault("type", "")) {
+            case "go" -> {
+                if (!List.of(String.valueOf(f.get("members")).split(",")).contains(id)) {
+                    current.close();
+                    say.accept("The run began without this machine: it was not ready in time");
+                    return null;
+                }
+                current.go(clock.toLocal(Long.parseLong(f.get("at"))));
+                say.accept("Go");
+            }
+            case "pause" -> current.pause();
+            case "resume" -> current.resume();
+            case "stop" -> current.stop();
+            case "out" -> {
+                if (id.equals(f.get("member"))) {
+                    current.close();
+                    say.accept("The host counted this machine out of the run (it stopped hearing from it)");
+                    return null;
+                }
+            }
+            default -> {
+                // A word of a newer host: not one this participant acts on.
+            }
+        }
+        return current;
     }
 
     /**
@@ -215,35 +245,35 @@ public final class ClassMember {
         try {
             run = MemberRun.prepare(plan, labs, workers, delays, redis, line.code(), id, clock, channel, say);
         } catch (IllegalArgumentException e) {
-            cannotBegin(channel, "the host's run cannot be run here: " + e.getMessage());
+            cannotBegin(channel, plan.run(), "the host's run cannot be run here: " + e.getMessage());
             return null;
         }
         String why = run.awaitReady(HostedExperiment.READY_WITHIN_MILLIS);
         if (why != null) {
             run.close();
-            cannotBegin(channel, why);
+            cannotBegin(channel, plan.run(), why);
             return null;
         }
-        channel.post(ClassChannel.ROLL, Map.of("type", "ready", "member", id));
+        channel.post(ClassChannel.ROLL, Map.of("type", "ready", "member", id, "run", plan.run()));
         say.accept("Ready: " + workers + (workers == 1 ? " worker" : " workers") + " of " + plan.lab()
                 + " wait for the host");
         return run;
     }
 
-    /** Tells the host this participant sits the run out, and why. */
-    private void cannotBegin(ClassChannel channel, String why) {
-        channel.post(ClassChannel.ROLL, Map.of("type", "failed", "member", id, "why", why));
+    /** Tells the host this participant sits run {@code classRun} out, and why. */
+    private void cannotBegin(ClassChannel channel, String classRun, String why) {
+        channel.post(ClassChannel.ROLL, Map.of("type", "failed", "member", id, "run", classRun, "why", why));
         say.accept("This machine's workers could not begin: " + why);
     }
 
     /** Tells the host how long its word took to come (by the server's clock): the class's gate latency. */
-    private void saidHeard(ClassChannel channel, ClassClock clock, Map<String, String> f) {
+    private void saidHeard(ClassChannel channel, ClassClock clock, Map<String, String> f, MemberRun current) {
         String what = f.getOrDefault("type", "");
-        if (f.containsKey("sent") && List.of("go", "pause", "resume", "stop").contains(what)) {
+        if (current != null && f.containsKey("sent") && List.of("go", "pause", "resume", "stop").contains(what)) {
             try {
                 long took = clock.serverNow() - Long.parseLong(f.get("sent"));
-                channel.post(ClassChannel.ROLL, Map.of("type", "heard", "member", id, "what", what,
-                        "nanos", String.valueOf(took)));
+                channel.post(ClassChannel.ROLL, Map.of("type", "heard", "member", id, "run", current.classRun(),
+                        "what", what, "nanos", String.valueOf(took)));
             } catch (NumberFormatException notOne) {
                 // A host that does not stamp its words: nothing to say.
             }

@@ -85,7 +85,8 @@ public record ClassPlan(String run, String lab, String strategy, int ops, long s
     /** The plan in {@code fields}, or an exception saying it is not one. */
     static ClassPlan from(Map<String, String> fields) {
         ClassPlan plan = GSON.fromJson(fields.get("plan"), ClassPlan.class);
-        if (plan == null || plan.run == null || plan.lab == null || plan.seats == null) {
+        if (plan == null || plan.run == null || plan.lab == null || plan.strategy == null || plan.seats == null
+                || plan.seats.stream().anyMatch(s -> s == null || s.member() == null || s.name() == null)) {
             throw new IllegalArgumentException("the host's plan is incomplete");
         }
         return new ClassPlan(plan.run, plan.lab, plan.strategy, plan.ops, plan.seed, plan.timeoutMillis,

@@ -13,9 +13,8 @@ import java.util.List;
 
 /**
  * A class's share of Redis, confined by privilege: an ACL user {@code racelab-class-<code>} that
- * may touch only the keys and channels {@code racelab:class:<code>:…}, and no command of the
- * {@code @admin} or {@code @dangerous} kinds ({@code CONFIG}, {@code FLUSHALL}, {@code KEYS},
- * {@code ACL SETUSER}…). Its password is the class's ({@link ClassRoom}).
+ * may send only what a class's machines send ({@link #rules}), to the class's own streams and alive
+ * keys {@code racelab:class:<code>:…}. Its password is the class's ({@link ClassRoom}).
  *
  * <p>{@code AUTH} cannot be denied to a user: on a server whose {@code default} user takes any
  * password, a class's user could become {@code default} and do anything. Such a server is refused
@@ -46,13 +45,32 @@ final class ClassRedisUser implements AutoCloseable {
                         + "client may AUTH as 'default'): give 'default' a password, or name the credentials "
                         + "participants use");
             }
-            admin.aclSetUser(code.redisUser(), "reset", "resetchannels", "on", ">" + password, "~" + code.keyPrefix() + "*",
-                    "&" + code.keyPrefix() + "*", "+@all", "-@admin", "-@dangerous");
+            admin.aclSetUser(code.redisUser(), rules(code, password, server.address().database()));
         } catch (JedisException e) {
             throw new BackendException(Service.REDIS, server.describe() + " could not make the class's user "
                     + code.redisUser() + ": " + e.getMessage() + " (the login needs ACL SETUSER)", e);
         }
         return new ClassRedisUser(server, code, password);
+    }
+
+    /**
+     * The class's user's rules: what a class's machines send and nothing more (an allow-list, not
+     * Redis's categories less the dangerous ones, which leave scripting and key scans open), on the
+     * class's streams and alive keys only, no channels, and alive keys only with an expiry ({@code
+     * PSETEX}, never {@code SET}).
+     */
+    static String[] rules(ClassCode code, String password, int database) {
+        List<String> rules = new java.util.ArrayList<>(List.of("reset", "resetchannels", "on", ">" + password,
+                "-@all", "+ping", "+hello", "+auth", "+client|setname", "+time",
+                "+xadd", "+xread", "+xrange", "+xrevrange", "+expire", "+psetex", "+mget", "+del"));
+        if (database != 0) {
+            rules.add("+select");
+        }
+        for (String stream : List.of(ClassChannel.CONTROL, ClassChannel.ROLL, ClassChannel.EVENTS)) {
+            rules.add("~" + code.key(stream));
+        }
+        rules.add("~" + code.key("alive:") + "*");
+        return rules.toArray(String[]::new);
     }
 
     /** The address participants log in with: the server's, as the class's user. */

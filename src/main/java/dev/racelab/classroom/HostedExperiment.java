@@ -47,6 +47,7 @@ final class HostedExperiment extends ClassExperiment {
     public Scenario open(RunSetup setup) throws Exception {
         Scenario oracle = lab.open(setup);
         try {
+            hub.run(setup.runId());
             hub.tell(ClassPlan.of(setup.runId(), lab, spec, seats, delaysKept).fields());
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(READY_WITHIN_MILLIS);
             long said = System.nanoTime();
@@ -64,7 +65,10 @@ final class HostedExperiment extends ClassExperiment {
                 }
             }
             long at = hub.clock().serverNow() + TimeUnit.MILLISECONDS.toNanos(GO_AHEAD_MILLIS);
-            hub.tell(Map.of("type", "go", "at", String.valueOf(at)));
+            String going = String.join(",", seats.stream().map(ClassPlan.Seat::member)
+                    .filter(m -> hub.ready(m) && !hub.left(m)).toList());
+            // Only those named go: one that gets ready later sits this run out instead of writing unseen.
+            hub.tell(Map.of("type", "go", "at", String.valueOf(at), "members", going));
             long wait = hub.clock().toLocal(at) - System.nanoTime();
             if (wait > 0) {
                 TimeUnit.NANOSECONDS.sleep(wait);

@@ -37,7 +37,7 @@ public final class Ledger {
 
     private final List<ClassPlan.Seat> seats;
     private final Map<String, long[]> ops = new ConcurrentHashMap<>();
-    /** The server's writes by their number. */
+    /** The server's writes by their number; each saw a write before it, so the chain always goes down. */
     private final Map<Long, Write> writes = new ConcurrentHashMap<>();
     /** The write a worker's last read saw, by participant and worker. */
     private final Map<String, Long> seen = new ConcurrentHashMap<>();
@@ -64,7 +64,10 @@ public final class Ledger {
             case WRITE_ORDER -> {
                 // A write with no read of its own (an atomic increment) saw the write before it.
                 Long read = seen.remove(seat.member() + "/" + worker);
-                writes.put(value, new Write(seat.member(), read == null ? value - 1 : read));
+                long saw = read == null ? value - 1 : read;
+                if (value > 0 && saw >= 0 && saw < value) {
+                    writes.put(value, new Write(seat.member(), saw));
+                }
             }
             default -> {
                 // Nothing to count.
@@ -92,21 +95,18 @@ public final class Ledger {
             lost.put(seat.member(), new long[1]);
             overwrote.put(seat.member(), new long[1]);
         }
-        long last = writes.keySet().stream().mapToLong(Long::longValue).max().orElse(0);
+        java.util.TreeMap<Long, Write> ordered = new java.util.TreeMap<>(writes);
         // The surviving chain, from the last write back; each lost write falls in one of its gaps.
-        long upper = last;
-        Write link = writes.get(last);
-        while (link != null && upper > 0) {
+        long upper = ordered.isEmpty() ? 0 : ordered.lastKey();
+        Write link = ordered.get(upper);
+        while (link != null) {
             long below = link.seen();
-            for (long w = below + 1; w < upper; w++) {
-                Write victim = writes.get(w);
-                if (victim != null) {
-                    lost.get(victim.author())[0]++;
-                    overwrote.get(link.author())[0]++;
-                }
+            for (Write victim : ordered.subMap(below, false, upper, false).values()) {
+                lost.get(victim.author())[0]++;
+                overwrote.get(link.author())[0]++;
             }
             upper = below;
-            link = writes.get(below);
+            link = ordered.get(below);
         }
         List<Part> parts = new ArrayList<>();
         for (ClassPlan.Seat seat : seats) {

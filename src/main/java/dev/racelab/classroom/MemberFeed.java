@@ -27,6 +27,7 @@ final class MemberFeed implements AutoCloseable {
     private final Run run;
     private final ClassChannel channel;
     private final String member;
+    private final String classRun;
     private final ClassClock clock;
     private final Map<Integer, Integer> workerOfActor = new HashMap<>();
     private final Thread thread;
@@ -35,7 +36,8 @@ final class MemberFeed implements AutoCloseable {
     private long next;
     private boolean finished;
 
-    private MemberFeed(Run run, ClassChannel channel, String member, ClassClock clock) {
+    private MemberFeed(Run run, ClassChannel channel, String member, String classRun, ClassClock clock) {
+        this.classRun = classRun;
         this.run = run;
         this.channel = channel;
         this.member = member;
@@ -46,8 +48,9 @@ final class MemberFeed implements AutoCloseable {
         this.thread = Background.threads("class-feed").newThread(this::pump);
     }
 
-    static MemberFeed start(Run run, Redis redis, ClassCode code, String member, ClassClock clock) {
-        MemberFeed feed = new MemberFeed(run, new ClassChannel(redis.open("class-feed", 5_000), code), member, clock);
+    static MemberFeed start(Run run, Redis redis, ClassCode code, String member, String classRun, ClassClock clock) {
+        MemberFeed feed = new MemberFeed(run, new ClassChannel(redis.open("class-feed", 5_000), code), member, classRun,
+                clock);
         feed.thread.start();
         return feed;
     }
@@ -100,7 +103,7 @@ final class MemberFeed implements AutoCloseable {
 
     private void post(List<Event> batch, List<Integer> workers) {
         try {
-            channel.post(ClassChannel.EVENTS, Map.of("member", member,
+            channel.post(ClassChannel.EVENTS, Map.of("member", member, "run", classRun,
                     "e", EventBatch.encode(batch, workers.stream().mapToInt(Integer::intValue).toArray(), clock)));
         } catch (JedisException e) {
             // The class's Redis is out of reach: the host sees this machine gone.

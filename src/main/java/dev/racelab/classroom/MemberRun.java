@@ -29,9 +29,11 @@ final class MemberRun implements AutoCloseable {
     private final ClassChannel channel;
     private final String member;
     private final int workers;
+    private final String classRun;
     private boolean finished;
 
-    private MemberRun(Run run, MemberFeed feed, ClassChannel channel, String member, int workers) {
+    private MemberRun(Run run, MemberFeed feed, ClassChannel channel, String member, int workers, String classRun) {
+        this.classRun = classRun;
         this.run = run;
         this.feed = feed;
         this.channel = channel;
@@ -65,7 +67,8 @@ final class MemberRun implements AutoCloseable {
         }
         Run run = new Run(new JoinedExperiment(lab, plan.run()), spec, Clock.system());
         run.start();
-        return new MemberRun(run, MemberFeed.start(run, redis, code, member, clock), channel, member, workers);
+        return new MemberRun(run, MemberFeed.start(run, redis, code, member, plan.run(), clock), channel, member,
+                workers, plan.run());
     }
 
     /** Waits until every worker halted at its first gate; null then, else why they cannot begin. */
@@ -92,6 +95,11 @@ final class MemberRun implements AutoCloseable {
         }
         feed.from(System.nanoTime());
         run.resume();
+    }
+
+    /** The class's run this is a share of: its id. */
+    String classRun() {
+        return classRun;
     }
 
     void pause() {
@@ -126,7 +134,7 @@ final class MemberRun implements AutoCloseable {
             // Its events say what happened; the host judges.
         }
         feed.close();
-        channel.post(ClassChannel.ROLL, Map.of("type", "done", "member", member,
+        channel.post(ClassChannel.ROLL, Map.of("type", "done", "member", member, "run", classRun,
                 "ops", String.valueOf(run.opsCompleted())));
     }
 

@@ -41,6 +41,10 @@ final class ProxyWorker implements LabWorker {
     public void operation(int n) throws Exception {
         while (!context.stopping()) {
             EventBatch.Relayed e = hub.next(seat.member(), worker, POLL_MILLIS);
+            if (e == null && (hub.left(seat.member()) || hub.done(seat.member()))) {
+                // What came with the word that it is done or gone is all here now: take it first.
+                e = hub.next(seat.member(), worker, 0);
+            }
             if (e == null) {
                 if (hub.left(seat.member()) || hub.done(seat.member())) {
                     if (!begun) {

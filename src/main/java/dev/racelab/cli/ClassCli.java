@@ -83,7 +83,7 @@ final class ClassCli {
                 backends.ensure(Service.POSTGRES);
                 backends.ensure(Service.REDIS);
                 long began = System.nanoTime();
-                try (ClassHost host = ClassHost.open(backends, home, address, err::println)) {
+                try (ClassHost host = ClassHost.open(backends, home, address, said -> err.println(Printable.line(said)))) {
                     host.keepingDelays(keepDelays);
                     interruption.stopping(host::stop);
                     err.println("join " + host.joinLine().text());
@@ -165,7 +165,8 @@ final class ClassCli {
         String who = name != null ? name : System.getProperty("user.name", "student");
         long skew = skewMillis() * 1_000_000L;
         // The host's words, or the servers': printed, never their controls.
-        ClassMember.Ending ending = new ClassMember(line, who, (int) workers, home, skew, err::println)
+        ClassMember.Ending ending = new ClassMember(line, who, (int) workers, home, skew,
+                said -> err.println(Printable.line(said)))
                 .withDelays(delays)
                 .onVerdict(verdict -> {
                     out.println(Printable.line(verdict.verdict() + ": " + verdict.headline()));

@@ -13,6 +13,7 @@ import dev.racelab.backend.Redis;
 import dev.racelab.backend.RedisAddress;
 import dev.racelab.backend.wire.Passwords;
 import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -31,6 +32,7 @@ import java.sql.Statement;
  * server's own user) they are refused by the servers themselves; after the class nothing of it is
  * left.
  */
+@Tag("it")
 class ClassConfinementTest {
 
     @Test
@@ -96,9 +98,18 @@ class ClassConfinementTest {
         RedisAddress login;
         try (ClassRedisUser user = ClassRedisUser.make(server, code, Passwords.typable(16)); Jedis in = connect(user.address())) {
             login = user.address();
-            assertEquals("OK", in.set(code.key("counter"), "1"));
+            assertEquals("OK", in.psetex(code.key("alive:ada"), 60_000, "1"));
             in.xadd(code.key("events"), redis.clients.jedis.StreamEntryID.NEW_ENTRY, java.util.Map.of("a", "1"));
             assertEquals(1L, in.expire(code.key("events"), 60));
+            // Only what a class's machines send, only to the class's own keys, never a key without an expiry.
+            assertRefused(() -> in.set(code.key("alive:ada"), "1"));
+            assertRefused(() -> in.set(code.key("counter"), "1"));
+            assertRefused(() -> in.eval("return 1"));
+            assertRefused(() -> in.scan("0"));
+            assertRefused(in::randomKey);
+            assertRefused(in::dbSize);
+            assertRefused(() -> in.select(1));
+            assertRefused(() -> in.subscribe(new redis.clients.jedis.JedisPubSub() { }, code.key("x")));
             assertRefused(() -> in.get("racelab:elsewhere"));
             assertRefused(() -> in.set(other.key("theirs"), "2"));
             assertRefused(() -> in.publish("racelab:elsewhere", "hi"));
@@ -108,12 +119,12 @@ class ClassConfinementTest {
             assertRefused(() -> in.aclSetUser("intruder", "on", "nopass", "+@all", "~*"));
             assertRefused(() -> in.auth("default", "guess"));
             // Still the class's user: its keys and nothing else.
-            assertEquals("OK", in.set(code.key("after"), "1"));
+            assertEquals("OK", in.psetex(code.key("alive:bea"), 60_000, "1"));
             assertRefused(() -> in.get("racelab:elsewhere"));
         }
         try (Jedis admin = server.open("test-class", 5_000)) {
             assertFalse(admin.aclUsers().contains(code.redisUser()), "the class's user is gone");
-            assertFalse(admin.exists(code.key("counter")), "the class's keys are gone");
+            assertFalse(admin.exists(code.key("events")) || admin.exists(code.key("alive:ada")), "the class's keys are gone");
             assertTrue(admin.exists(other.key("theirs")), "another class's keys are untouched");
             admin.del("racelab:elsewhere", other.key("theirs"));
         }
@@ -143,7 +154,7 @@ class ClassConfinementTest {
                 assertTrue(e.getMessage().startsWith("NOAUTH"), e.getMessage());
             }
             try (Jedis in = connect(line.redis())) {
-                assertEquals("OK", in.set(room.code().key("x"), "1"));
+                assertEquals("OK", in.psetex(room.code().key("alive:x"), 5_000, "1"));
             }
         }
     }

@@ -8,6 +8,7 @@ import dev.racelab.labs.Labs;
 import dev.racelab.support.Child;
 import dev.racelab.support.Children;
 import dev.racelab.support.TestServers;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +32,7 @@ import java.util.stream.Collectors;
  * embedded servers only through the class's doors on the host's address there. The test makes the
  * namespaces, the links and the bridge, and removes them. It needs root and iproute2 (CI has both).
  */
+@Tag("it")
 class ClassNetworkTest {
 
     private static final String HOST_ADDRESS = "198.18.0.1";

@@ -23,6 +23,7 @@ import dev.racelab.support.Children;
 import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
@@ -46,6 +47,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * mid-run is shown as having left while the run goes on; a host killed ends its participants' run
  * with a message; after the class nothing of it is left on the servers.
  */
+@Tag("it")
 class ClassRunTest {
 
     @TempDir

@@ -251,7 +251,7 @@ class SilentServerTest {
         RedisAddress real = TestServers.redis().address();
         try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port());
              Jedis watcher = TestServers.redis().open("test-watcher", 5_000)) {
-            String url = "redis://127.0.0.1:" + proxy.port() + "/" + real.database();
+            String url = real.at("127.0.0.1", proxy.port()).secretUrl();
             // Frozen once the run is well under way: every client in (through this relay: other
             // tests may share the server), and a second of work done.
             Freezer freezer = freezeWhen(proxy, "six of the run's clients connected to Redis through the relay, and a "
@@ -275,7 +275,7 @@ class SilentServerTest {
         RedisAddress real = TestServers.redis().address();
         try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port());
              Jedis watcher = TestServers.redis().open("test-watcher", 5_000)) {
-            String url = "redis://127.0.0.1:" + proxy.port() + "/" + real.database();
+            String url = real.at("127.0.0.1", proxy.port()).secretUrl();
             // Frozen as soon as the first worker's connection is in: the others are still opening
             // theirs (each a login and a subscription), and a server that takes a connection and
             // never answers must not hold that open for ever.
@@ -297,7 +297,7 @@ class SilentServerTest {
     void aConnectionToARedisThatNeverAnswersFailsInsteadOfWaitingForEver() throws Exception {
         RedisAddress real = TestServers.redis().address();
         try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port())) {
-            Redis redis = Redis.connect(RedisAddress.parse("redis://127.0.0.1:" + proxy.port() + "/" + real.database()));
+            Redis redis = Redis.connect(real.at("127.0.0.1", proxy.port()));
             proxy.freeze();
             long start = System.nanoTime();
             // A subscriber's connection waits for ever for messages, but not for its login.

@@ -82,8 +82,7 @@ class SlowLoginTest {
         RedisAddress real = TestServers.redis().address();
         try (CuttableProxy proxy = new CuttableProxy(real.host(), real.port())) {
             proxy.holdFirstReplies(LATE);
-            CliRun result = cli("run", "readers-writers", "--redis-url", "redis://127.0.0.1:" + proxy.port() + "/"
-                    + real.database(), "--connect-timeout", "1", "--json");
+            CliRun result = cli("run", "readers-writers", "--redis-url", real.at("127.0.0.1", proxy.port()).secretUrl(), "--connect-timeout", "1", "--json");
             assertEquals(1, result.code(), result.err().toString());
             String line = line(result);
             assertTrue(line.startsWith("racelab: Redis at 127.0.0.1:" + proxy.port()

@@ -32,6 +32,25 @@ class StreamRelayTest {
     private static final byte[] REPLY_A = "$1\r\na\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] REPLY_B = "$1\r\nb\r\n".getBytes(StandardCharsets.US_ASCII);
 
+    /**
+     * Logs {@code client} in, through the relay, as the server asks (RaceLab's embedded Redis asks
+     * for its password): {@code AUTH} and its {@code +OK}.
+     */
+    private static void logIn(Socket client) throws Exception {
+        RedisAddress address = TestServers.redis().address();
+        if (!address.hasPassword()) {
+            return;
+        }
+        String url = address.secretUrl();
+        String info = java.net.URLDecoder.decode(url.substring(url.indexOf("//") + 2, url.lastIndexOf('@')),
+                StandardCharsets.UTF_8);
+        String password = info.substring(info.indexOf(':') + 1);
+        String auth = "*2\r\n$4\r\nAUTH\r\n$" + password.length() + "\r\n" + password + "\r\n";
+        client.getOutputStream().write(auth.getBytes(StandardCharsets.US_ASCII));
+        byte[] ok = "+OK\r\n".getBytes(StandardCharsets.US_ASCII);
+        assertArrayEquals(ok, client.getInputStream().readNBytes(ok.length), "logged in");
+    }
+
     private static InetSocketAddress redis() {
         RedisAddress address = TestServers.redis().address();
         return new InetSocketAddress(address.host(), address.port());
@@ -42,6 +61,7 @@ class StreamRelayTest {
         try (StreamRelay relay = StreamRelay.open("test", redis(), Thread::new);
              Socket client = new Socket(InetAddress.getLoopbackAddress(), relay.port())) {
             client.setSoTimeout(10_000);
+            logIn(client);
             OutputStream out = client.getOutputStream();
             InputStream in = client.getInputStream();
             out.write(ECHO_A);
@@ -69,6 +89,7 @@ class StreamRelayTest {
         int port = relay.port();
         try (Socket client = new Socket(InetAddress.getLoopbackAddress(), port)) {
             client.setSoTimeout(10_000);
+            logIn(client);
             client.getOutputStream().write(ECHO_A);
             assertArrayEquals(REPLY_A, client.getInputStream().readNBytes(REPLY_A.length));
             relay.hold();
