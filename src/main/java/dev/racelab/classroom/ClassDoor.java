@@ -38,6 +38,10 @@ final class ClassDoor implements AutoCloseable {
     private static final int CANCEL_REQUEST = 80877102;
     private static final int LONGEST_STARTUP = 10_000;
     private static final int BUFFER = 16 * 1024;
+    /** How long a client may take to say who it is: one that says nothing holds no thread for long. */
+    private static final int STARTUP_MILLIS = 10_000;
+    /** The most connections through a door at once: forty participants' few each, and room to spare. */
+    private static final int MOST_CONNECTIONS = 600;
 
     private final ServerSocket listener;
     private final InetSocketAddress server;
@@ -82,18 +86,34 @@ final class ClassDoor implements AutoCloseable {
             } catch (IOException e) {
                 return;
             }
+            if (open.size() >= MOST_CONNECTIONS) {
+                try {
+                    client.close();
+                } catch (IOException e) {
+                    // Turned away.
+                }
+                continue;
+            }
             open.add(client);
+            if (closed) {
+                // Closed meanwhile: the connection goes with the door.
+                closeQuietly(client);
+                continue;
+            }
             Background.threads("class-door-in").newThread(() -> pass(client)).start();
         }
     }
 
     private void pass(Socket client) {
-        try (client; Socket upstream = new Socket()) {
+        Socket upstream = new Socket();
+        try (client; upstream) {
             client.setTcpNoDelay(true);
+            client.setSoTimeout(STARTUP_MILLIS);
             byte[] first = onlyLogin == null ? new byte[0] : startup(client);
             if (first == null) {
                 return;
             }
+            client.setSoTimeout(0);
             upstream.connect(server, 5_000);
             upstream.setTcpNoDelay(true);
             open.add(upstream);
@@ -106,6 +126,15 @@ final class ClassDoor implements AutoCloseable {
             // The connection ended: both sides are closed.
         } finally {
             open.remove(client);
+            open.remove(upstream);
+        }
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // Closing.
         }
     }
 
@@ -134,7 +163,8 @@ final class ClassDoor implements AutoCloseable {
                 return whole;
             }
             Map<String, String> said = parameters(body);
-            if (onlyLogin.equals(said.get("user")) && onlyLogin.equals(said.get("database"))) {
+            if (onlyLogin.equals(said.get("user")) && onlyLogin.equals(said.get("database"))
+                    && !said.containsKey("replication")) {
                 return whole;
             }
             refuse(out, "this address lets in only the class's own login to the class's database");

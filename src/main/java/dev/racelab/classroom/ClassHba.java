@@ -14,7 +14,8 @@ import java.util.List;
 
 /**
  * A class's lines in the {@code pg_hba.conf} of RaceLab's embedded PostgreSQL, first in the file:
- * the class's login logs in only to its own database, and only with its password. Without them it
+ * the class's login logs in only to its own database, and only with its password (and never for
+ * replication, which {@code all} does not cover). Without them it
  * would be let in anywhere without one, as RaceLab's own sessions are from this machine. Removed when
  * the class ends; a line a killed RaceLab left names only a login that no longer exists.
  */
@@ -45,6 +46,8 @@ final class ClassHba {
         String marker = "# RaceLab class " + login;
         List<String> lines = List.of(
                 marker,
+                "host  replication  " + login + "  all  reject  " + marker,
+                "local  replication  " + login + "  reject  " + marker,
                 "host  " + login + "  " + login + "  all  scram-sha-256  " + marker,
                 "host  all  " + login + "  all  reject  " + marker,
                 "local  " + login + "  " + login + "  scram-sha-256  " + marker,

@@ -39,18 +39,58 @@ final class ClassRedisUser implements AutoCloseable {
      */
     static ClassRedisUser make(Redis server, ClassCode code, String password) throws BackendException {
         try (Jedis admin = server.open("class", 5_000)) {
-            if (admin.aclGetUser("default").getFlags().contains("nopass")) {
-                throw new BackendException(Service.REDIS, server.describe() + " lets anyone in as its user "
-                        + "'default' without a password, so a user of the class's own would not be confined (any "
-                        + "client may AUTH as 'default'): give 'default' a password, or name the credentials "
-                        + "participants use");
+            String open = openUser(admin);
+            if (open != null) {
+                throw new BackendException(Service.REDIS, server.describe() + " lets anyone in as its user '"
+                        + open + "' without a password, so a user of the class's own would not be confined (any "
+                        + "client may AUTH as '" + open + "'): give '" + open + "' a password, or name the "
+                        + "credentials participants use");
             }
+            dropLeftovers(admin);
             admin.aclSetUser(code.redisUser(), rules(code, password, server.address().database()));
+            // Born: the class's host is there from now (its heartbeat keeps this), and its user is no leftover.
+            admin.psetex(code.key("alive:" + ClassHost.HOST), BIRTH_MILLIS, "1");
         } catch (JedisException e) {
             throw new BackendException(Service.REDIS, server.describe() + " could not make the class's user "
                     + code.redisUser() + ": " + e.getMessage() + " (the login needs ACL SETUSER)", e);
         }
         return new ClassRedisUser(server, code, password);
+    }
+
+    /** How long a class being opened counts as hosted before its host's heartbeat says so. */
+    private static final long BIRTH_MILLIS = 60_000;
+
+    /** The first user that is on and takes any password, or null. */
+    private static String openUser(Jedis admin) {
+        for (String user : admin.aclList()) {
+            List<String> words = List.of(user.split(" "));
+            if (words.size() > 1 && words.contains("on") && words.contains("nopass")) {
+                return words.get(1);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Removes the users and keys of classes nobody hosts any more (a killed host's: its alive key
+     * lapsed), which no expiry would remove: a user lives until it is deleted.
+     */
+    private static void dropLeftovers(Jedis admin) {
+        for (String user : admin.aclUsers()) {
+            if (!user.startsWith("racelab-class-")) {
+                continue;
+            }
+            ClassCode code;
+            try {
+                code = new ClassCode(user.substring("racelab-class-".length()));
+            } catch (IllegalArgumentException notOurs) {
+                continue;
+            }
+            if (!admin.exists(code.key("alive:" + ClassHost.HOST))) {
+                admin.aclDelUser(user);
+                deleteKeys(admin, code);
+            }
+        }
     }
 
     /**
@@ -85,13 +125,13 @@ final class ClassRedisUser implements AutoCloseable {
         try (Jedis admin = server.open("class", 5_000)) {
             // Deleting the user ends its connections too.
             admin.aclDelUser(code.redisUser());
-            deleteKeys(admin);
+            deleteKeys(admin, code);
         } catch (JedisException e) {
             // Every key of the class expires: the backstop.
         }
     }
 
-    private void deleteKeys(Jedis admin) {
+    private static void deleteKeys(Jedis admin, ClassCode code) {
         ScanParams match = new ScanParams().match(code.keyPrefix() + "*").count(500);
         String cursor = ScanParams.SCAN_POINTER_START;
         do {

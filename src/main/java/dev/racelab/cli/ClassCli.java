@@ -156,6 +156,15 @@ final class ClassCli {
         if (workers < 1 || workers > 16) {
             throw new UsageException("--workers " + workers + ": a participant runs 1 to 16");
         }
+        if ("-".equals(lineText)) {
+            // From standard input: a line on the command line is there for every user of the machine to read.
+            try {
+                lineText = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
+                        java.nio.charset.StandardCharsets.UTF_8)).readLine();
+            } catch (java.io.IOException e) {
+                throw new UsageException("the join line could not be read from standard input: " + e.getMessage());
+            }
+        }
         JoinLine line;
         try {
             line = JoinLine.parse(lineText);

@@ -83,7 +83,8 @@ final class ClassCommands {
 
         private final ClassCli cli;
 
-        @Parameters(paramLabel = "LINE", description = "the join line the host shows: racelab://CODE:PASSWORD@HOST:PORT/?redis=HOST:PORT")
+        @Parameters(paramLabel = "LINE", description = "the join line the host shows: racelab://CODE:PASSWORD@HOST:PORT/?redis=HOST:PORT; "
+                + "- reads it from standard input (a command line is there for every user of the machine to read)")
         String line;
 
         @Option(names = "--name", paramLabel = "NAME", description = "what the class's timeline calls you "

@@ -95,6 +95,12 @@ class ClassConfinementTest {
             admin.set("racelab:elsewhere", "1");
             admin.set(other.key("theirs"), "1");
         }
+        // A killed host's class: its user is there, its host's alive key is not. The next class removes it.
+        ClassCode killed = ClassCode.random();
+        try (Jedis admin = server.open("test-class", 5_000)) {
+            admin.aclSetUser(killed.redisUser(), "on", ">" + Passwords.typable(16), "~" + killed.key("events"));
+            admin.xadd(killed.key("events"), redis.clients.jedis.StreamEntryID.NEW_ENTRY, java.util.Map.of("a", "1"));
+        }
         RedisAddress login;
         try (ClassRedisUser user = ClassRedisUser.make(server, code, Passwords.typable(16)); Jedis in = connect(user.address())) {
             login = user.address();
@@ -126,6 +132,8 @@ class ClassConfinementTest {
             assertFalse(admin.aclUsers().contains(code.redisUser()), "the class's user is gone");
             assertFalse(admin.exists(code.key("events")) || admin.exists(code.key("alive:ada")), "the class's keys are gone");
             assertTrue(admin.exists(other.key("theirs")), "another class's keys are untouched");
+            assertFalse(admin.aclUsers().contains(killed.redisUser()), "a killed host's class user is removed");
+            assertFalse(admin.exists(killed.key("events")), "and its keys");
             admin.del("racelab:elsewhere", other.key("theirs"));
         }
         assertThrows(JedisDataException.class, () -> connect(login).close(), "nobody logs in as the class any more");
@@ -146,6 +154,12 @@ class ClassConfinementTest {
                     "the class login, to another database");
             assertThrows(SQLException.class, () -> connect(line.postgres().withLogin(line.postgres().user(), "guess"))
                     .close(), "the class login, with a wrong password");
+            java.util.Properties replication = line.postgres().properties();
+            replication.setProperty("replication", "database");
+            replication.setProperty("assumeMinServerVersion", "9.4");
+            replication.setProperty("preferQueryMode", "simple");
+            assertThrows(SQLException.class, () -> DriverManager.getConnection(line.postgres().jdbcUrl(), replication)
+                    .close(), "the class login, for replication");
             try (Connection in = connect(line.postgres()); Statement st = in.createStatement()) {
                 assertTrue(st.execute("SELECT 1"));
             }
