@@ -50,8 +50,25 @@ final class HostedScenario implements Scenario {
         List<Ledger.Part> parts = ledger.parts();
         Map<String, Number> metrics = new LinkedHashMap<>(judged.metrics());
         metrics.put("participants", parts.size());
-        return new Outcome(judged.verdict(), judged.headline(), judged.explanation() + " " + account(parts),
-                judged.violations(), metrics, judged.places());
+        return new Outcome(judged.verdict(), judged.headline(), judged.explanation() + " " + account(parts)
+                + unattributed(judged, parts), judged.violations(), metrics, judged.places());
+    }
+
+    /**
+     * What the names do not cover: lost increments whose writes' events never reached the host (a
+     * participant that left, a batch that did not arrive) are counted in the verdict but named by
+     * nobody, and the verdict says so rather than let the names and the count disagree unseen.
+     */
+    static String unattributed(Outcome judged, List<Ledger.Part> parts) {
+        Number lost = judged.metrics().get("lostIncrements");
+        long named = parts.stream().mapToLong(Ledger.Part::lost).sum();
+        if (lost == null || named == 0 && parts.stream().allMatch(p -> p.overwrote() == 0) || lost.longValue() == named) {
+            return "";
+        }
+        long missing = lost.longValue() - named;
+        return " " + (missing > 0 ? missing + (missing == 1 ? " lost increment is" : " lost increments are")
+                + " not named: their writes' events did not reach the host." : "The names count " + -missing
+                + " more lost than the counter shows: some writes' events did not reach the host.");
     }
 
     /** Each participant's part, in words: what the projector's verdict names. */

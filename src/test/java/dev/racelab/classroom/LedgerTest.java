@@ -58,6 +58,20 @@ class LedgerTest {
     }
 
     @Test
+    void lostIncrementsNobodyCanBeNamedForAreSaidToBeSo() {
+        Ledger ledger = new Ledger(List.of(ADA, BEA));
+        write(ledger, ADA, 0, 1);
+        write(ledger, BEA, 0, 2);   // ada's write 1 lost, to bea; a third write never reached the host
+        dev.racelab.engine.Outcome judged = new dev.racelab.engine.Outcome(dev.racelab.engine.Verdict.RACE,
+                "2 increments lost", "…", Map.of(), Map.<String, Number>of("lostIncrements", 2L), List.of());
+        assertEquals(" 1 lost increment is not named: their writes' events did not reach the host.",
+                HostedScenario.unattributed(judged, ledger.parts()));
+        dev.racelab.engine.Outcome agreeing = new dev.racelab.engine.Outcome(dev.racelab.engine.Verdict.RACE,
+                "1 increment lost", "…", Map.of(), Map.<String, Number>of("lostIncrements", 1L), List.of());
+        assertEquals("", HostedScenario.unattributed(agreeing, ledger.parts()));
+    }
+
+    @Test
     void atomicIncrementsSeeTheWriteBeforeThemAndLoseNothing() {
         Ledger ledger = new Ledger(List.of(ADA, BEA));
         for (long n = 1; n <= 6; n++) {
