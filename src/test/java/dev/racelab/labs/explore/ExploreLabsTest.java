@@ -139,7 +139,15 @@ class ExploreLabsTest {
     void aFixFailsInNoScheduleOfTheWholeBoundedSpace(String lab, String strategy, int workers, String switches)
             throws Exception {
         Exploration found = explore(lab, strategy, workers, switches);
-        assertTrue(found.exhausted(), "the whole space ran: " + found.schedules() + " schedules");
+        if ("diverged".equals(found.stoppedBy())) {
+            // A lab whose waits are its runner's last look at the server (every 10 ms): under load a
+            // session unblocked between looks is taken for waiting, the tree changes under the
+            // search, and the count is not the space's. Explored once more; a fix still fails in none.
+            assertEquals(0, found.failingCount(), found.outcomes().toString());
+            found = explore(lab, strategy, workers, switches);
+        }
+        assertTrue(found.exhausted(), "the whole space ran: " + found.schedules() + " schedules (stopped by "
+                + found.stoppedBy() + ", server " + found.serverFailure() + ")");
         assertEquals(found.schedules(), found.space());
         assertEquals(0, found.failingCount(), found.outcomes().toString());
         assertNull(found.shrunk());
