@@ -1,6 +1,7 @@
 package dev.racelab.classroom;
 
-import java.security.SecureRandom;
+import dev.racelab.backend.wire.Passwords;
+
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -13,23 +14,17 @@ import java.util.regex.Pattern;
  */
 public record ClassCode(String value) {
 
-    private static final String LETTERS = "abcdefghjkmnpqrstuvwxyz23456789";
-    private static final Pattern FORM = Pattern.compile("[" + LETTERS + "]{6}");
-    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final Pattern FORM = Pattern.compile("[" + Passwords.TYPABLE + "]{6}");
 
     public ClassCode {
         if (value == null || !FORM.matcher(value).matches()) {
-            throw new IllegalArgumentException("'" + value + "' is not a class code: six of " + LETTERS);
+            throw new IllegalArgumentException("'" + value + "' is not a class code: six of " + Passwords.TYPABLE);
         }
     }
 
     /** A new code, random. */
     public static ClassCode random() {
-        StringBuilder code = new StringBuilder(6);
-        for (int i = 0; i < 6; i++) {
-            code.append(LETTERS.charAt(RANDOM.nextInt(LETTERS.length())));
-        }
-        return new ClassCode(code.toString());
+        return new ClassCode(Passwords.typable(6));
     }
 
     /** The code as a student typed it: case and spaces do not matter. */

@@ -76,15 +76,15 @@ final class ClassDatabase implements AutoCloseable {
             boolean superuser = checkRights(server, admin);
             dropLeftovers(admin, server.embedded());
             String until = later(admin, lifetime);
-            run(admin, "create-role", name, String.valueOf(sessions + SPARE_SESSIONS), until,
+            SQL.runMade(admin, "create-role", name, String.valueOf(sessions + SPARE_SESSIONS), until,
                     Passwords.scramVerifier(password));
-            run(admin, "mark-role", name, MARK + until);
+            SQL.runMade(admin, "mark-role", name, MARK + until);
             if (!superuser) {
-                run(admin, "grant-role-to-login", name);
+                SQL.runMade(admin, "grant-role-to-login", name);
             }
-            run(admin, "create-database", name, name);
-            run(admin, "mark-database", name, MARK + until);
-            run(admin, "only-owner-connects", name);
+            SQL.runMade(admin, "create-database", name, name);
+            SQL.runMade(admin, "mark-database", name, MARK + until);
+            SQL.runMade(admin, "only-owner-connects", name);
             if (server.embedded()) {
                 hba = ClassHba.confine(admin, name);
                 awaitPasswordAsked(server.address().withLogin(name, null).withDatabase(name));
@@ -164,13 +164,13 @@ final class ClassDatabase implements AutoCloseable {
         HOSTING.remove(name);
         try (Connection admin = server.control("class")) {
             try {
-                run(admin, "no-login", name);
+                SQL.runMade(admin, "no-login", name);
             } catch (SQLException e) {
                 // Not made, or dropped already: the drops below say what matters.
             }
             try {
-                run(admin, "drop-database", name);
-                run(admin, "drop-role", name);
+                SQL.runMade(admin, "drop-database", name);
+                SQL.runMade(admin, "drop-role", name);
             } finally {
                 if (hba != null) {
                     hba.remove(admin);
@@ -198,9 +198,9 @@ final class ClassDatabase implements AutoCloseable {
         }
         for (String name : past) {
             try {
-                run(admin, "no-login", name);
-                run(admin, "drop-database", name);
-                run(admin, "drop-role", name);
+                SQL.runMade(admin, "no-login", name);
+                SQL.runMade(admin, "drop-database", name);
+                SQL.runMade(admin, "drop-role", name);
             } catch (SQLException e) {
                 // Another RaceLab may be dropping it, or this login may not: left for later.
             }
@@ -228,10 +228,6 @@ final class ClassDatabase implements AutoCloseable {
         }
     }
 
-    /** Runs the statement that the named template's {@code format()} makes of {@code values}. */
-    static void run(Connection c, String template, String... values) throws SQLException {
-        SQL.runMade(c, template, values);
-    }
 
     static String firstLine(Exception e) {
         String message = String.valueOf(e.getMessage());

@@ -7,6 +7,9 @@ import dev.racelab.backend.Redis;
 import dev.racelab.backend.RedisAddress;
 import dev.racelab.backend.wire.Passwords;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 
 /**
@@ -80,13 +83,13 @@ public final class ClassRoom implements AutoCloseable {
      * Opens the class's doors on {@code address} to the servers, which listen on this machine's
      * loopback only (RaceLab's embedded ones): participants elsewhere reach them there.
      */
-    void openDoors(java.net.InetAddress address) throws java.io.IOException {
-        java.net.InetAddress loopback = java.net.InetAddress.getLoopbackAddress();
-        pgDoor = ClassDoor.postgres(address, new java.net.InetSocketAddress(loopback, database.address().port()),
+    void openDoors(InetAddress address) throws IOException {
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        pgDoor = ClassDoor.postgres(address, new InetSocketAddress(loopback, database.address().port()),
                 code.pgName());
         try {
-            redisDoor = ClassDoor.redis(address, new java.net.InetSocketAddress(loopback, user.address().port()));
-        } catch (java.io.IOException e) {
+            redisDoor = ClassDoor.redis(address, new InetSocketAddress(loopback, user.address().port()));
+        } catch (IOException e) {
             pgDoor.close();
             pgDoor = null;
             throw e;

@@ -36,9 +36,10 @@ public final class Ledger {
     }
 
     private final List<ClassPlan.Seat> seats;
-    private final Map<String, long[]> ops = new ConcurrentHashMap<>();
+    private final Map<String, java.util.concurrent.atomic.AtomicLong> ops = new ConcurrentHashMap<>();
     /** The server's writes by their number; each saw a write before it, so the chain always goes down. */
-    private final Map<Long, Write> writes = new ConcurrentHashMap<>();
+    private final java.util.concurrent.ConcurrentSkipListMap<Long, Write> writes =
+            new java.util.concurrent.ConcurrentSkipListMap<>();
     /** The write a worker's last read saw, by participant and worker. */
     private final Map<String, Long> seen = new ConcurrentHashMap<>();
     private final Map<String, List<Integer>> unfinished = new ConcurrentHashMap<>();
@@ -47,7 +48,7 @@ public final class Ledger {
     Ledger(List<ClassPlan.Seat> seats) {
         this.seats = List.copyOf(seats);
         for (ClassPlan.Seat seat : seats) {
-            ops.put(seat.member(), new long[1]);
+            ops.put(seat.member(), new java.util.concurrent.atomic.AtomicLong());
             unfinished.put(seat.member(), new ArrayList<>());
         }
     }
@@ -55,11 +56,7 @@ public final class Ledger {
     /** An event of {@code seat}'s worker {@code worker}. Called by that worker's lane only. */
     void note(ClassPlan.Seat seat, int worker, EventKind kind, long value) {
         switch (kind) {
-            case OP_END -> {
-                synchronized (ops.get(seat.member())) {
-                    ops.get(seat.member())[0]++;
-                }
-            }
+            case OP_END -> ops.get(seat.member()).incrementAndGet();
             case READ_ORDER -> seen.put(seat.member() + "/" + worker, value);
             case WRITE_ORDER -> {
                 // A write with no read of its own (an atomic increment) saw the write before it.
@@ -95,7 +92,7 @@ public final class Ledger {
             lost.put(seat.member(), new long[1]);
             overwrote.put(seat.member(), new long[1]);
         }
-        java.util.TreeMap<Long, Write> ordered = new java.util.TreeMap<>(writes);
+        java.util.NavigableMap<Long, Write> ordered = writes;
         // The surviving chain, from the last write back; each lost write falls in one of its gaps.
         long upper = ordered.isEmpty() ? 0 : ordered.lastKey();
         Write link = ordered.get(upper);
@@ -110,10 +107,7 @@ public final class Ledger {
         }
         List<Part> parts = new ArrayList<>();
         for (ClassPlan.Seat seat : seats) {
-            long done;
-            synchronized (ops.get(seat.member())) {
-                done = ops.get(seat.member())[0];
-            }
+            long done = ops.get(seat.member()).get();
             List<Integer> open;
             synchronized (unfinished) {
                 open = List.copyOf(unfinished.get(seat.member()));

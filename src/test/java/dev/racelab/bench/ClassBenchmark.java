@@ -100,8 +100,6 @@ public final class ClassBenchmark {
             if (System.getenv("BENCH_SLOWEST") != null && !System.getenv("BENCH_SLOWEST").isEmpty()) {
                 hosted.heard().stream().sorted((a, b) -> Long.compare(b.nanos(), a.nanos())).limit(15)
                         .forEach(h -> System.out.printf("  slow: %s %s %.1f ms%n", h.name(), h.what(), h.nanos() / 1e6));
-                hosted.heard().stream().filter(h -> h.name().equals("p1"))
-                        .forEach(h -> System.out.printf("  p1: %s %.1f ms%n", h.what(), h.nanos() / 1e6));
             }
             System.out.println("clock estimates (server minus the participant's wall clock) beside the skew injected:");
             long worst = 0;

@@ -93,8 +93,9 @@ class LabFileWindowTest {
         assertEquals("my-counter.lab", window.session().lab().id());
         // The file goes while its recording is on screen: the looks at the labs folder that find it
         // gone (every 1.5 s) leave the replay as it is.
+        int looked = window.view().labFiles().looks();
         Files.delete(folder.resolve("my-counter.lab"));
-        Thread.sleep(3_500);
+        ui.await("two looks at the folder with the file gone", () -> window.view().labFiles().looks() >= looked + 2);
         assertTrue(window.session().replayingProperty().get(), "still the recording, with its lab file gone");
         assertEquals("my-counter.lab", window.session().lab().id());
 

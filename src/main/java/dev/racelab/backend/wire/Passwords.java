@@ -44,7 +44,8 @@ public final class Passwords {
         return password.toString();
     }
 
-    private static final String TYPABLE = "abcdefghjkmnpqrstuvwxyz23456789";
+    /** The letters and digits of a {@link #typable} password: none that look alike. */
+    public static final String TYPABLE = "abcdefghjkmnpqrstuvwxyz23456789";
 
     /** PBKDF2's rounds in the verifier of a random password ({@link #scramVerifier}). */
     static final int RANDOM_ROUNDS = 16;

@@ -62,6 +62,8 @@ public final class LabFiles {
     private final Consumer<Path> specs;
     private boolean started;
     /** A look at the disk is under way. */
+    /** Looks taken in so far ({@link #looks}). */
+    private volatile int looks;
     private boolean scanning;
 
     /** A file read: its lab, its time on disk then, and whether it came from the folder. */
@@ -180,8 +182,14 @@ public final class LabFiles {
         }, e -> Platform.runLater(() -> scanning = false));
     }
 
+    /** How many looks at the disk have been taken in (on the FX thread): one to wait for, not a time. */
+    public int looks() {
+        return looks;
+    }
+
     /** What a look at the disk found: folder files to read, listed files changed or gone. */
     private void seen(Map<Path, FileTime> inFolder, Map<Path, FileTime> times) {
+        looks++;
         inFolder.forEach((file, modified) -> {
             if (!known.containsKey(file) && modified != null && !modified.equals(unreadable.get(file))) {
                 read(file, (lab, at) -> put(file, lab, true, at), problem -> {
