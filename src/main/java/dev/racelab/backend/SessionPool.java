@@ -16,7 +16,7 @@ import java.util.concurrent.ThreadFactory;
  */
 final class SessionPool {
 
-    /** How long a worker waits for a pooled session; a new pool waits less for each of its first. */
+    /** How long a worker waits for a pooled session; how long filling a new pool may hold up its run. */
     private static final long BORROW_MILLIS = 30_000;
     private static final long FILL_MILLIS = 2_000;
 
@@ -34,7 +34,7 @@ final class SessionPool {
         config.setThreadFactory(threads);
         HikariDataSource pool = new HikariDataSource(config);
         try {
-            filled(pool, size);
+            filled(pool, size, threads);
         } catch (RuntimeException | Error e) {
             pool.close();
             throw e;
@@ -46,19 +46,45 @@ final class SessionPool {
      * Fills the pool now: Hikari opens the sessions past its first on a thread of its own, and only
      * a while after it starts, unless someone waits for one. So each is asked for and given back,
      * so that no worker's first borrow waits for a session being opened, and which session a worker
-     * is lent depends on who gave back which before, not on how fast they opened. A session that
-     * cannot be opened now is left to the worker that asks for it, which then says why.
+     * is lent depends on who gave back which before, not on how fast they opened. A server slow to
+     * give sessions holds up the run's start for {@link #FILL_MILLIS} at most: then the filling
+     * thread is interrupted, gives back what it holds, and a session not yet opened is left to the
+     * worker that asks for it, which then says why if it cannot be had.
+     *
+     * <p>The pool's own borrow timeout is never lowered for this: Hikari copies a changed timeout
+     * into a running pool only at its next housekeeping, up to 30 s later, so the workers of a run
+     * would wait 2 s, not 30, for a session while the pool is busy.
      */
-    private static void filled(HikariDataSource pool, int size) {
+    private static void filled(HikariDataSource pool, int size, ThreadFactory threads) {
+        Thread filler = threads.newThread(() -> borrowAndGiveBack(pool, size));
+        filler.start();
+        boolean interrupted = false;
+        try {
+            filler.join(FILL_MILLIS);
+        } catch (InterruptedException e) {
+            interrupted = true;
+        }
+        filler.interrupt();
+        while (filler.isAlive()) {
+            try {
+                filler.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void borrowAndGiveBack(HikariDataSource pool, int size) {
         List<Connection> held = new ArrayList<>(size);
-        // A server that refuses more sessions must not hold up the run's start for long.
-        pool.getHikariConfigMXBean().setConnectionTimeout(FILL_MILLIS);
         try {
             for (int i = 0; i < size; i++) {
                 held.add(pool.getConnection());
             }
         } catch (SQLException e) {
-            // Said by the first worker that asks.
+            // Interrupted, or the server refused: said by the first worker that asks.
         } finally {
             for (Connection connection : held) {
                 try {
@@ -67,7 +93,6 @@ final class SessionPool {
                     // Given back broken: Hikari drops it and opens another.
                 }
             }
-            pool.getHikariConfigMXBean().setConnectionTimeout(BORROW_MILLIS);
         }
     }
 }
