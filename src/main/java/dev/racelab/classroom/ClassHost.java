@@ -59,15 +59,26 @@ public final class ClassHost implements AutoCloseable {
     private final Heartbeat heartbeat;
     private final ClassChannel channel;
     private final Consumer<String> say;
-    private final List<Joined> joined = new ArrayList<>();
+    /** Written by the thread taking joins, read by anyone (a window's list of who is here). */
+    private final List<Joined> joined = new java.util.concurrent.CopyOnWriteArrayList<>();
     private StreamEntryID rollAfter = new StreamEntryID(0, 0);
     private volatile Run current;
     private volatile ClassHub hub;
+    /** The run's ledger, from its start on; the last run's after it ended. */
+    private volatile Ledger ledger;
     private Consumer<Run> watcher = run -> { };
     private volatile boolean delaysKept;
     private volatile boolean stopped;
 
     private record Joined(String member, String name, int workers, long skewNanos) {
+    }
+
+    /**
+     * One who joined, as the host shows them.
+     *
+     * @param skewNanos their clock as they estimated it: the server's time minus their wall clock
+     */
+    public record Participant(String name, int workers, long skewNanos) {
     }
 
     private ClassHost(ClassRoom room, Redis redis, Backends classServers, Heartbeat heartbeat, ClassChannel channel,
@@ -155,16 +166,38 @@ public final class ClassHost implements AutoCloseable {
                 throw new IllegalStateException(joined.size() + " of " + participants + " participants joined within "
                         + within.toSeconds() + " s");
             }
-            for (StreamEntry entry : channel.read(ClassChannel.ROLL, rollAfter, Math.min(left, 500), 100)) {
-                rollAfter = entry.getID();
-                take(entry.getFields());
-            }
+            takeJoins(Math.min(left, 500));
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
         }
         say.accept(String.format("All %d joined in %.1f s", participants, (System.nanoTime() - began) / 1e9));
         return seats();
+    }
+
+    /**
+     * Takes the joins that come within {@code millis}: for a host that starts the run when it
+     * chooses (a window). Called by one thread, the one that runs the class's runs.
+     */
+    public void takeJoins(long millis) {
+        for (StreamEntry entry : channel.read(ClassChannel.ROLL, rollAfter, millis, 100)) {
+            rollAfter = entry.getID();
+            take(entry.getFields());
+        }
+    }
+
+    /** Who has joined so far, in the order they joined. */
+    public List<Participant> participants() {
+        return joined.stream().map(j -> new Participant(j.name(), j.workers(), j.skewNanos())).toList();
+    }
+
+    /**
+     * Each participant's part in the run going on, as far as it has come (the last run's once it
+     * ended; none before the first): the projector's leaderboard.
+     */
+    public List<Ledger.Part> parts() {
+        Ledger now = ledger;
+        return now == null ? List.of() : now.parts();
     }
 
     private void take(Map<String, String> f) {
@@ -205,8 +238,8 @@ public final class ClassHost implements AutoCloseable {
         return unique;
     }
 
-    /** The seats of everyone who joined, in the order they joined. */
-    List<ClassPlan.Seat> seats() {
+    /** The seats of everyone who joined, in the order they joined: the next run's. */
+    public List<ClassPlan.Seat> seats() {
         List<ClassPlan.Seat> seats = new ArrayList<>();
         int first = 0;
         for (Joined j : joined) {
@@ -229,6 +262,7 @@ public final class ClassHost implements AutoCloseable {
         int workers = seats.stream().mapToInt(ClassPlan.Seat::workers).sum();
         RunSpec classSpec = spec.withWorkers(workers);
         Ledger ledger = new Ledger(seats);
+        this.ledger = ledger;
         try (ClassHub hub = new ClassHub(redis, room.code(), seats)) {
             this.hub = hub;
             Run run = new Run(new HostedExperiment(lab, classSpec, seats, hub, ledger, delaysKept, say), classSpec,
@@ -249,6 +283,9 @@ public final class ClassHost implements AutoCloseable {
             return new Hosted(run.record(), lab, ledger.parts(), heard);
         } finally {
             this.hub = null;
+            // A stop ends this run; the class's next run begins afresh.
+            this.current = null;
+            this.stopped = false;
         }
     }
 
@@ -264,11 +301,15 @@ public final class ClassHost implements AutoCloseable {
         return this;
     }
 
-    /** Halts every participant's workers at their next gate. */
+    /** Halts every participant's workers at their next gate; the host's run shows it paused. */
     public void pause() {
         ClassHub now = hub;
         if (now != null) {
             now.tell(Map.of("type", "pause"));
+            Run run = current;
+            if (run != null) {
+                run.pause();
+            }
         }
     }
 
@@ -277,6 +318,26 @@ public final class ClassHost implements AutoCloseable {
         ClassHub now = hub;
         if (now != null) {
             now.tell(Map.of("type", "resume"));
+            Run run = current;
+            if (run != null) {
+                run.resume();
+            }
+        }
+    }
+
+    /**
+     * Releases the participant's worker that lane {@code worker} of the host's run stands for, halted
+     * at a gate, to its next gate (the class paused).
+     */
+    public void step(int worker) {
+        ClassHub now = hub;
+        if (now == null) {
+            return;
+        }
+        for (ClassPlan.Seat seat : now.seats()) {
+            if (worker >= seat.first() && worker < seat.first() + seat.workers()) {
+                now.tell(Map.of("type", "step", "member", seat.member(), "worker", String.valueOf(worker - seat.first())));
+            }
         }
     }
 

@@ -56,6 +56,11 @@ final class ClassHub implements AutoCloseable {
      * A hub for one run of the class with these {@code seats}: it reads what is posted from now on
      * (an earlier run's entries are not this run's).
      */
+    /** The seats of the run this hub serves. */
+    List<ClassPlan.Seat> seats() {
+        return seats;
+    }
+
     ClassHub(Redis redis, ClassCode code, List<ClassPlan.Seat> seats) {
         this.channel = new ClassChannel(redis.open("class-hub", 5_000), code);
         this.telling = new ClassChannel(redis.open("class-tell", 5_000), code);

@@ -61,6 +61,8 @@ public final class ClassMember {
     private final long wallSkewNanos;
     private List<String> delays = List.of();
     private Consumer<Ending> verdicts = ending -> { };
+    private Consumer<Run> runs = run -> { };
+    private volatile boolean leaving;
     private StreamEntryID joinedAfter = new StreamEntryID(0, 0);
     private final String id = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
 
@@ -84,6 +86,17 @@ public final class ClassMember {
     public ClassMember onVerdict(Consumer<Ending> each) {
         this.verdicts = each;
         return this;
+    }
+
+    /** Hands this machine's share of each run to {@code each} as it is prepared: for a window following it. */
+    public ClassMember watching(Consumer<Run> each) {
+        this.runs = each;
+        return this;
+    }
+
+    /** Leaves the class: {@link #take} returns within half a second, its workers stopped. Any thread. */
+    public void leave() {
+        leaving = true;
     }
 
     /**
@@ -132,6 +145,9 @@ public final class ClassMember {
         long hostHeard = System.nanoTime();
         try {
             while (true) {
+                if (leaving) {
+                    return new Ending(false, null, "you left the class", "This machine left the class.");
+                }
                 for (StreamEntry entry : channel.read(ClassChannel.CONTROL, after, 500, 100)) {
                     after = entry.getID();
                     Map<String, String> f = entry.getFields();
@@ -147,6 +163,9 @@ public final class ClassMember {
                                 current.close();
                             }
                             current = prepare(f, channel, clock, labs, redis);
+                            if (current != null) {
+                                runs.accept(current.run());
+                            }
                         } else if (type.equals("ended")) {
                             last = new Ending(true, f.get("verdict"), f.get("headline"), f.get("explanation"));
                             verdicts.accept(last);
@@ -210,6 +229,11 @@ public final class ClassMember {
             case "pause" -> current.pause();
             case "resume" -> current.resume();
             case "stop" -> current.stop();
+            case "step" -> {
+                if (id.equals(f.get("member"))) {
+                    current.step(Integer.parseInt(f.getOrDefault("worker", "-1")));
+                }
+            }
             case "out" -> {
                 if (id.equals(f.get("member"))) {
                     current.close();

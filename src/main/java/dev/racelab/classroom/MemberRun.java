@@ -114,6 +114,18 @@ final class MemberRun implements AutoCloseable {
         run.stop();
     }
 
+    /** Releases worker {@code worker} from its gate to the next, as the host stepped it. */
+    void step(int worker) {
+        if (worker >= 0 && worker < workers) {
+            run.step(worker);
+        }
+    }
+
+    /** This machine's run: what a participant's window shows of it. */
+    Run run() {
+        return run;
+    }
+
     /** Whether this machine's run has ended (its workers are done, or it failed). */
     boolean ended() {
         return run.outcome().isDone();

@@ -35,6 +35,11 @@ public final class Children implements AutoCloseable {
         return child;
     }
 
+    /** The children started so far, oldest first. */
+    public List<Child> all() {
+        return List.copyOf(started);
+    }
+
     @Override
     public void close() {
         started.forEach(Child::stop);

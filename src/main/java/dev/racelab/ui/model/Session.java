@@ -24,12 +24,9 @@ import javafx.beans.property.SimpleDoubleProperty;
 import javafx.beans.property.SimpleIntegerProperty;
 import javafx.beans.property.SimpleObjectProperty;
 
-import javafx.collections.FXCollections;
+
 import javafx.collections.ObservableList;
 
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -65,11 +62,14 @@ public final class Session {
     private final ReadOnlyObjectWrapper<RunPhase> state = new ReadOnlyObjectWrapper<>(this, "state");
     private final ReadOnlyObjectWrapper<Outcome> outcome = new ReadOnlyObjectWrapper<>(this, "outcome");
     private final ReadOnlyBooleanWrapper replaying = new ReadOnlyBooleanWrapper(this, "replaying");
-    /** Per lab id, per strategy id: the record of the last live run that ended. Kept whole, so showing it needs no server. */
-    private final Map<String, Map<String, RunRecord>> lastRuns = new HashMap<>();
-    private final ObservableList<RunRecord> lastRunsOfLab = FXCollections.observableArrayList();
-    private final ObservableList<RunRecord> lastRunsShown = FXCollections.unmodifiableObservableList(lastRunsOfLab);
+    private final LastRuns lastRuns = new LastRuns();
     private LabView view;
+    /** Where the commands go while the window hosts a class; null otherwise. */
+    private ClassControls hosting;
+    /** A participant's share of a class's run, shown: its order is the host's, not this window's. */
+    private Run joined;
+    /** Step with no worker chosen, in a class's run: the next lane in turn. */
+    private int nextStepped;
     /** A setting changed while nothing ran, not applied yet: {@link #apply} prepares a fresh run with it. */
     private boolean settingsChanged;
     private final Commands commands;
@@ -80,7 +80,7 @@ public final class Session {
     public Session(Clock clock, Function<String, Lab> labs) {
         this.clock = clock;
         this.labs = labs;
-        lab.addListener((o, a, b) -> showLastRuns());
+        lab.addListener((o, a, b) -> lastRuns.show(b));
         strategy.addListener((o, a, b) -> settingChanged());
         workers.addListener((o, a, b) -> settingChanged());
         ops.addListener((o, a, b) -> settingChanged());
@@ -103,6 +103,32 @@ public final class Session {
         // A scheduled run's order is its schedule's: nobody pauses, steps or resumes it by hand.
         commands = new Commands(state, replaying, outcome, javafx.beans.binding.Bindings.createBooleanBinding(
                 this::scheduled, run, state));
+    }
+
+    /** From now on the run commands go to a class's host ({@code controls}); null: to the window's own runs again. */
+    public void host(ClassControls controls) {
+        hosting = controls;
+    }
+
+    /** Whether the window hosts a class: Run starts the class's run. */
+    public boolean hosting() {
+        return hosting != null;
+    }
+
+    /**
+     * Shows {@code started}, a run of the chosen lab begun elsewhere: a class's run as its host runs
+     * it, or ({@code participant}) this machine's share of one, whose order is the host's alone.
+     */
+    public void watch(Run started, boolean participant) {
+        stopRun();
+        settingsChanged = false;
+        joined = participant ? started : null;
+        view = lab.get().view(started.record().header());
+        replaying.set(false);
+        outcome.set(null);
+        run.set(started);
+        record.set(started.record());
+        state.set(started.phase());
     }
 
     /** What the user can do now: the controls bind to it. */
@@ -199,6 +225,16 @@ public final class Session {
 
     /** Starts the prepared run, resumes a paused one, or starts afresh after one that ended. */
     public void start() {
+        if (hosting != null) {
+            Run shown = run.get();
+            if (shown != null && shown.phase() == RunPhase.PAUSED) {
+                hosting.resume();
+            } else if (shown == null || !shown.phase().live()) {
+                hosting.start(settings());
+            }
+            tick();
+            return;
+        }
         apply();
         Run current = run.get();
         if (current == null) {
@@ -229,7 +265,10 @@ public final class Session {
     /** Halts every worker at its next gate. */
     public void pause() {
         Run current = run.get();
-        if (current != null && !scheduled()) {
+        if (hosting != null && current != null && current.phase().live()) {
+            hosting.pause();
+            tick();
+        } else if (current != null && !scheduled()) {
             stepMode.set(true);
             current.pause();
             tick();
@@ -242,8 +281,13 @@ public final class Session {
      * @return whether a worker was released
      */
     public boolean step(int index) {
-        apply();
         Run current = run.get();
+        if (hosting != null && current != null && current.phase().live()) {
+            // The participants' gates are on their machines: a worker not halted ignores it.
+            hosting.step(index >= 0 ? index : nextStepped++ % Math.max(1, current.record().header().spec().workers()));
+            return true;
+        }
+        apply();
         if (current == null) {
             return false;
         }
@@ -266,7 +310,7 @@ public final class Session {
     /** Whether the live run follows a schedule ({@link #play}): its order is the schedule's alone. */
     private boolean scheduled() {
         Run current = run.get();
-        return current != null && current.steering() != null && current.phase() != RunPhase.ENDED;
+        return current != null && (current.steering() != null || current == joined) && current.phase() != RunPhase.ENDED;
     }
 
     /** Stops the run; its outcome follows when its workers are gone. */
@@ -298,23 +342,10 @@ public final class Session {
             state.set(current.phase());
             if (outcome.get() == null && current.record().ended()) {
                 outcome.set(current.record().outcome());
-                keepLastRun(current.record());
+                lastRuns.keep(current.record());
             }
         }
         apply();
-    }
-
-    private void keepLastRun(RunRecord ended) {
-        lastRuns.computeIfAbsent(ended.header().lab(), id -> new LinkedHashMap<>())
-                .put(ended.header().spec().strategy(), ended);
-        showLastRuns();
-    }
-
-    private void showLastRuns() {
-        Lab current = lab.get();
-        Map<String, RunRecord> kept = current == null ? Map.of() : lastRuns.getOrDefault(current.id(), Map.of());
-        lastRunsOfLab.setAll(current == null ? java.util.List.of() : current.strategies().stream()
-                .map(s -> kept.get(s.id())).filter(java.util.Objects::nonNull).toList());
     }
 
     /**
@@ -322,12 +353,16 @@ public final class Session {
      * strategies (broken first): what a teacher compares, each shown again by {@link #open}.
      */
     public ObservableList<RunRecord> lastRuns() {
-        return lastRunsShown;
+        return lastRuns.list();
     }
 
     private void stopRun() {
         Run current = run.get();
         if (current != null && current.phase() != RunPhase.ENDED) {
+            if (hosting != null && current.phase().live()) {
+                // A class's run: every participant is told, and the run is judged on what was done.
+                hosting.stop();
+            }
             current.stop();
         }
     }

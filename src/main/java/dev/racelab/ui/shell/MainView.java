@@ -14,6 +14,8 @@ import dev.racelab.ui.gates.GatesHeader;
 import dev.racelab.ui.gates.GatesTable;
 import dev.racelab.ui.recordings.RecordingBar;
 import dev.racelab.ui.batch.BatchWindow;
+import dev.racelab.ui.classroom.HostWindow;
+import dev.racelab.ui.classroom.JoinWindow;
 import dev.racelab.ui.explore.ExploreWindow;
 import dev.racelab.ui.exports.ExportFiles;
 import dev.racelab.ui.recordings.RecordingFiles;
@@ -74,6 +76,8 @@ public final class MainView extends BorderPane {
     private final ExportFiles exports;
     private BatchWindow batchWindow;
     private ExploreWindow exploreWindow;
+    private HostWindow hostWindow;
+    private JoinWindow joinWindow;
     private final VBox labColumn;
     private final SplitPane body;
     private final SplitPane middle;
@@ -228,6 +232,38 @@ public final class MainView extends BorderPane {
         exploreWindow = new ExploreWindow(getScene().getWindow(), session, backends);
         exploreWindow.show();
         return exploreWindow;
+    }
+
+    /**
+     * Class ▸ Host a class: opens a class on the servers, or brings its window forward if one is
+     * hosted; the tests reach it through {@link #hostWindow()}.
+     */
+    public HostWindow openHost() {
+        if (hostWindow == null || !hostWindow.stage().isShowing()) {
+            hostWindow = new HostWindow(getScene().getWindow(), session, backends, DataHome.resolve(System.getenv()));
+        }
+        hostWindow.show();
+        return hostWindow;
+    }
+
+    /** Class ▸ Join a class: this machine's workers in someone's class. */
+    public JoinWindow openJoin() {
+        if (joinWindow == null || !joinWindow.stage().isShowing()) {
+            joinWindow = new JoinWindow(getScene().getWindow(), session, this::selectLab,
+                    DataHome.resolve(System.getenv()));
+        }
+        joinWindow.show();
+        return joinWindow;
+    }
+
+    /** The class hosted last, or null. */
+    public HostWindow hostWindow() {
+        return hostWindow;
+    }
+
+    /** The join window opened last, or null. */
+    public JoinWindow joinWindow() {
+        return joinWindow;
     }
 
     /** The explore window opened last, or null. */

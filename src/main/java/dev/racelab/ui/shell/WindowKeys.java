@@ -157,6 +157,7 @@ final class WindowKeys {
                 Ctrl+0 — Whole run     Ctrl+L — Follow live
                 Ctrl + mouse wheel — Zoom      Shift + mouse wheel or drag — Pan
                 Ctrl+= / Ctrl+- — Larger / smaller text    Ctrl+Shift+P — Presenter size
+                Ctrl+Shift+H — Host a class    Ctrl+Shift+J — Join a class (then F5, F6, Shift+F5 drive the class)
                 (Run, Step and the walkthrough's keys work wherever the keyboard focus is.)""");
         alert.show();
     }

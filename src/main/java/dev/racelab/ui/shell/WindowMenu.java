@@ -16,7 +16,7 @@ import javafx.scene.input.KeyCodeCombination;
 import javafx.scene.input.KeyCombination;
 
 /**
- * The window's menu bar (File, View, Help): each item hands its command to the window or to the
+ * The window's menu bar (File, View, Class, Help): each item hands its command to the window or to the
  * part of it that does the job. Its presenter and dark-theme items are bound to the window's
  * {@link Presentation}.
  */
@@ -87,6 +87,14 @@ final class WindowMenu extends MenuBar {
         Menu viewMenu = new Menu("View", null, presenter, dark, blank, new SeparatorMenuItem(), larger, smaller,
                 new SeparatorMenuItem(), fit, follow);
 
+        MenuItem host = new MenuItem("Host a class…");
+        host.setAccelerator(new KeyCodeCombination(KeyCode.H, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN));
+        host.setOnAction(e -> window.openHost());
+        MenuItem join = new MenuItem("Join a class…");
+        join.setAccelerator(new KeyCodeCombination(KeyCode.J, KeyCombination.SHORTCUT_DOWN, KeyCombination.SHIFT_DOWN));
+        join.setOnAction(e -> window.openJoin());
+        Menu classes = new Menu("Class", null, host, join);
+
         MenuItem keys = new MenuItem("Keyboard shortcuts");
         keys.setAccelerator(new KeyCodeCombination(KeyCode.F1));
         keys.setOnAction(e -> WindowKeys.showAll(window.getScene().getWindow()));
@@ -96,7 +104,7 @@ final class WindowMenu extends MenuBar {
         MenuItem guideFile = new MenuItem("Open a walkthrough file…");
         guideFile.setOnAction(e -> walkthroughs.choose());
         Menu help = new Menu("Help", null, guide, guideFile, new SeparatorMenuItem(), keys);
-        getMenus().addAll(file, viewMenu, help);
+        getMenus().addAll(file, viewMenu, classes, help);
         setUseSystemMenuBar(true);
     }
 

@@ -117,6 +117,75 @@ class SessionTest {
         offers("Run", true, false, true, false);
     }
 
+    @Test
+    void aHostedClassesRunTakesTheCommandsAndAParticipantsShareTakesNone() throws Exception {
+        Lab counter = labs.find("counter").orElseThrow();
+        session.select(counter);
+        List<String> told = new ArrayList<>();
+        session.host(new ClassControls() {
+            @Override
+            public void start(dev.racelab.engine.RunSpec spec) {
+                told.add("start " + spec.strategy() + " " + spec.ops());
+            }
+
+            @Override
+            public void pause() {
+                told.add("pause");
+            }
+
+            @Override
+            public void resume() {
+                told.add("resume");
+            }
+
+            @Override
+            public void step(int worker) {
+                told.add("step " + worker);
+            }
+
+            @Override
+            public void stop() {
+                told.add("stop");
+            }
+        });
+        session.opsProperty().set(7);
+        session.start();
+        assertEquals(List.of("start read-modify-write 7"), told, "Run starts the class's run with the settings shown");
+        assertEquals(RunPhase.READY, session.run().phase(), "and no run of the window's own");
+
+        // The class's run, as the host starts it (here a run of this machine's, halted at its first gates).
+        dev.racelab.engine.Run hosted = new dev.racelab.engine.Run(counter, session.settings().withWorkers(2)
+                .withStepMode(true), Clock.system());
+        hosted.start();
+        session.watch(hosted, false);
+        Poll.until("the class's run under way", () -> {
+            session.tick();
+            return hosted.gates().halted().size() == 2;
+        });
+        session.pause();
+        assertTrue(session.step(1));
+        session.stop();
+        assertEquals(List.of("start read-modify-write 7", "pause", "step 1", "stop"), told);
+        assertSame(hosted, session.run(), "the window shows the class's run");
+        hosted.awaitOutcome(java.time.Duration.ofSeconds(30));
+
+        // A participant's share: its order is the host's, so the window neither pauses nor steps it.
+        session.host(null);
+        dev.racelab.engine.Run share = new dev.racelab.engine.Run(counter, session.settings().withWorkers(1)
+                .withStepMode(true), Clock.system());
+        share.start();
+        session.watch(share, true);
+        Poll.until("the share halted at its first gate", () -> {
+            session.tick();
+            return share.gates().halted().size() == 1;
+        });
+        assertFalse(can.canStep().get(), "Step");
+        assertFalse(can.canPause().get(), "Pause");
+        assertFalse(can.canRun().get() && session.stateProperty().get() == RunPhase.PAUSED, "Resume");
+        session.stop();
+        share.awaitOutcome(java.time.Duration.ofSeconds(30));
+    }
+
     private void offers(String runWords, boolean run, boolean pause, boolean step, boolean stop) {
         assertEquals(runWords, can.runWords().get());
         assertEquals(run, can.canRun().get(), "Run");
