@@ -16,8 +16,9 @@ import java.util.concurrent.ThreadFactory;
  */
 final class SessionPool {
 
-    /** How long a worker waits for a pooled session; how long filling a new pool may hold up its run. */
+    /** How long a worker waits for a pooled session. */
     private static final long BORROW_MILLIS = 30_000;
+    /** How long filling a new pool may hold up its run's start. */
     private static final long FILL_MILLIS = 2_000;
 
     private SessionPool() {

@@ -69,6 +69,8 @@ public final class ClassHost implements AutoCloseable {
     private Consumer<Run> watcher = run -> { };
     private volatile boolean delaysKept;
     private volatile boolean stopped;
+    /** Held while a run's end is taken down, and while {@link #stopRun} looks for one to stop. */
+    private final Object runs = new Object();
 
     private record Joined(String member, String name, int workers, long skewNanos) {
     }
@@ -275,17 +277,19 @@ public final class ClassHost implements AutoCloseable {
             run.start();
             Outcome outcome = run.outcome().get();
             hub.tell(Map.of("type", "ended", "verdict", outcome.verdict().name(), "headline", outcome.headline(),
-                    "explanation", outcome.explanation()));
+                    "explanation", outcome.explanation(), "metrics", new com.google.gson.Gson().toJson(outcome.metrics())));
             Map<String, String> names = new java.util.HashMap<>();
             seats.forEach(seat -> names.put(seat.member(), seat.name()));
             List<Heard> heard = hub.heard().stream().filter(h -> names.containsKey(h.member()))
                     .map(h -> new Heard(names.get(h.member()), h.what(), h.nanos())).toList();
             return new Hosted(run.record(), lab, ledger.parts(), heard);
         } finally {
-            this.hub = null;
-            // A stop ends this run; the class's next run begins afresh.
-            this.current = null;
-            this.stopped = false;
+            synchronized (runs) {
+                this.hub = null;
+                // A stop ends this run; the class's next run begins afresh.
+                this.current = null;
+                this.stopped = false;
+            }
         }
     }
 
@@ -348,7 +352,10 @@ public final class ClassHost implements AutoCloseable {
         return skews;
     }
 
-    /** Stops the class's run (a signal): it is judged on what was done, and the participants told. */
+    /**
+     * Stops the class's run (a signal): it is judged on what was done, and the participants told; a
+     * run not yet begun is stopped as it begins.
+     */
     public void stop() {
         stopped = true;
         Run run = current;
@@ -358,6 +365,18 @@ public final class ClassHost implements AutoCloseable {
                 telling.post(ClassChannel.CONTROL, Map.of("type", "stop"));
             } catch (RuntimeException e) {
                 // The participants hear the verdict, or see the host gone.
+            }
+        }
+    }
+
+    /**
+     * Stops the class's run going on, if there is one (a window's Stop): unlike {@link #stop}, a
+     * stop that comes when no run goes on leaves the next run alone.
+     */
+    public void stopRun() {
+        synchronized (runs) {
+            if (current != null) {
+                stop();
             }
         }
     }

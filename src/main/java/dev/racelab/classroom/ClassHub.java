@@ -52,19 +52,28 @@ final class ClassHub implements AutoCloseable {
     private StreamEntryID rollAfter;
     private StreamEntryID eventsAfter;
 
-    /**
-     * A hub for one run of the class with these {@code seats}: it reads what is posted from now on
-     * (an earlier run's entries are not this run's).
-     */
     /** The seats of the run this hub serves. */
     List<ClassPlan.Seat> seats() {
         return seats;
     }
 
+    /**
+     * A hub for one run of the class with these {@code seats}: it reads what is posted from now on
+     * (an earlier run's entries are not this run's).
+     */
     ClassHub(Redis redis, ClassCode code, List<ClassPlan.Seat> seats) {
+        this(redis, code, seats, null);
+    }
+
+    /**
+     * A hub that only reads, with {@code watcherClock} (null: the host's own hub, which tells): a
+     * participant's copy of the class's run for its window ({@link ClassMirror}), which never tells
+     * anyone anything.
+     */
+    ClassHub(Redis redis, ClassCode code, List<ClassPlan.Seat> seats, ClassClock watcherClock) {
         this.channel = new ClassChannel(redis.open("class-hub", 5_000), code);
-        this.telling = new ClassChannel(redis.open("class-tell", 5_000), code);
-        this.clock = telling.clock();
+        this.telling = watcherClock == null ? new ClassChannel(redis.open("class-tell", 5_000), code) : null;
+        this.clock = watcherClock == null ? telling.clock() : watcherClock;
         this.seats = List.copyOf(seats);
         this.rollAfter = channel.last(ClassChannel.ROLL);
         this.eventsAfter = channel.last(ClassChannel.EVENTS);
@@ -98,6 +107,9 @@ final class ClassHub implements AutoCloseable {
      * time it was sent: each participant says how long it took to hear it ({@link #heard}).
      */
     synchronized void tell(Map<String, String> fields) {
+        if (telling == null) {
+            throw new IllegalStateException("a participant's copy of the class's run tells nobody anything");
+        }
         Map<String, String> stamped = new java.util.LinkedHashMap<>(fields);
         stamped.put("sent", String.valueOf(clock.serverNow()));
         telling.post(ClassChannel.CONTROL, stamped);
@@ -237,7 +249,7 @@ final class ClassHub implements AutoCloseable {
             drainEvents();
         }
         for (int i = 0; i < members.size(); i++) {
-            if (!alive.get(i) && !done.contains(members.get(i)) && left.add(members.get(i))) {
+            if (!alive.get(i) && !done.contains(members.get(i)) && left.add(members.get(i)) && telling != null) {
                 // Gone, or cut off: if it is still there, it stops rather than write what nobody counts.
                 tell(Map.of("type", "out", "member", members.get(i)));
             }
@@ -254,6 +266,8 @@ final class ClassHub implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         channel.close();
-        telling.close();
+        if (telling != null) {
+            telling.close();
+        }
     }
 }

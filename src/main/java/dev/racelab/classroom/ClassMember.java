@@ -61,7 +61,8 @@ public final class ClassMember {
     private final long wallSkewNanos;
     private List<String> delays = List.of();
     private Consumer<Ending> verdicts = ending -> { };
-    private Consumer<Run> runs = run -> { };
+    /** Null unless a window follows the class: then each run's copy of the whole class goes to it. */
+    private Consumer<Run> runs;
     private volatile boolean leaving;
     private StreamEntryID joinedAfter = new StreamEntryID(0, 0);
     private final String id = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
@@ -88,13 +89,20 @@ public final class ClassMember {
         return this;
     }
 
-    /** Hands this machine's share of each run to {@code each} as it is prepared: for a window following it. */
+    /**
+     * Hands a copy of each of the class's runs, every participant's lanes on it, to {@code each} as
+     * it is prepared ({@link ClassMirror}): for a window following the class.
+     */
     public ClassMember watching(Consumer<Run> each) {
         this.runs = each;
         return this;
     }
 
-    /** Leaves the class: {@link #take} returns within half a second, its workers stopped. Any thread. */
+    /**
+     * Leaves the class, from any thread: {@link #take} returns, its workers stopped, at its next look
+     * at the host's words (every half second once it has joined; a login, or workers getting ready
+     * for a run, finish first).
+     */
     public void leave() {
         leaving = true;
     }
@@ -141,6 +149,7 @@ public final class ClassMember {
         // What the host says from now on: a newcomer takes part in the next run, not one begun before it joined.
         StreamEntryID after = joinedAfter;
         MemberRun current = null;
+        ClassMirror mirror = null;
         Ending last = null;
         long hostHeard = System.nanoTime();
         try {
@@ -162,12 +171,16 @@ public final class ClassMember {
                             if (current != null) {
                                 current.close();
                             }
-                            current = prepare(f, channel, clock, labs, redis);
-                            if (current != null) {
-                                runs.accept(current.run());
+                            if (mirror != null) {
+                                mirror.close();
                             }
+                            mirror = mirror(f, labs, redis, clock);
+                            current = prepare(f, channel, clock, labs, redis);
                         } else if (type.equals("ended")) {
                             last = new Ending(true, f.get("verdict"), f.get("headline"), f.get("explanation"));
+                            if (mirror != null) {
+                                mirror.told(f);
+                            }
                             verdicts.accept(last);
                             if (current != null) {
                                 MemberRun ended = current;
@@ -176,8 +189,13 @@ public final class ClassMember {
                                 ended.finish(say);
                                 ended.close();
                             }
-                        } else if (current != null) {
-                            current = follow(f, current, clock);
+                        } else {
+                            if (mirror != null) {
+                                follow(f, mirror);
+                            }
+                            if (current != null) {
+                                current = follow(f, current, clock);
+                            }
                         }
                     } catch (JedisException e) {
                         throw e;
@@ -187,6 +205,9 @@ public final class ClassMember {
                 }
                 if (current != null && current.ended()) {
                     current.finish(say);
+                }
+                if (mirror != null) {
+                    mirror.tidy();
                 }
                 if (!channel.alive(List.of(ClassHost.HOST)).get(0)) {
                     if (System.nanoTime() - hostHeard > TimeUnit.MILLISECONDS.toNanos(HOST_GONE_MILLIS)) {
@@ -208,6 +229,34 @@ public final class ClassMember {
             if (current != null) {
                 current.close();
             }
+            if (mirror != null) {
+                mirror.close();
+            }
+        }
+    }
+
+    /** A copy of the class's run {@code f} plans, for the window following the class; null when none does. */
+    private ClassMirror mirror(Map<String, String> f, Labs labs, Redis redis, ClassClock clock) {
+        if (runs == null) {
+            return null;
+        }
+        try {
+            ClassPlan plan = ClassPlan.from(f);
+            Lab lab = labs.find(plan.lab()).orElse(null);
+            if (lab == null) {
+                return null;
+            }
+            ClassMirror copy = ClassMirror.start(lab, plan, redis, line.code(), clock);
+            try {
+                runs.accept(copy.run());
+            } catch (RuntimeException e) {
+                copy.close();
+                throw e;
+            }
+            return copy;
+        } catch (RuntimeException e) {
+            say.accept("The whole class's run cannot be shown here (" + e.getMessage() + ")");
+            return null;
         }
     }
 
@@ -246,6 +295,17 @@ public final class ClassMember {
             }
         }
         return current;
+    }
+
+    /** What the host's word {@code f} means for the copy of the class's run this window shows. */
+    private static void follow(Map<String, String> f, ClassMirror mirror) {
+        switch (f.getOrDefault("type", "")) {
+            case "go" -> mirror.go(List.of(String.valueOf(f.get("members")).split(",")));
+            case "out" -> mirror.out(String.valueOf(f.get("member")));
+            default -> {
+                // Pause, resume, step and stop are the participants' to follow; the copy shows what they do.
+            }
+        }
     }
 
     /**

@@ -87,12 +87,23 @@ final class HostedExperiment extends ClassExperiment {
     /** The lane of the host's worker {@code index}: its participant's name and that worker's. */
     @Override
     public String workerName(int index) {
+        return laneName(lab, seats, index);
+    }
+
+    /** The lane of worker {@code index} of a class's run over {@code seats}: {@code name · client-1}. */
+    static String laneName(Lab lab, List<ClassPlan.Seat> seats, int index) {
+        ClassPlan.Seat seat = seatOf(seats, index);
+        return seat == null ? lab.workerName(index) : seat.name() + " · " + lab.workerName(index - seat.first());
+    }
+
+    /** The seat whose workers include the class's worker {@code index}, or null. */
+    static ClassPlan.Seat seatOf(List<ClassPlan.Seat> seats, int index) {
         for (ClassPlan.Seat seat : seats) {
             if (index >= seat.first() && index < seat.first() + seat.workers()) {
-                return seat.name() + " · " + lab.workerName(index - seat.first());
+                return seat;
             }
         }
-        return lab.workerName(index);
+        return null;
     }
 
     @Override

@@ -35,13 +35,11 @@ final class HostedScenario implements Scenario {
 
     @Override
     public LabWorker worker(WorkerContext context) {
-        for (ClassPlan.Seat seat : seats) {
-            int index = context.index();
-            if (index >= seat.first() && index < seat.first() + seat.workers()) {
-                return new ProxyWorker(context, hub, seat, index - seat.first(), oracle, ledger);
-            }
+        ClassPlan.Seat seat = HostedExperiment.seatOf(seats, context.index());
+        if (seat == null) {
+            throw new IllegalStateException("worker " + context.index() + " has no seat");
         }
-        throw new IllegalStateException("worker " + context.index() + " has no seat");
+        return new ProxyWorker(context, hub, seat, context.index() - seat.first(), oracle, ledger);
     }
 
     @Override

@@ -135,6 +135,7 @@ public final class RaceLabWindow {
         }, view.recordings().sourceProperty(), session.replayingProperty()));
         stage.setOnHiding(e -> {
             view.labFiles().stop();
+            view.endClass();
             Run run = session.run();
             if (run != null && run.phase().live()) {
                 run.stop();

@@ -70,7 +70,8 @@ class SessionPoolTest {
         long started = System.nanoTime();
         try (HikariDataSource pool = SessionPool.open("pooltest", 4, slow, Thread::new)) {
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-            assertTrue(millis >= 1_900 && millis < 3_500, "opened the pool in " + millis + " ms");
+            // Two seconds of filling, and the first session Hikari opens itself: never the 30 s a borrow may wait.
+            assertTrue(millis >= 1_900 && millis < 10_000, "opened the pool in " + millis + " ms");
             assertEquals(0, pool.getHikariPoolMXBean().getActiveConnections(), "the filler gave back what it held");
             try (Connection lent = pool.getConnection()) {
                 assertTrue(lent.isValid(2), "a worker is lent a session after the fill gave up");

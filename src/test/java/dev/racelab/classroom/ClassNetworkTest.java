@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.racelab.labs.Labs;
 import dev.racelab.support.Child;
 import dev.racelab.support.Children;
+import dev.racelab.support.Poll;
 import dev.racelab.support.TestServers;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -91,13 +92,18 @@ class ClassNetworkTest {
                 assertEquals(0, member.await(30), member.err());
             }
         } finally {
+            // Each link's outside end first: deleting it deletes its pair at once, where a namespace's
+            // links go with it only when the kernel gets round to it.
+            for (int i = 1; i <= namespaces.size(); i++) {
+                ipQuietly("link", "del", "rl" + tag + i + "a");
+            }
             for (String ns : namespaces) {
                 ipQuietly("netns", "del", ns);
             }
             ipQuietly("link", "del", bridge);
         }
-        assertTrue(ipOut("netns", "list").lines().noneMatch(l -> l.contains(tag)), "the namespaces are gone");
-        assertTrue(ipOut("link", "show").lines().noneMatch(l -> l.contains(tag)), "the links and the bridge are gone");
+        Poll.until("the namespaces are gone", () -> noneNamed(tag, "netns", "list"));
+        Poll.until("the links and the bridge are gone", () -> noneNamed(tag, "link", "show"));
     }
 
     private static void ip(String... args) throws IOException, InterruptedException {
@@ -115,6 +121,18 @@ class ClassNetworkTest {
             ip(args);
         } catch (IOException | InterruptedException | RuntimeException e) {
             // Gone already.
+        }
+    }
+
+    /** Whether {@code ip ARGS} lists nothing named with {@code tag} (false while it cannot be asked). */
+    private static boolean noneNamed(String tag, String... args) {
+        try {
+            return ipOut(args).lines().noneMatch(l -> l.contains(tag));
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 

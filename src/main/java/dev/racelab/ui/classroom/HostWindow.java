@@ -27,6 +27,7 @@ import javafx.stage.Window;
 import javafx.util.Duration;
 
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 /**
  * Class ▸ Host a class: the class's code, large, its join line and a QR code of it for the
@@ -41,6 +42,7 @@ public final class HostWindow implements HostedClass.Listener {
 
     private final Stage stage = new Stage();
     private final Session session;
+    private final Consumer<String> selectLab;
     private final Label code = new Label("······");
     private final TextField line = new TextField();
     private final Button copy = new Button("Copy");
@@ -58,8 +60,10 @@ public final class HostWindow implements HostedClass.Listener {
     private ClassHost host;
     private boolean closed;
 
-    public HostWindow(Window owner, Session session, Backends servers, Path home) {
+    /** @param selectLab shows the lab with an id in the main window */
+    public HostWindow(Window owner, Session session, Consumer<String> selectLab, Backends servers, Path home) {
         this.session = session;
+        this.selectLab = selectLab;
         stage.initOwner(owner);
         stage.setTitle("Class — RaceLab");
         code.getStyleClass().add("class-code");
@@ -124,7 +128,7 @@ public final class HostWindow implements HostedClass.Listener {
         root.styleProperty().bind(owner.getScene().getRoot().styleProperty());
         stage.setScene(scene);
         stage.setOnHidden(e -> close());
-        hosted = HostedClass.open(servers, home, () -> session.lab().id(), false, this);
+        hosted = HostedClass.open(servers, home, () -> session.lab().id(), this);
         session.host(hosted);
         follow = new Timeline(new KeyFrame(Duration.millis(250), e -> refresh()));
         follow.setCycleCount(Timeline.INDEFINITE);
@@ -202,14 +206,22 @@ public final class HostWindow implements HostedClass.Listener {
 
     @Override
     public void started(Run run) {
-        if (!closed) {
-            session.watch(run, false);
+        if (closed) {
+            return;
         }
+        String lab = run.record().header().lab();
+        if (session.lab() == null || !session.lab().id().equals(lab)) {
+            selectLab.accept(lab);
+        }
+        session.watch(run, false);
     }
 
     @Override
     public void ended(ClassHost.Hosted ended) {
-        status.setText(ended.record().outcome().banner());
+        Number lost = ended.record().outcome().metrics().get("lostIncrements");
+        long named = ended.parts().stream().mapToLong(dev.racelab.classroom.Ledger.Part::lost).sum();
+        status.setText(ended.record().outcome().banner() + (lost == null || lost.longValue() == named ? ""
+                : " (the names account for " + named + ": the rest's events did not reach the host)"));
         refresh();
     }
 
@@ -217,7 +229,7 @@ public final class HostWindow implements HostedClass.Listener {
     public void closed(String why) {
         closed = true;
         host = null;
-        session.host(null);
+        session.hostEnded(hosted);
         follow.stop();
         refresh();
         if (why != null) {
@@ -232,7 +244,13 @@ public final class HostWindow implements HostedClass.Listener {
 
     /** Ends the class (closing the window does too): a run going on is stopped and judged first. */
     public void close() {
-        session.host(null);
+        closed = true;
+        session.hostEnded(hosted);
         hosted.close();
+    }
+
+    /** Waits up to {@code within} for the class to be gone from the servers (quitting); whether it is. */
+    public boolean awaitGone(java.time.Duration within) throws InterruptedException {
+        return hosted.awaitGone(within);
     }
 }

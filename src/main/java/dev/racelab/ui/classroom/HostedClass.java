@@ -9,14 +9,22 @@ import dev.racelab.ui.model.ClassControls;
 import javafx.application.Platform;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
  * A class the window hosts, on one background thread ({@code class-host}): it opens the class,
  * takes joins until the window asks for a run, runs it, and takes joins again, until the class is
- * closed; closing removes everything of the class from the servers. What it says, and the runs it
- * starts, reach the window on the FX thread.
+ * closed; closing removes everything of the class from the servers. The window's commands (pause,
+ * resume, step, stop) reach the participants over the network, so they go out in order on a
+ * background job ({@code class-control}), never on the FX thread. What the class says, and the runs
+ * it starts, reach the window on the FX thread.
  */
 final class HostedClass implements ClassControls {
 
@@ -35,10 +43,17 @@ final class HostedClass implements ClassControls {
         void closed(String why);
     }
 
+    /** A run the window asked for: the lab shown then and its settings. */
+    private record Wanted(String lab, RunSpec spec) {
+    }
+
     private final Supplier<String> labId;
     private final Listener listener;
+    private final Queue<Consumer<ClassHost>> orders = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean sending = new AtomicBoolean();
+    private final CountDownLatch gone = new CountDownLatch(1);
     private volatile ClassHost host;
-    private volatile RunSpec wanted;
+    private volatile Wanted wanted;
     private volatile boolean running;
     private volatile boolean closing;
 
@@ -47,33 +62,44 @@ final class HostedClass implements ClassControls {
         this.listener = listener;
     }
 
-    /** Opens a class on {@code servers} in the background; {@code labId} names the lab each run runs. */
-    static HostedClass open(Backends servers, Path home, Supplier<String> labId, boolean delaysKept, Listener listener) {
+    /** Opens a class on {@code servers} in the background; {@code labId} names the lab shown, read on the FX thread. */
+    static HostedClass open(Backends servers, Path home, Supplier<String> labId, Listener listener) {
         HostedClass hosted = new HostedClass(labId, listener);
-        Background.run("class-host", () -> hosted.serve(servers, home, delaysKept),
-                e -> Platform.runLater(() -> listener.closed("the class could not go on: " + Background.said(e))));
+        Background.run("class-host", () -> {
+            try {
+                hosted.serve(servers, home);
+            } finally {
+                hosted.gone.countDown();
+            }
+        }, e -> Platform.runLater(() -> listener.closed("the class could not go on: " + Background.said(e))));
         return hosted;
     }
 
-    private void serve(Backends servers, Path home, boolean delaysKept) throws Exception {
+    private void serve(Backends servers, Path home) throws Exception {
         Consumer<String> say = line -> Platform.runLater(() -> listener.said(line));
         try (ClassHost opened = ClassHost.open(servers, home, say)) {
-            opened.keepingDelays(delaysKept).watching(run -> Platform.runLater(() -> listener.started(run)));
+            opened.watching(run -> Platform.runLater(() -> listener.started(run)));
             host = opened;
             Platform.runLater(() -> listener.opened(opened));
             while (!closing) {
-                RunSpec spec = wanted;
-                if (spec == null) {
+                Wanted next = wanted;
+                if (next == null) {
                     opened.takeJoins(250);
                     continue;
                 }
-                wanted = null;
                 running = true;
+                wanted = null;
                 try {
-                    ClassHost.Hosted ended = opened.run(labId.get(), spec, opened.seats());
+                    if (closing) {
+                        break;
+                    }
+                    ClassHost.Hosted ended = opened.run(next.lab(), next.spec(), opened.seats());
                     Platform.runLater(() -> listener.ended(ended));
-                } catch (IllegalArgumentException | IllegalStateException e) {
-                    say.accept("The run cannot start: " + e.getMessage());
+                } catch (InterruptedException e) {
+                    throw e;
+                } catch (Exception e) {
+                    // One run that cannot start or fails: the class stays open for the next.
+                    say.accept("The run did not go: " + Background.said(e));
                 } finally {
                     running = false;
                 }
@@ -90,63 +116,87 @@ final class HostedClass implements ClassControls {
         return host;
     }
 
-    /** Whether a run of the class is being prepared or run. */
+    /** Whether a run of the class is asked for, being prepared or run. */
     boolean running() {
         return running || wanted != null;
     }
 
+    /** On the FX thread: the lab shown now is the one the run runs. */
     @Override
     public void start(RunSpec spec) {
         ClassHost now = host;
-        if (now == null || running()) {
+        if (now == null || running() || closing) {
             return;
         }
         if (now.seats().isEmpty()) {
             listener.said("Nobody has joined yet: the run starts once someone has");
             return;
         }
-        wanted = spec;
+        wanted = new Wanted(labId.get(), spec);
     }
 
     @Override
     public void pause() {
-        ClassHost now = host;
-        if (now != null) {
-            now.pause();
-        }
+        order(ClassHost::pause);
     }
 
     @Override
     public void resume() {
-        ClassHost now = host;
-        if (now != null) {
-            now.resume();
-        }
+        order(ClassHost::resume);
     }
 
     @Override
     public void step(int worker) {
-        ClassHost now = host;
-        if (now != null) {
-            now.step(worker);
-        }
+        order(h -> h.step(worker));
     }
 
     @Override
     public void stop() {
-        ClassHost now = host;
-        if (now != null) {
-            now.stop();
+        order(ClassHost::stopRun);
+    }
+
+    /** Sends {@code order} to the class after those before it, off the FX thread. */
+    private void order(Consumer<ClassHost> order) {
+        orders.add(order);
+        if (sending.compareAndSet(false, true)) {
+            Background.run("class-control", this::send);
         }
     }
 
-    /** Ends the class: a run going on is stopped and judged first; then everything of the class goes. */
+    private void send() {
+        do {
+            for (Consumer<ClassHost> next = orders.poll(); next != null; next = orders.poll()) {
+                ClassHost now = host;
+                if (now == null) {
+                    continue;
+                }
+                try {
+                    next.accept(now);
+                } catch (RuntimeException e) {
+                    Platform.runLater(() -> listener.said("The class's servers did not take it: " + Background.said(e)));
+                }
+            }
+            sending.set(false);
+        } while (!orders.isEmpty() && sending.compareAndSet(false, true));
+    }
+
+    /**
+     * Ends the class: a run going on, or about to begin, is stopped and judged first; then
+     * everything of the class goes.
+     */
     void close() {
         closing = true;
         wanted = null;
-        if (running) {
-            stop();
+        ClassHost now = host;
+        if (now != null) {
+            // Stopped even if it is only about to begin: the class ends, no run of it follows.
+            Background.run("class-control", now::stop);
         }
+    }
+
+    /** Waits up to {@code within} for the class to be gone from the servers; whether it is. */
+    boolean awaitGone(Duration within) throws InterruptedException {
+        return gone.await(within.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Whether the participants' own delays are left out of the next runs. */

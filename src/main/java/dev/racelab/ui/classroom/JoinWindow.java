@@ -27,9 +27,9 @@ import java.util.function.Consumer;
 
 /**
  * Class ▸ Join a class: the join line the host shows, a name, how many workers; then this
- * machine's workers take part in the class's runs, shown in the main window as they run (the host
- * starts, pauses and stops them), with what the host says and each run's verdict here. Closing
- * the window leaves the class. Owned by the FX thread.
+ * machine's workers take part in the class's runs, and the main window shows each whole run as it
+ * goes, everyone's lanes on it (the host starts, pauses and stops it), with what the host says and
+ * each run's verdict here. Closing the window leaves the class. Owned by the FX thread.
  */
 public final class JoinWindow {
 
@@ -40,6 +40,7 @@ public final class JoinWindow {
     private final TextField line = new TextField();
     private final TextField name = new TextField(System.getProperty("user.name", "student"));
     private final NumberSpinner workers = new NumberSpinner("Workers", "");
+    private final TextField delays = new TextField();
     private final Button join = new Button("Join");
     private final Button leave = new Button("Leave");
     private final ListView<String> heard = new ListView<>();
@@ -57,6 +58,8 @@ public final class JoinWindow {
         line.setId("join-line");
         name.setId("join-name");
         workers.setRange(1, 16, 1);
+        delays.setId("join-delays");
+        delays.setPromptText("optional, at your own workers' gates: after-read=10-30  before-write=5@client-2");
         join.setId("join-button");
         join.setDefaultButton(true);
         join.setOnAction(e -> join());
@@ -69,6 +72,7 @@ public final class JoinWindow {
         form.addRow(0, new Label("Join line"), line);
         form.addRow(1, new Label("Your name"), name);
         form.addRow(2, new Label("Workers"), workers);
+        form.addRow(3, new Label("Your delays"), delays);
         GridPane.setHgrow(line, Priority.ALWAYS);
         HBox buttons = new HBox(10, join, leave);
         buttons.setAlignment(Pos.CENTER_LEFT);
@@ -117,6 +121,7 @@ public final class JoinWindow {
         }
         String who = name.getText().strip().isEmpty() ? "student" : name.getText().strip();
         ClassMember joining = new ClassMember(parsed, who, workers.getValue(), home, this::sayLater)
+                .withDelays(java.util.Arrays.stream(delays.getText().split("[\\s,]+")).filter(d -> !d.isEmpty()).toList())
                 .watching(run -> Platform.runLater(() -> watch(run)))
                 .onVerdict(ending -> Platform.runLater(() -> verdict.setText(Printable.line(ending.verdict() + " — "
                         + ending.headline()))));
@@ -124,6 +129,7 @@ public final class JoinWindow {
         join.setDisable(true);
         leave.setDisable(false);
         line.setDisable(true);
+        delays.setDisable(true);
         say("Joining class " + parsed.code() + "…");
         Background.run("class-join", () -> {
             ClassMember.Ending ending = joining.take();
@@ -159,6 +165,7 @@ public final class JoinWindow {
         join.setDisable(false);
         leave.setDisable(true);
         line.setDisable(false);
+        delays.setDisable(false);
     }
 
     private void sayLater(String what) {

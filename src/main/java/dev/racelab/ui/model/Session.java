@@ -64,12 +64,7 @@ public final class Session {
     private final ReadOnlyBooleanWrapper replaying = new ReadOnlyBooleanWrapper(this, "replaying");
     private final LastRuns lastRuns = new LastRuns();
     private LabView view;
-    /** Where the commands go while the window hosts a class; null otherwise. */
-    private ClassControls hosting;
-    /** A participant's share of a class's run, shown: its order is the host's, not this window's. */
-    private Run joined;
-    /** Step with no worker chosen, in a class's run: the next lane in turn. */
-    private int nextStepped;
+    private final ClassRuns classes = new ClassRuns();
     /** A setting changed while nothing ran, not applied yet: {@link #apply} prepares a fresh run with it. */
     private boolean settingsChanged;
     private final Commands commands;
@@ -105,14 +100,23 @@ public final class Session {
                 this::scheduled, run, state));
     }
 
-    /** From now on the run commands go to a class's host ({@code controls}); null: to the window's own runs again. */
+    /**
+     * From now on the run commands go to a class's host ({@code controls}): a run of the window's
+     * own that is going on is stopped first.
+     */
     public void host(ClassControls controls) {
-        hosting = controls;
+        stopRun();
+        classes.host(controls);
+    }
+
+    /** The class {@code controls} drove has ended: the commands go to the window's own runs again. */
+    public void hostEnded(ClassControls controls) {
+        classes.ended(controls);
     }
 
     /** Whether the window hosts a class: Run starts the class's run. */
     public boolean hosting() {
-        return hosting != null;
+        return classes.hosting();
     }
 
     /**
@@ -122,7 +126,7 @@ public final class Session {
     public void watch(Run started, boolean participant) {
         stopRun();
         settingsChanged = false;
-        joined = participant ? started : null;
+        classes.watch(started, participant);
         view = lab.get().view(started.record().header());
         replaying.set(false);
         outcome.set(null);
@@ -189,7 +193,7 @@ public final class Session {
     /** Runs the shown record's settings again, live, against the servers: one action from a recording. */
     public void runAgain() {
         RunRecord shown = record.get();
-        if (shown == null) {
+        if (shown == null || classes.hosting()) {
             return;
         }
         stopRun();
@@ -204,6 +208,9 @@ public final class Session {
      * for passage on the timeline. The lab and settings shown become its own.
      */
     public void play(Lab of, RunSpec spec) {
+        if (classes.hosting()) {
+            return;
+        }
         if (lab.get() != of) {
             select(of);
         }
@@ -225,13 +232,8 @@ public final class Session {
 
     /** Starts the prepared run, resumes a paused one, or starts afresh after one that ended. */
     public void start() {
-        if (hosting != null) {
-            Run shown = run.get();
-            if (shown != null && shown.phase() == RunPhase.PAUSED) {
-                hosting.resume();
-            } else if (shown == null || !shown.phase().live()) {
-                hosting.start(settings());
-            }
+        if (classes.hosting()) {
+            classes.start(run.get(), this::settings);
             tick();
             return;
         }
@@ -265,8 +267,8 @@ public final class Session {
     /** Halts every worker at its next gate. */
     public void pause() {
         Run current = run.get();
-        if (hosting != null && current != null && current.phase().live()) {
-            hosting.pause();
+        if (classes.hosting()) {
+            classes.pause(current);
             tick();
         } else if (current != null && !scheduled()) {
             stepMode.set(true);
@@ -282,10 +284,8 @@ public final class Session {
      */
     public boolean step(int index) {
         Run current = run.get();
-        if (hosting != null && current != null && current.phase().live()) {
-            // The participants' gates are on their machines: a worker not halted ignores it.
-            hosting.step(index >= 0 ? index : nextStepped++ % Math.max(1, current.record().header().spec().workers()));
-            return true;
+        if (classes.hosting()) {
+            return classes.step(current, index);
         }
         apply();
         if (current == null) {
@@ -310,7 +310,7 @@ public final class Session {
     /** Whether the live run follows a schedule ({@link #play}): its order is the schedule's alone. */
     private boolean scheduled() {
         Run current = run.get();
-        return current != null && (current.steering() != null || current == joined) && current.phase() != RunPhase.ENDED;
+        return current != null && (current.steering() != null || classes.joined(current)) && current.phase() != RunPhase.ENDED;
     }
 
     /** Stops the run; its outcome follows when its workers are gone. */
@@ -359,10 +359,8 @@ public final class Session {
     private void stopRun() {
         Run current = run.get();
         if (current != null && current.phase() != RunPhase.ENDED) {
-            if (hosting != null && current.phase().live()) {
-                // A class's run: every participant is told, and the run is judged on what was done.
-                hosting.stop();
-            }
+            // A class's run: every participant is told, and the run is judged on what was done.
+            classes.stopping(current);
             current.stop();
         }
     }

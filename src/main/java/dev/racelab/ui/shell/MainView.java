@@ -240,7 +240,8 @@ public final class MainView extends BorderPane {
      */
     public HostWindow openHost() {
         if (hostWindow == null || !hostWindow.stage().isShowing()) {
-            hostWindow = new HostWindow(getScene().getWindow(), session, backends, DataHome.resolve(System.getenv()));
+            hostWindow = new HostWindow(getScene().getWindow(), session, this::selectLab, backends,
+                    DataHome.resolve(System.getenv()));
         }
         hostWindow.show();
         return hostWindow;
@@ -254,6 +255,22 @@ public final class MainView extends BorderPane {
         }
         joinWindow.show();
         return joinWindow;
+    }
+
+    /**
+     * Quitting: ends a class hosted here and waits a few seconds for it to be gone from the servers
+     * (its login, database and keys), before the servers themselves go.
+     */
+    public void endClass() {
+        if (hostWindow == null) {
+            return;
+        }
+        hostWindow.close();
+        try {
+            hostWindow.awaitGone(java.time.Duration.ofSeconds(8));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The class hosted last, or null. */

@@ -121,6 +121,14 @@ class SessionTest {
     void aHostedClassesRunTakesTheCommandsAndAParticipantsShareTakesNone() throws Exception {
         Lab counter = labs.find("counter").orElseThrow();
         session.select(counter);
+        // A run of the window's own, halted at its gates, when the class opens: it stops.
+        session.stepModeProperty().set(true);
+        session.start();
+        dev.racelab.engine.Run own = session.run();
+        Poll.until("the window's own run under way", () -> {
+            session.tick();
+            return own.phase().live();
+        });
         List<String> told = new ArrayList<>();
         session.host(new ClassControls() {
             @Override
@@ -148,6 +156,12 @@ class SessionTest {
                 told.add("stop");
             }
         });
+        own.awaitOutcome(java.time.Duration.ofSeconds(30));
+        session.tick();
+        session.stepModeProperty().set(false);
+        session.reset();
+        assertFalse(session.step(-1), "no class's run to step, and no run of the window's own either");
+        assertEquals(dev.racelab.engine.RunPhase.READY, session.run().phase());
         session.opsProperty().set(7);
         session.start();
         assertEquals(List.of("start read-modify-write 7"), told, "Run starts the class's run with the settings shown");
