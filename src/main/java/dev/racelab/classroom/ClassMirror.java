@@ -129,15 +129,13 @@ final class ClassMirror implements AutoCloseable {
     }
 
     /** The class's lab as the copy runs it: lanes that stand for everyone's workers, judged by the host. */
-    private static final class Copy extends ClassExperiment {
+    private static final class Copy extends SeatedExperiment {
 
-        private final List<ClassPlan.Seat> seats;
         private final ClassHub hub;
         private final CompletableFuture<Outcome> told;
 
         Copy(Lab lab, List<ClassPlan.Seat> seats, ClassHub hub, CompletableFuture<Outcome> told) {
-            super(lab);
-            this.seats = seats;
+            super(lab, seats);
             this.hub = hub;
             this.told = told;
         }
@@ -159,7 +157,7 @@ final class ClassMirror implements AutoCloseable {
             return new Scenario() {
                 @Override
                 public LabWorker worker(WorkerContext context) {
-                    ClassPlan.Seat seat = HostedExperiment.seatOf(seats, context.index());
+                    ClassPlan.Seat seat = seatOf(seats, context.index());
                     return new ProxyWorker(context, hub, seat, context.index() - seat.first(), nobody, ledger);
                 }
 
@@ -173,21 +171,6 @@ final class ClassMirror implements AutoCloseable {
                     }
                 }
             };
-        }
-
-        @Override
-        public String workerName(int index) {
-            return HostedExperiment.laneName(lab, seats, index);
-        }
-
-        @Override
-        public int minWorkers() {
-            return 1;
-        }
-
-        @Override
-        public int maxWorkers() {
-            return Math.max(lab.maxWorkers(), seats.stream().mapToInt(ClassPlan.Seat::workers).sum());
         }
     }
 }

@@ -15,7 +15,7 @@ import java.util.function.Consumer;
  * worker lane stands for a participant's worker ({@link ProxyWorker}), named {@code name · client-1}.
  * Opening the run prepares the participants' runs and lets them all go at one instant.
  */
-final class HostedExperiment extends ClassExperiment {
+final class HostedExperiment extends SeatedExperiment {
 
     /**
      * How long the participants have to connect their workers once told to prepare: forty machines
@@ -26,7 +26,6 @@ final class HostedExperiment extends ClassExperiment {
     static final long GO_AHEAD_MILLIS = 300;
 
     private final RunSpec spec;
-    private final List<ClassPlan.Seat> seats;
     private final ClassHub hub;
     private final Ledger ledger;
     private final boolean delaysKept;
@@ -34,11 +33,10 @@ final class HostedExperiment extends ClassExperiment {
 
     HostedExperiment(Lab lab, RunSpec spec, List<ClassPlan.Seat> seats, ClassHub hub, Ledger ledger,
                      boolean delaysKept, Consumer<String> say) {
-        super(lab);
+        super(lab, seats);
         this.delaysKept = delaysKept;
         this.say = say;
         this.spec = spec;
-        this.seats = List.copyOf(seats);
         this.hub = hub;
         this.ledger = ledger;
     }
@@ -82,37 +80,5 @@ final class HostedExperiment extends ClassExperiment {
 
     private boolean allReady() {
         return seats.stream().allMatch(s -> hub.ready(s.member()) || hub.left(s.member()));
-    }
-
-    /** The lane of the host's worker {@code index}: its participant's name and that worker's. */
-    @Override
-    public String workerName(int index) {
-        return laneName(lab, seats, index);
-    }
-
-    /** The lane of worker {@code index} of a class's run over {@code seats}: {@code name · client-1}. */
-    static String laneName(Lab lab, List<ClassPlan.Seat> seats, int index) {
-        ClassPlan.Seat seat = seatOf(seats, index);
-        return seat == null ? lab.workerName(index) : seat.name() + " · " + lab.workerName(index - seat.first());
-    }
-
-    /** The seat whose workers include the class's worker {@code index}, or null. */
-    static ClassPlan.Seat seatOf(List<ClassPlan.Seat> seats, int index) {
-        for (ClassPlan.Seat seat : seats) {
-            if (index >= seat.first() && index < seat.first() + seat.workers()) {
-                return seat;
-            }
-        }
-        return null;
-    }
-
-    @Override
-    public int minWorkers() {
-        return 1;
-    }
-
-    @Override
-    public int maxWorkers() {
-        return Math.max(lab.maxWorkers(), seats.stream().mapToInt(ClassPlan.Seat::workers).sum());
     }
 }
