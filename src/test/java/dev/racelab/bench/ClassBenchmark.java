@@ -126,14 +126,19 @@ public final class ClassBenchmark {
                     home.resolve("none"), dev.racelab.backend.StartupListener.SILENT)) {
                 var replayed = new dev.racelab.record.RecordingReader(new Labs(none)).read(file).last();
                 long lanes = 0;
+                java.util.Set<String> named = new java.util.HashSet<>();
                 for (long seq = 0; seq < replayed.events().size(); seq++) {
-                    if (replayed.events().get(seq).kind() == dev.racelab.engine.EventKind.ACTOR) {
+                    var e = replayed.events().get(seq);
+                    if (e.kind() == dev.racelab.engine.EventKind.ACTOR) {
                         lanes++;
+                        if (e.value() == dev.racelab.engine.Actor.Kind.WORKER.ordinal()) {
+                            named.add(e.subject().substring(0, Math.max(0, e.subject().indexOf(" · "))));
+                        }
                     }
                 }
-                System.out.printf("recording: %,d bytes, %d lanes (the run's, the servers' and the participants' "
-                                + "workers'), replayed with no server: %s%n", Files.size(file), lanes,
-                        replayed.outcome().equals(outcome) ? "the same verdict and figures" : "DIFFERENT");
+                System.out.printf("recording: %,d bytes, %d lanes (the host's run lane and the rest), workers' lanes "
+                                + "of %d participants, replayed with no server: %s%n", Files.size(file), lanes,
+                        named.size(), replayed.outcome().equals(outcome) ? "the same verdict and figures" : "DIFFERENT");
             }
             ClassHost.Hosted fixed = host.run("counter", lab.defaults().withOps(20).withStrategy("atomic-update"), seats);
             System.out.printf("the fix, the same %d participants: %s — %s%n", participants,
