@@ -29,6 +29,10 @@ public record JoinLine(ClassCode code, String secret, String pgHost, int pgPort,
      */
     public static JoinLine parse(String text) {
         String line = text == null ? "" : text.strip();
+        // As the host's command line prints it: "join racelab://…", copied whole.
+        if (line.startsWith("join ")) {
+            line = line.substring("join ".length()).strip();
+        }
         URI uri;
         try {
             uri = new URI(line);
