@@ -143,7 +143,7 @@ final class ClassDatabase implements AutoCloseable {
                 throw new BackendException(Service.POSTGRES, server.describe() + " does not let user '"
                         + rs.getString(4) + "' create databases and roles, and a class runs in a database of its "
                         + "own, as a login RaceLab makes for it: grant it CREATEDB and CREATEROLE, use a login "
-                        + "that has them, or name the credentials participants use");
+                        + "that has them, or host the class on RaceLab's own servers");
             }
             return superuser;
         }

@@ -43,8 +43,8 @@ final class ClassRedisUser implements AutoCloseable {
             if (open != null) {
                 throw new BackendException(Service.REDIS, server.describe() + " lets anyone in as its user '"
                         + open + "' without a password, so a user of the class's own would not be confined (any "
-                        + "client may AUTH as '" + open + "'): give '" + open + "' a password, or name the "
-                        + "credentials participants use");
+                        + "client may AUTH as '" + open + "'): give '" + open + "' a password, or host the class "
+                        + "on RaceLab's own servers");
             }
             dropLeftovers(admin);
             admin.aclSetUser(code.redisUser(), rules(code, password, server.address().database()));
