@@ -256,10 +256,11 @@ public final class ClassHost implements AutoCloseable {
      * participants its verdict.
      */
     public Hosted run(String labId, RunSpec spec, List<ClassPlan.Seat> seats) throws Exception {
-        Lab lab = new Labs(classServers).find(labId).orElseThrow(() -> new IllegalArgumentException(
-                "no lab '" + labId + "'"));
+        Labs labs = new Labs(classServers);
+        Lab lab = labs.find(labId).orElseThrow(() -> new IllegalArgumentException("no lab '" + labId + "'"));
         if (!lab.classReady()) {
-            throw new IllegalArgumentException("a class cannot run the " + labId + " lab yet: it runs the counter lab");
+            throw new IllegalArgumentException("a class cannot run the " + labId + " lab yet: it runs "
+                    + labs.classLabs());
         }
         int workers = seats.stream().mapToInt(ClassPlan.Seat::workers).sum();
         RunSpec classSpec = spec.withWorkers(workers);

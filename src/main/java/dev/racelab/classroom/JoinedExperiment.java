@@ -12,14 +12,19 @@ import dev.racelab.engine.lab.Lab;
 final class JoinedExperiment extends ClassExperiment {
 
     private final String classRun;
+    private final int first;
+    private final int classWorkers;
 
-    JoinedExperiment(Lab lab, String classRun) {
+    /** Run {@code classRun} of a class, whose workers this one's are from {@code first} on, of {@code classWorkers}. */
+    JoinedExperiment(Lab lab, String classRun, int first, int classWorkers) {
         super(lab);
         this.classRun = classRun;
+        this.first = first;
+        this.classWorkers = classWorkers;
     }
 
     @Override
     public Scenario open(RunSetup setup) throws Exception {
-        return lab.open(setup.joining(classRun));
+        return lab.open(setup.joining(classRun, first, classWorkers));
     }
 }

@@ -17,6 +17,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * writes from the last one back through the writes their reads saw: those survived. Every other
  * write is lost, overwritten by the write of that chain that read before it and wrote after it.
  * So the increments lost by participant add up to the verdict's count of increments lost.
+ *
+ * <p>For a lab whose writes carry tokens ({@link EventKind#TOKEN}, {@link EventKind#WRITE_ACCEPTED})
+ * and say which token's write they replaced ({@link EventKind#REPLACED}), a write that replaced a
+ * newer token's was stale: its author overwrote, and the newer token's holder lost, one write. So
+ * the writes lost by participant add up to the verdict's count of stale writes applied.
  */
 public final class Ledger {
 
@@ -44,6 +49,17 @@ public final class Ledger {
     private final Map<String, Long> seen = new ConcurrentHashMap<>();
     private final Map<String, List<Integer>> unfinished = new ConcurrentHashMap<>();
     private final Map<String, String> neverBegan = new ConcurrentHashMap<>();
+    /** Who took each token, and the token of each worker's last accepted write. */
+    private final Map<Long, String> tokenOwner = new ConcurrentHashMap<>();
+    private final Map<String, Long> acceptedToken = new ConcurrentHashMap<>();
+    /**
+     * Stale writes: each one's author and the newer token it replaced, whose holder is looked up when
+     * the parts are counted (its token's event may come after, from another machine).
+     */
+    private final java.util.Queue<Stale> stale = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    private record Stale(String author, long replaced) {
+    }
 
     Ledger(List<ClassPlan.Seat> seats) {
         this.seats = List.copyOf(seats);
@@ -64,6 +80,14 @@ public final class Ledger {
                 long saw = read == null ? value - 1 : read;
                 if (value > 0 && saw >= 0 && saw < value) {
                     writes.put(value, new Write(seat.member(), saw));
+                }
+            }
+            case TOKEN -> tokenOwner.put(value, seat.member());
+            case WRITE_ACCEPTED -> acceptedToken.put(seat.member() + "/" + worker, value);
+            case REPLACED -> {
+                Long mine = acceptedToken.remove(seat.member() + "/" + worker);
+                if (mine != null && value > mine) {
+                    stale.add(new Stale(seat.member(), value));
                 }
             }
             default -> {
@@ -104,6 +128,13 @@ public final class Ledger {
             }
             upper = below;
             link = ordered.get(below);
+        }
+        for (Stale write : stale) {
+            overwrote.get(write.author())[0]++;
+            String owner = tokenOwner.get(write.replaced());
+            if (owner != null && lost.containsKey(owner)) {
+                lost.get(owner)[0]++;
+            }
         }
         List<Part> parts = new ArrayList<>();
         for (ClassPlan.Seat seat : seats) {

@@ -65,7 +65,10 @@ final class MemberRun implements AutoCloseable {
             }
             spec = spec.withGates(gates);
         }
-        Run run = new Run(new JoinedExperiment(lab, plan.run()), spec, Clock.system());
+        ClassPlan.Seat seat = plan.seatOf(member);
+        int classWorkers = plan.seats().stream().mapToInt(ClassPlan.Seat::workers).sum();
+        Run run = new Run(new JoinedExperiment(lab, plan.run(), seat == null ? 0 : seat.first(),
+                Math.max(classWorkers, workers)), spec, Clock.system());
         run.start();
         return new MemberRun(run, MemberFeed.start(run, redis, code, member, plan.run(), clock), channel, member,
                 workers, plan.run());

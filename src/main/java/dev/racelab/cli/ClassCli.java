@@ -67,9 +67,10 @@ final class ClassCli {
         }
         Backends backends = new Backends(BackendSettings.embedded(), home, new StartupProgress(err));
         try (backends; Interruption interruption = new Interruption(backends)) {
-            Lab lab = Cli.pick(new Labs(backends), labId);
+            Labs labs = new Labs(backends);
+            Lab lab = Cli.pick(labs, labId);
             if (!lab.classReady()) {
-                throw new UsageException("a class cannot run the " + lab.id() + " lab yet: it runs the counter lab");
+                throw new UsageException("a class cannot run the " + lab.id() + " lab yet: it runs " + labs.classLabs());
             }
             RunOptions options = RunOptions.of(lab, given, lab.defaults());
             try {

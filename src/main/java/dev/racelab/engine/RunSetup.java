@@ -19,14 +19,17 @@ import java.util.function.BooleanSupplier;
  *                 lock another program holds) asks it, and stops waiting when it is true
  * @param joined   whether this is a class's participant's run: another run (the class's host's)
  *                 made its rows and keys and removes them; its fixtures neither seed nor forget them
+ * @param firstWorker  the class's index of this run's first worker (0 but in a participant's run)
+ * @param classWorkers the workers of the whole run: of every participant in a class, else {@code workers}
  */
 public record RunSetup(String runId, Strategy strategy, int workers, int ops, long seed, SwitchValues switches,
-                       RunThreads threads, ServerWatch servers, BooleanSupplier stopping, boolean joined) {
+                       RunThreads threads, ServerWatch servers, BooleanSupplier stopping, boolean joined,
+                       int firstWorker, int classWorkers) {
 
     /** A setup of a run of its own, neither a class's host's nor a participant's. */
     public RunSetup(String runId, Strategy strategy, int workers, int ops, long seed, SwitchValues switches,
                     RunThreads threads, ServerWatch servers, BooleanSupplier stopping) {
-        this(runId, strategy, workers, ops, seed, switches, threads, servers, stopping, false);
+        this(runId, strategy, workers, ops, seed, switches, threads, servers, stopping, false, 0, workers);
     }
 
     /** A setup for a run that is never asked to stop while its lab opens (tests that open a lab themselves). */
@@ -35,9 +38,18 @@ public record RunSetup(String runId, Strategy strategy, int workers, int ops, lo
         this(runId, strategy, workers, ops, seed, switches, threads, servers, () -> false);
     }
 
-    /** This setup, for a class's participant: run {@code classRun}'s rows and keys, which its host made. */
-    public RunSetup joining(String classRun) {
-        return new RunSetup(classRun, strategy, workers, ops, seed, switches, threads, servers, stopping, true);
+    /**
+     * This setup, for a class's participant: run {@code classRun}'s rows and keys, which its host
+     * made; its workers are the class's from {@code first} on, of {@code classWorkers} in all.
+     */
+    public RunSetup joining(String classRun, int first, int classWorkers) {
+        return new RunSetup(classRun, strategy, workers, ops, seed, switches, threads, servers, stopping, true, first,
+                classWorkers);
+    }
+
+    /** Worker {@code index}'s place among the whole run's workers: a class's, in a participant's run. */
+    public int classIndex(int index) {
+        return firstWorker + index;
     }
 
     /** The value of the lab's switch {@code sw} in this run. */

@@ -76,6 +76,13 @@ public final class Labs implements LabFinder {
                 isolation);
     }
 
+    /** The labs a class can run ({@link Lab#classReady}), as words: "the counter and fencing labs". */
+    public String classLabs() {
+        List<String> ids = all().stream().filter(Lab::classReady).map(Lab::id).toList();
+        return ids.size() == 1 ? "the " + ids.get(0) + " lab"
+                : "the " + String.join(", ", ids.subList(0, ids.size() - 1)) + " and " + ids.get(ids.size() - 1) + " labs";
+    }
+
     /** The built-in labs. */
     public List<Lab> all() {
         return labs;

@@ -198,6 +198,40 @@ class ClassRunTest {
                 p.info().commandLine().map(c -> c.contains(hostHome.toString())).orElse(false)));
     }
 
+    @Test
+    void theFencingLabInAClassCountsEveryonesStaleWritesAndTheFencedWriteIsSafe() throws Exception {
+        try (ClassHost host = host(home)) {
+            List<Child> members = List.of(join(host.joinLine(), "ada", 1), join(host.joinLine(), "bea", 2),
+                    join(host.joinLine(), "cy", 1));
+            var seats = host.awaitJoins(3, Duration.ofSeconds(120));
+            var lab = new Labs(TestServers.topologies()).named("fencing");
+            ClassHost.Hosted broken = host.run("fencing", lab.defaults().withStrategy("check-then-write").withOps(5), seats);
+            Outcome outcome = broken.record().outcome();
+            assertEquals(20L, outcome.metrics().get("maxToken"), "a token for each of the class's 20 writes: " + outcome);
+            assertEquals(20L, outcome.metrics().get("acceptedWrites").longValue()
+                    + outcome.metrics().get("rejectedWrites").longValue(), outcome.toString());
+            long stale = outcome.metrics().get("staleWritesApplied").longValue();
+            boolean wrongPrice = !outcome.metrics().get("finalPrice").equals(outcome.metrics().get("expectedPrice"));
+            assertEquals(stale > 0 || wrongPrice ? Verdict.RACE : Verdict.SAFE, outcome.verdict(), outcome.toString());
+            assertEquals(stale, broken.parts().stream().mapToLong(Ledger.Part::lost).sum(),
+                    "each stale write lost someone's newer price: " + broken.parts());
+            assertEquals(Map.of("ada", 5L, "bea", 10L, "cy", 5L), broken.parts().stream()
+                    .collect(java.util.stream.Collectors.toMap(Ledger.Part::name, Ledger.Part::ops)));
+            assertEquals(java.util.Set.of("ada · client-1", "bea · client-1", "bea · client-2", "cy · client-1"),
+                    java.util.Set.copyOf(workers(broken.record())));
+
+            ClassHost.Hosted fenced = host.run("fencing", lab.defaults().withStrategy("fenced-cas").withOps(5), seats);
+            Outcome safe = fenced.record().outcome();
+            assertEquals(Verdict.SAFE, safe.verdict(), safe.toString());
+            assertEquals(20L, safe.metrics().get("maxToken"));
+            assertEquals(safe.metrics().get("expectedPrice"), safe.metrics().get("finalPrice"),
+                    "the price the highest token's holder wrote stands: " + safe);
+            assertEquals(0L, fenced.parts().stream().mapToLong(Ledger.Part::lost).sum());
+            assertEquals(List.of(true, true, true), members.stream().map(m -> m.process().isAlive()).toList(),
+                    "everyone stays for the next run");
+        }
+    }
+
     /** The names of a record's worker lanes, in order. */
     private static List<String> workers(RunRecord record) {
         List<String> names = new ArrayList<>();

@@ -82,4 +82,29 @@ class LedgerTest {
         assertEquals(0, ledger.parts().stream().mapToLong(Ledger.Part::lost).sum());
         assertEquals(List.of(3L, 3L), ledger.parts().stream().map(Ledger.Part::ops).toList());
     }
+
+    @Test
+    void aStaleTokensWriteOverwritesTheNewerTokensHolderAndAFencedOneNobody() {
+        Ledger ledger = new Ledger(List.of(ADA, BEA, CY));
+        ledger.note(ADA, 0, EventKind.TOKEN, 1);
+        ledger.note(BEA, 0, EventKind.TOKEN, 2);
+        ledger.note(CY, 0, EventKind.TOKEN, 3);
+        accepted(ledger, BEA, 2, 0);    // bea's newer price lands first
+        accepted(ledger, CY, 3, 2);
+        accepted(ledger, ADA, 1, 3);    // ada's stale token replaces cy's newer price: cy loses it, to ada
+        Map<String, Ledger.Part> parts = ledger.parts().stream().collect(Collectors.toMap(Ledger.Part::name, p -> p));
+        assertEquals(1, parts.get("ada").overwrote());
+        assertEquals(1, parts.get("cy").lost());
+        assertEquals(0, parts.get("bea").lost() + parts.get("bea").overwrote());
+        // A write that was rejected replaced nothing.
+        ledger.note(ADA, 0, EventKind.TOKEN, 4);
+        ledger.note(ADA, 0, EventKind.WRITE_REJECTED, 4);
+        assertEquals(1, ledger.parts().stream().mapToLong(Ledger.Part::lost).sum());
+    }
+
+    private static void accepted(Ledger ledger, ClassPlan.Seat seat, long token, long replaced) {
+        ledger.note(seat, 0, EventKind.WRITE_ACCEPTED, token);
+        ledger.note(seat, 0, EventKind.REPLACED, replaced);
+        ledger.note(seat, 0, EventKind.OP_END, 0);
+    }
 }

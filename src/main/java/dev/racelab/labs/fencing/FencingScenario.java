@@ -22,9 +22,9 @@ import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -55,7 +55,10 @@ final class FencingScenario implements Scenario {
      * one of the WRITE event of the write that carried it (0: not written, or not recorded yet).
      */
     private final AtomicLongArray priceOfToken;
-    private final AtomicIntegerArray holderOfToken;
+    /** Who took each token: the name of its worker's lane. */
+    private final AtomicReferenceArray<String> holderOfToken;
+    /** A class's participant's last accepted token, by the host's lane: the write its next price is for. */
+    private final java.util.Map<Integer, Long> acceptedBy = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicLongArray writeOfToken;
     private final AtomicLong maxToken = new AtomicLong();
     private final LongAdder accepted = new LongAdder();
@@ -69,16 +72,57 @@ final class FencingScenario implements Scenario {
     FencingScenario(Postgres postgres, FencingStrategy strategy, RunSetup setup) throws SQLException {
         this.strategy = strategy;
         this.setup = setup;
-        int tokens = setup.workers() * setup.ops() + 1;
+        // A class's participant takes tokens among the whole class's.
+        int tokens = setup.classWorkers() * setup.ops() + 1;
         this.priceOfToken = new AtomicLongArray(tokens);
-        this.holderOfToken = new AtomicIntegerArray(tokens);
+        this.holderOfToken = new AtomicReferenceArray<>(tokens);
         this.writeOfToken = new AtomicLongArray(tokens);
         this.pg = new PgFixture(postgres, setup, TABLES, SESSIONS);
     }
 
-    /** The price client {@code index} (0-based) wants in operation {@code n}: distinct for every operation. */
+    /**
+     * The price client {@code index} (0-based) wants in operation {@code n}: distinct for every
+     * operation, a class's participants' included.
+     */
     long priceFor(int index, int n) {
-        return 100 + (long) n * setup.workers() + index + 1;
+        return 100 + (long) n * setup.classWorkers() + setup.classIndex(index) + 1;
+    }
+
+    /**
+     * A class's participant's step, as its events tell it: who took which token, which writes were
+     * accepted (and at what price) or rejected, which were stale. Its values came over the network:
+     * one out of bounds is left out.
+     */
+    @Override
+    public void relayed(WorkerContext worker, EventKind kind, String subject, long value) {
+        boolean aToken = value > 0 && value < priceOfToken.length();
+        switch (kind) {
+            case TOKEN -> {
+                if (aToken) {
+                    holderOfToken.set((int) value, worker.name());
+                    maxToken.accumulateAndGet(value, Math::max);
+                }
+            }
+            case WRITE_ACCEPTED -> {
+                accepted.increment();
+                acceptedBy.put(worker.index(), value);
+            }
+            case WRITE -> {
+                Long token = acceptedBy.remove(worker.index());
+                if (token != null && token > 0 && token < priceOfToken.length()) {
+                    priceOfToken.set(token.intValue(), value);
+                }
+            }
+            case WRITE_REJECTED -> rejected.increment();
+            case VIOLATION -> {
+                if (STALE.equals(subject)) {
+                    staleApplied.increment();
+                }
+            }
+            default -> {
+                // Drawn on the lane; nothing to count.
+            }
+        }
     }
 
     @Override
@@ -156,7 +200,8 @@ final class FencingScenario implements Scenario {
     }
 
     private String holder(long token) {
-        return token <= 0 || token >= holderOfToken.length() ? "nobody" : "client-" + holderOfToken.get((int) token);
+        String holder = token <= 0 || token >= holderOfToken.length() ? null : holderOfToken.get((int) token);
+        return holder == null ? "nobody" : holder;
     }
 
     /** One client updating the book's price, once per operation. */
@@ -195,7 +240,7 @@ final class FencingScenario implements Scenario {
                     rs.next();
                     long token = rs.getLong(1);
                     priceOfToken.set((int) token, price);
-                    holderOfToken.set((int) token, context.index() + 1);
+                    holderOfToken.set((int) token, context.name());
                     maxToken.accumulateAndGet(token, Math::max);
                     context.mark(EventKind.TOKEN, "fencing token", token);
                     return token;

@@ -43,6 +43,7 @@ public final class HostWindow implements HostedClass.Listener {
     private final Stage stage = new Stage();
     private final Session session;
     private final Consumer<String> selectLab;
+    private final String classLabs;
     private final Label code = new Label("······");
     private final TextField line = new TextField();
     private final Button copy = new Button("Copy");
@@ -60,9 +61,14 @@ public final class HostWindow implements HostedClass.Listener {
     private ClassHost host;
     private boolean closed;
 
-    /** @param selectLab shows the lab with an id in the main window */
-    public HostWindow(Window owner, Session session, Consumer<String> selectLab, Backends servers, Path home) {
+    /**
+     * @param selectLab shows the lab with an id in the main window
+     * @param classLabs the labs a class can run, in words
+     */
+    public HostWindow(Window owner, Session session, Consumer<String> selectLab, Backends servers, Path home,
+                      String classLabs) {
         this.session = session;
+        this.classLabs = classLabs;
         this.selectLab = selectLab;
         stage.initOwner(owner);
         stage.setTitle("Class — RaceLab");
@@ -181,7 +187,7 @@ public final class HostWindow implements HostedClass.Listener {
         keepDelays.setDisable(!open || running);
         busy.setVisible(!closed && (host == null || running));
         if (open && !running && !classReady) {
-            status.setText("A class runs the counter lab: choose it in the main window");
+            status.setText("A class runs " + classLabs + ": choose one in the main window");
         }
     }
 

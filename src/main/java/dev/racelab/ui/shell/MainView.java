@@ -64,6 +64,7 @@ public final class MainView extends BorderPane {
     private static final double PRESENTER_STATE_COLUMN = 0.66;
 
     private final Session session;
+    private final Labs labs;
     private final Backends backends;
     private final TimelineView timeline = new TimelineView();
     private final StateColumn stateColumn = new StateColumn();
@@ -95,6 +96,7 @@ public final class MainView extends BorderPane {
 
     public MainView(Session session, Labs labs, Backends backends, Settings settings, ServerStartup startup) {
         this.session = session;
+        this.labs = labs;
         this.backends = backends;
         getStyleClass().add("main-view");
         gates = new GatesTable(session);
@@ -241,7 +243,7 @@ public final class MainView extends BorderPane {
     public HostWindow openHost() {
         if (hostWindow == null || !hostWindow.stage().isShowing()) {
             hostWindow = new HostWindow(getScene().getWindow(), session, this::selectLab, backends,
-                    DataHome.resolve(System.getenv()));
+                    DataHome.resolve(System.getenv()), labs.classLabs());
         }
         hostWindow.show();
         return hostWindow;
