@@ -62,11 +62,13 @@ final class ProxyWorker implements LabWorker {
             begun = true;
             oracle.relayed(context, e.kind(), e.subject(), e.value());
             ledger.note(seat, worker, e.kind(), e.value());
-            if (e.kind() == EventKind.OP_END) {
-                return;
-            }
             long at = Math.min(System.nanoTime(), Math.max(last, hub.clock().toLocal(e.serverNanos())));
             last = at;
+            if (e.kind() == EventKind.OP_END) {
+                // The run records the operation's end: when it ended there.
+                context.relayedAt(at);
+                return;
+            }
             context.relay(at, e.kind(), e.subject(), e.value());
         }
     }

@@ -105,6 +105,15 @@ public interface WorkerContext {
         return mark(kind, subject, value);
     }
 
+    /**
+     * Says that what happens on this lane next happened at {@code nanos} on the run's clock, on
+     * another machine (a class's participant's worker ending an operation): what the run records on
+     * the lane from now on, its operations' ends included, is put there, never before what the lane
+     * already shows. Nothing by default.
+     */
+    default void relayedAt(long nanos) {
+    }
+
     /** Records a violation on this worker's lane: the oracle saw an invariant break here. */
     default Event violation(String name, long amount) {
         return mark(EventKind.VIOLATION, name, amount);

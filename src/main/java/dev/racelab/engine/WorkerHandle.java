@@ -37,6 +37,9 @@ final class WorkerHandle implements WorkerContext {
     };
     private ActorState state = ActorState.IDLE;
     private String subject;
+    /** The time of the lane's latest event; once it relays another machine's ({@link #relay}), what it records goes there. */
+    private long laneAt = Long.MIN_VALUE;
+    private boolean relaying;
     private volatile long opsDone;
     @SuppressWarnings("unused") // Through ACTIVITY.
     private long activity;
@@ -133,7 +136,7 @@ final class WorkerHandle implements WorkerContext {
         state = next;
         subject = about;
         bump();
-        recorder.state(actor, next, about);
+        stamped(EventKind.STATE, about, next.ordinal());
     }
 
     /** What the current state concerns; gates restore it with the state after a delay or halt. */
@@ -149,17 +152,40 @@ final class WorkerHandle implements WorkerContext {
     @Override
     public Event mark(EventKind kind, String subject, long value) {
         bump();
-        return recorder.record(actor, kind, subject, value);
+        return stamped(kind, subject, value);
+    }
+
+    /**
+     * Records an event of the run's own on this lane: now, or on a lane whose events come from
+     * elsewhere, at the time of its latest one (an operation's end, as its worker there said it).
+     */
+    private Event stamped(EventKind kind, String about, long value) {
+        if (relaying) {
+            return recorder.recordAt(laneAt, actor, kind, about, value);
+        }
+        Event e = recorder.record(actor, kind, about, value);
+        if (e != null) {
+            laneAt = e.nanos();
+        }
+        return e;
     }
 
     @Override
     public Event relay(long nanos, EventKind kind, String about, long value) {
         bump();
+        relayedAt(nanos);
         if (kind == EventKind.STATE) {
             state = ActorState.byOrdinal(value);
             subject = about;
         }
-        return recorder.recordAt(nanos, actor, kind, about, value);
+        return recorder.recordAt(laneAt, actor, kind, about, value);
+    }
+
+    /** A lane's events in time order: never before what the lane already shows. */
+    @Override
+    public void relayedAt(long nanos) {
+        relaying = true;
+        laneAt = Math.max(laneAt, nanos);
     }
 
     private void bump() {

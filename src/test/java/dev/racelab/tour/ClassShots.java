@@ -27,8 +27,19 @@ final class ClassShots {
         this.tour = tour;
     }
 
+    /** The counter's class: the host's window, the projector, and Class ▸ Join. */
     void take() throws Exception {
-        tour.setUp("counter", "read-modify-write", 2, 10, null, false);
+        take("counter", "read-modify-write", 10, "class-host", "class-projector", "class-join");
+    }
+
+    /** Fencing's check-then-write over the class, on the projector only. */
+    void takeFencing() throws Exception {
+        take("fencing", "check-then-write", 5, null, "class-fencing-projector", null);
+    }
+
+    private void take(String labId, String strategy, int ops, String hostShot, String projectorShot, String joinShot)
+            throws Exception {
+        tour.setUp(labId, strategy, 2, ops, null, false);
         HostWindow hosting = TourSteps.onFx(() -> tour.window.view().openHost());
         tour.fx(s -> {
             hosting.stage().setWidth(1280);
@@ -49,7 +60,9 @@ final class ClassShots {
                     != null && tour.window.session().record().header().spec().workers() == STUDENTS.size() ? true : null,
                     "the class's run", 3);
             TourSteps.pause(1200);
-            tour.shoot("class-host", hosting.stage());
+            if (hostShot != null) {
+                tour.shoot(hostShot, hosting.stage());
+            }
             tour.fx(s -> {
                 tour.stage.setWidth(1920);
                 tour.stage.setHeight(1080);
@@ -57,17 +70,19 @@ final class ClassShots {
                 tour.window.view().timeline().fit();
             });
             TourSteps.pause(800);
-            tour.shoot("class-projector");
+            tour.shoot(projectorShot);
             tour.fx(s -> {
                 tour.window.view().presentation().presenterMode(false);
                 tour.stage.setWidth(1600);
                 tour.stage.setHeight(1000);
             });
-            JoinWindow joining = TourSteps.onFx(() -> tour.window.view().openJoin());
-            tour.fx(s -> joining.fill(host.joinLine().text(), "Eve", 1));
-            TourSteps.pause(500);
-            tour.shoot("class-join", joining.stage());
-            tour.fx(s -> joining.stage().close());
+            if (joinShot != null) {
+                JoinWindow joining = TourSteps.onFx(() -> tour.window.view().openJoin());
+                tour.fx(s -> joining.fill(host.joinLine().text(), "Eve", 1));
+                TourSteps.pause(500);
+                tour.shoot(joinShot, joining.stage());
+                tour.fx(s -> joining.stage().close());
+            }
         } finally {
             tour.fx(s -> hosting.stage().close());
             for (Process student : students) {

@@ -442,6 +442,9 @@ public final class ScreenshotTour extends TourSteps {
         if (wanted("class-host") || wanted("class-projector") || wanted("class-join")) {
             new ClassShots(this).take();
         }
+        if (wanted("class-fencing-projector")) {
+            new ClassShots(this).takeFencing();
+        }
         if (wanted("batch-histogram")) {
             setUpDefaults("counter");
             batch("batch-histogram", 20, List.of("read-modify-write", "atomic-update", "select-for-update"), null);
