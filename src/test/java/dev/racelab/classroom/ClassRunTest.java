@@ -102,6 +102,10 @@ class ClassRunTest {
                 assertTrue(events(broken.record(), lane, dev.racelab.engine.EventKind.WRITE) > 0,
                         "the lane of " + lanes.get(lane - 1) + " shows its writes");
             }
+            for (int lane = 1; lane <= 4; lane++) {
+                assertEquals(-1, firstBackwards(broken.record(), lane), "the lane of " + lanes.get(lane - 1)
+                        + " runs forward in time, its operations' ends where they ended on the participant's machine");
+            }
             beaLane = lanes.indexOf("bea · client-2") + 1;
             beaWrites = events(broken.record(), beaLane, dev.racelab.engine.EventKind.WRITE);
             try (RecordingWriter writer = RecordingWriter.create(file)) {
@@ -242,6 +246,21 @@ class ClassRunTest {
             }
         }
         return names;
+    }
+
+    /** The seq of the first event of lane {@code actor} earlier than the one before it on the lane; -1 if none. */
+    private static long firstBackwards(RunRecord record, int actor) {
+        long last = Long.MIN_VALUE;
+        for (long seq = 0; seq < record.events().size(); seq++) {
+            Event e = record.events().get(seq);
+            if (e.actor() == actor) {
+                if (e.nanos() < last) {
+                    return seq;
+                }
+                last = e.nanos();
+            }
+        }
+        return -1;
     }
 
     private static long events(RunRecord record, int actor, dev.racelab.engine.EventKind kind) {

@@ -27,14 +27,17 @@ final class ClassShots {
         this.tour = tour;
     }
 
-    /** The counter's class: the host's window, the projector, and Class ▸ Join. */
-    void take() throws Exception {
-        take("counter", "read-modify-write", 10, "class-host", "class-projector", "class-join");
-    }
-
-    /** Fencing's check-then-write over the class, on the projector only. */
-    void takeFencing() throws Exception {
-        take("fencing", "check-then-write", 5, null, "class-fencing-projector", null);
+    /**
+     * The shots wanted: the counter's class (the host's window, the projector, and Class ▸ Join), and
+     * fencing's check-then-write over the class, on the projector.
+     */
+    void takeWanted() throws Exception {
+        if (tour.wanted("class-host") || tour.wanted("class-projector") || tour.wanted("class-join")) {
+            take("counter", "read-modify-write", 10, "class-host", "class-projector", "class-join");
+        }
+        if (tour.wanted("class-fencing-projector")) {
+            take("fencing", "check-then-write", 5, null, "class-fencing-projector", null);
+        }
     }
 
     private void take(String labId, String strategy, int ops, String hostShot, String projectorShot, String joinShot)

@@ -439,12 +439,7 @@ public final class ScreenshotTour extends TourSteps {
             setUp("dining-philosophers", "naive", 3, 1, GatePlan.NONE, false);
             explore("explore-philosophers", dev.racelab.engine.explore.Method.BOUNDED, 3, 1);
         }
-        if (wanted("class-host") || wanted("class-projector") || wanted("class-join")) {
-            new ClassShots(this).take();
-        }
-        if (wanted("class-fencing-projector")) {
-            new ClassShots(this).takeFencing();
-        }
+        new ClassShots(this).takeWanted();
         if (wanted("batch-histogram")) {
             setUpDefaults("counter");
             batch("batch-histogram", 20, List.of("read-modify-write", "atomic-update", "select-for-update"), null);
