@@ -130,6 +130,40 @@ class ClassWindowTest {
     }
 
     @Test
+    void endingTheClassMidRunStopsAndJudgesTheRunAndLeavesNothingOfTheClass(FxRobot robot) throws Exception {
+        WindowDriver ui = new WindowDriver(robot);
+        robot.interact(() -> window.view().selectLab("counter"));
+        HostWindow hosting = WindowDriver.onFx(() -> window.view().openHost());
+        ui.await("the class is open", () -> WindowDriver.onFx(() -> hosting.host() != null), this::moving);
+        String code = hosting.host().code().toString();
+        Child ada = join(hosting.host().joinLine().text(), "ada");
+        ui.await("ada joined", () -> WindowDriver.onFx(() -> hosting.leaderboard().getItems().size() == 1), this::moving);
+        // Long enough to be under way when the class ends: a thousand increments, each with its delays.
+        robot.interact(() -> window.session().opsProperty().set(1000));
+        robot.clickOn("#class-start");
+        ui.await("the class's run is under way", () -> WindowDriver.onFx(() -> window.session().hosting()
+                && window.session().record().header().lab().equals("counter") && ops(window.session().record()) >= 3),
+                this::moving);
+        robot.clickOn("#class-end");
+        ui.await("the run is judged", () -> WindowDriver.onFx(() -> window.session().outcomeProperty().get() != null),
+                this::moving);
+        long done = ops(WindowDriver.onFx(() -> window.session().record()));
+        assertTrue(done >= 3 && done < 1000, "stopped mid-run, after " + done + " operations");
+        assertEquals(0, ada.await(60), ada.err());
+        ui.await("the class is closed", () -> WindowDriver.onFx(() -> !hosting.stage().isShowing()
+                && !window.session().hosting()), this::moving);
+        try (java.sql.Connection admin = TestServers.topologies().postgres().control("test-class");
+             java.sql.PreparedStatement left = admin.prepareStatement(
+                     "SELECT count(*) FROM pg_catalog.pg_database WHERE datname = ?")) {
+            left.setString(1, new dev.racelab.classroom.ClassCode(code).pgName());
+            try (java.sql.ResultSet rs = left.executeQuery()) {
+                rs.next();
+                assertEquals(0, rs.getInt(1), "the class's database is gone");
+            }
+        }
+    }
+
+    @Test
     void aClassHostedElsewhereIsJoinedFromTheWindowAndTheWholeClassShowsAsItRuns(FxRobot robot) throws Exception {
         WindowDriver ui = new WindowDriver(robot);
         List<String> said = new java.util.concurrent.CopyOnWriteArrayList<>();
