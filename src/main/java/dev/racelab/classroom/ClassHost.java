@@ -47,6 +47,11 @@ public final class ClassHost implements AutoCloseable {
      * the host's words (go, pause, resume, stop) took to reach each participant.
      */
     public record Hosted(RunRecord record, Lab lab, List<Ledger.Part> parts, List<Heard> heard) {
+
+        /** How many of the verdict's lost writes no participant's part names: their events did not reach the host. */
+        public long unnamed() {
+            return HostedScenario.unnamed(record.outcome(), parts);
+        }
     }
 
     /** How long a word of the host's ({@code what}) took to reach participant {@code name}, by the server's clock. */

@@ -53,20 +53,32 @@ final class HostedScenario implements Scenario {
     }
 
     /**
-     * What the names do not cover: lost increments whose writes' events never reached the host (a
-     * participant that left, a batch that did not arrive) are counted in the verdict but named by
-     * nobody, and the verdict says so rather than let the names and the count disagree unseen.
+     * What the names do not cover: lost increments (the counter), or newer prices replaced by stale
+     * writes (fencing), whose events never reached the host (a participant that left, a batch that
+     * did not arrive) are counted in the verdict but named by nobody, and the verdict says so rather
+     * than let the names and the count disagree unseen.
      */
     static String unattributed(Outcome judged, List<Ledger.Part> parts) {
-        Number lost = judged.metrics().get("lostIncrements");
         long named = parts.stream().mapToLong(Ledger.Part::lost).sum();
-        if (lost == null || named == 0 && parts.stream().allMatch(p -> p.overwrote() == 0) || lost.longValue() == named) {
+        long missing = unnamed(judged, parts);
+        if (missing == 0 || named == 0 && parts.stream().allMatch(p -> p.overwrote() == 0)) {
             return "";
         }
-        long missing = lost.longValue() - named;
-        return " " + (missing > 0 ? missing + (missing == 1 ? " lost increment is" : " lost increments are")
+        boolean counter = judged.metrics().containsKey(LOST);
+        String one = counter ? " lost increment" : " newer price lost to a stale write";
+        String many = counter ? " lost increments" : " newer prices lost to stale writes";
+        return " " + (missing > 0 ? missing + (missing == 1 ? one + " is" : many + " are")
                 + " not named: their writes' events did not reach the host." : "The names count " + -missing
-                + " more lost than the counter shows: some writes' events did not reach the host.");
+                + " more" + many + " than the verdict: some writes' events did not reach the host.");
+    }
+
+    private static final String LOST = "lostIncrements";
+    private static final String STALE = "staleWritesApplied";
+
+    /** How many of the verdict's lost writes the participants' parts do not name (negative: name too many). */
+    static long unnamed(Outcome judged, List<Ledger.Part> parts) {
+        Number lost = judged.metrics().containsKey(LOST) ? judged.metrics().get(LOST) : judged.metrics().get(STALE);
+        return lost == null ? 0 : lost.longValue() - parts.stream().mapToLong(Ledger.Part::lost).sum();
     }
 
     /** Each participant's part, in words: what the projector's verdict names. */

@@ -51,7 +51,11 @@ final class MemberRun implements AutoCloseable {
                              String member, ClassClock clock, ClassChannel channel, Consumer<String> say) {
         Lab lab = labs.find(plan.lab()).orElseThrow(() -> new IllegalArgumentException(
                 "the class runs lab " + plan.lab() + ", which this RaceLab does not have"));
-        RunSpec spec = plan.spec(lab, workers).withStepMode(true);
+        ClassPlan.Seat seat = plan.seatOf(member);
+        int first = seat == null ? 0 : seat.first();
+        // Each participant's workers draw their own delays: the same seed everywhere would give every
+        // participant's client-1 the same pause at every gate.
+        RunSpec spec = plan.spec(lab, workers).withStepMode(true).withSeed(plan.seed() + 7_919L * first);
         if (!delays.isEmpty() && plan.delaysKept()) {
             say.accept("The host keeps the delays: yours are not used in this run");
         } else if (!delays.isEmpty()) {
@@ -65,10 +69,9 @@ final class MemberRun implements AutoCloseable {
             }
             spec = spec.withGates(gates);
         }
-        ClassPlan.Seat seat = plan.seatOf(member);
         int classWorkers = plan.seats().stream().mapToInt(ClassPlan.Seat::workers).sum();
-        Run run = new Run(new JoinedExperiment(lab, plan.run(), seat == null ? 0 : seat.first(),
-                Math.max(classWorkers, workers)), spec, Clock.system());
+        Run run = new Run(new JoinedExperiment(lab, plan.run(), first, Math.max(classWorkers, workers)), spec,
+                Clock.system());
         run.start();
         return new MemberRun(run, MemberFeed.start(run, redis, code, member, plan.run(), clock), channel, member,
                 workers, plan.run());

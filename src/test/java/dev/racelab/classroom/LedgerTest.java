@@ -96,10 +96,20 @@ class LedgerTest {
         assertEquals(1, parts.get("ada").overwrote());
         assertEquals(1, parts.get("cy").lost());
         assertEquals(0, parts.get("bea").lost() + parts.get("bea").overwrote());
-        // A write that was rejected replaced nothing.
+        // A stale write heard before the token it replaced (from another machine): named once it is.
         ledger.note(ADA, 0, EventKind.TOKEN, 4);
-        ledger.note(ADA, 0, EventKind.WRITE_REJECTED, 4);
-        assertEquals(1, ledger.parts().stream().mapToLong(Ledger.Part::lost).sum());
+        accepted(ledger, ADA, 4, 6);
+        assertEquals(1, ledger.parts().stream().mapToLong(Ledger.Part::lost).sum(), "token 6's holder not heard of yet");
+        assertEquals(2, ledger.parts().stream().mapToLong(Ledger.Part::overwrote).sum());
+        dev.racelab.engine.Outcome judged = new dev.racelab.engine.Outcome(dev.racelab.engine.Verdict.RACE,
+                "2 stale writes applied", "…", Map.of(), Map.<String, Number>of("staleWritesApplied", 2L), List.of());
+        assertEquals(" 1 newer price lost to a stale write is not named: their writes' events did not reach the host.",
+                HostedScenario.unattributed(judged, ledger.parts()));
+        ledger.note(BEA, 0, EventKind.TOKEN, 6);
+        assertEquals(2, ledger.parts().stream().mapToLong(Ledger.Part::lost).sum());
+        assertEquals(2, ledger.parts().stream().filter(p -> p.name().equals("bea")).findFirst().orElseThrow().lost()
+                + ledger.parts().stream().filter(p -> p.name().equals("cy")).findFirst().orElseThrow().lost());
+        assertEquals("", HostedScenario.unattributed(judged, ledger.parts()));
     }
 
     private static void accepted(Ledger ledger, ClassPlan.Seat seat, long token, long replaced) {

@@ -3,6 +3,7 @@ package dev.racelab.labs.fencing;
 import dev.racelab.backend.PgSessions;
 import dev.racelab.backend.Postgres;
 import dev.racelab.backend.SqlFile;
+import dev.racelab.engine.Event;
 import dev.racelab.engine.EventKind;
 import dev.racelab.engine.Fixture;
 import dev.racelab.engine.LabWorker;
@@ -90,35 +91,38 @@ final class FencingScenario implements Scenario {
 
     /**
      * A class's participant's step, as its events tell it: who took which token, which writes were
-     * accepted (and at what price) or rejected, which were stale. Its values came over the network:
-     * one out of bounds is left out.
+     * accepted (and at what price) or rejected, and which replaced a newer token's write (stale, as
+     * the class's {@code Ledger} counts them). Its values came over the network: a token out of
+     * bounds, one another lane holds, or a write with a token its lane does not hold is left out.
      */
     @Override
     public void relayed(WorkerContext worker, EventKind kind, String subject, long value) {
         boolean aToken = value > 0 && value < priceOfToken.length();
         switch (kind) {
             case TOKEN -> {
-                if (aToken) {
-                    holderOfToken.set((int) value, worker.name());
+                if (aToken && holderOfToken.compareAndSet((int) value, null, worker.name())) {
                     maxToken.accumulateAndGet(value, Math::max);
                 }
             }
             case WRITE_ACCEPTED -> {
-                accepted.increment();
-                acceptedBy.put(worker.index(), value);
+                if (aToken && worker.name().equals(holderOfToken.get((int) value))) {
+                    accepted.increment();
+                    acceptedBy.put(worker.index(), value);
+                }
+            }
+            case REPLACED -> {
+                Long mine = acceptedBy.get(worker.index());
+                if (mine != null && value > mine) {
+                    staleApplied.increment();
+                }
             }
             case WRITE -> {
                 Long token = acceptedBy.remove(worker.index());
-                if (token != null && token > 0 && token < priceOfToken.length()) {
+                if (token != null) {
                     priceOfToken.set(token.intValue(), value);
                 }
             }
             case WRITE_REJECTED -> rejected.increment();
-            case VIOLATION -> {
-                if (STALE.equals(subject)) {
-                    staleApplied.increment();
-                }
-            }
             default -> {
                 // Drawn on the lane; nothing to count.
             }
@@ -174,7 +178,8 @@ final class FencingScenario implements Scenario {
         if (wrong) {
             return new Outcome(Verdict.RACE, staleText + " applied; final price " + finalPrice + ", not token "
                     + max + "'s " + expected,
-                    "Token " + max + " belongs to " + holder(max) + ", who wrote " + expected + ", but the last "
+                    "Token " + max + " belongs to " + holder(max) + (expected == 0 ? ", who never wrote its price"
+                            : ", who wrote " + expected) + ", but the last "
                             + "write to land carried token " + finalToken + " (" + holder(finalToken) + "). "
                             + staleText + " with an older token replaced a newer price.",
                     violations, metrics, List.of());
@@ -239,8 +244,11 @@ final class FencingScenario implements Scenario {
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     long token = rs.getLong(1);
-                    priceOfToken.set((int) token, price);
-                    holderOfToken.set((int) token, context.name());
+                    // A token beyond the run's (someone else's rows, in a class) is written on, not kept.
+                    if (token > 0 && token < priceOfToken.length()) {
+                        priceOfToken.set((int) token, price);
+                        holderOfToken.set((int) token, context.name());
+                    }
                     maxToken.accumulateAndGet(token, Math::max);
                     context.mark(EventKind.TOKEN, "fencing token", token);
                     return token;
@@ -281,7 +289,10 @@ final class FencingScenario implements Scenario {
                     // Which write this one replaced, as the book's trigger saw it: the writes in the
                     // order PostgreSQL committed them, whatever order their replies came back in.
                     context.mark(EventKind.REPLACED, null, replaced);
-                    writeOfToken.set((int) token, context.mark(EventKind.WRITE, BOOK, price).seq() + 1);
+                    Event written = context.mark(EventKind.WRITE, BOOK, price);
+                    if (written != null && token > 0 && token < writeOfToken.length()) {
+                        writeOfToken.set((int) token, written.seq() + 1);
+                    }
                     if (replaced > token) {
                         staleApplied.increment();
                         context.violation(STALE, replaced);
@@ -298,7 +309,7 @@ final class FencingScenario implements Scenario {
          * yet (its worker stalled in between) goes without an arrow, as in the counter lab.
          */
         private void pointAtClobbered(long replaced) {
-            long seqPlusOne = writeOfToken.get((int) replaced);
+            long seqPlusOne = replaced > 0 && replaced < writeOfToken.length() ? writeOfToken.get((int) replaced) : 0;
             if (seqPlusOne > 0) {
                 context.mark(EventKind.OVERWROTE, BOOK, seqPlusOne - 1);
             }

@@ -224,10 +224,10 @@ public final class HostWindow implements HostedClass.Listener {
 
     @Override
     public void ended(ClassHost.Hosted ended) {
-        Number lost = ended.record().outcome().metrics().get("lostIncrements");
-        long named = ended.parts().stream().mapToLong(dev.racelab.classroom.Ledger.Part::lost).sum();
-        status.setText(ended.record().outcome().banner() + (lost == null || lost.longValue() == named ? ""
-                : " (the names account for " + named + ": the rest's events did not reach the host)"));
+        long unnamed = ended.unnamed();
+        status.setText(ended.record().outcome().banner() + (unnamed == 0 ? ""
+                : " (" + Math.abs(unnamed) + (unnamed > 0 ? " not named" : " named too many")
+                        + " on the leaderboard: some events did not reach the host)"));
         refresh();
     }
 
