@@ -152,6 +152,8 @@ class ClassWindowTest {
         assertEquals(0, ada.await(60), ada.err());
         ui.await("the class is closed", () -> WindowDriver.onFx(() -> !hosting.stage().isShowing()
                 && !window.session().hosting()), this::moving);
+        // The window lets go of the class at once; its login, database and keys go on the class's thread.
+        assertTrue(hosting.awaitGone(Duration.ofSeconds(30)), "the class is gone from the servers within 30 s");
         try (java.sql.Connection admin = TestServers.topologies().postgres().control("test-class");
              java.sql.PreparedStatement left = admin.prepareStatement(
                      "SELECT count(*) FROM pg_catalog.pg_database WHERE datname = ?")) {
