@@ -41,6 +41,7 @@ public final class ClassHost implements AutoCloseable {
     private static final int SESSIONS = 240;
     /** The longest name a participant keeps on the host's lanes. */
     private static final int NAME_LENGTH = 24;
+    private static final com.google.gson.Gson GSON = new com.google.gson.Gson();
 
     /**
      * A class's run as it ended: its record, the lab it ran, each participant's part, and how long
@@ -267,7 +268,7 @@ public final class ClassHost implements AutoCloseable {
             throw new IllegalArgumentException("a class cannot run the " + labId + " lab yet: it runs "
                     + labs.classLabs());
         }
-        int workers = seats.stream().mapToInt(ClassPlan.Seat::workers).sum();
+        int workers = ClassPlan.workers(seats);
         RunSpec classSpec = spec.withWorkers(workers);
         Ledger ledger = new Ledger(seats);
         this.ledger = ledger;
@@ -283,7 +284,7 @@ public final class ClassHost implements AutoCloseable {
             run.start();
             Outcome outcome = run.outcome().get();
             hub.tell(Map.of("type", "ended", "verdict", outcome.verdict().name(), "headline", outcome.headline(),
-                    "explanation", outcome.explanation(), "metrics", new com.google.gson.Gson().toJson(outcome.metrics())));
+                    "explanation", outcome.explanation(), "metrics", GSON.toJson(outcome.metrics())));
             Map<String, String> names = new java.util.HashMap<>();
             seats.forEach(seat -> names.put(seat.member(), seat.name()));
             List<Heard> heard = hub.heard().stream().filter(h -> names.containsKey(h.member()))
@@ -344,10 +345,9 @@ public final class ClassHost implements AutoCloseable {
         if (now == null) {
             return;
         }
-        for (ClassPlan.Seat seat : now.seats()) {
-            if (worker >= seat.first() && worker < seat.first() + seat.workers()) {
-                now.tell(Map.of("type", "step", "member", seat.member(), "worker", String.valueOf(worker - seat.first())));
-            }
+        ClassPlan.Seat seat = ClassPlan.seatAt(now.seats(), worker);
+        if (seat != null) {
+            now.tell(Map.of("type", "step", "member", seat.member(), "worker", String.valueOf(worker - seat.first())));
         }
     }
 

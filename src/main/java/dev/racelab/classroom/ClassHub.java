@@ -167,7 +167,8 @@ final class ClassHub implements AutoCloseable {
                         // Not a participant's RaceLab's word: left out.
                     }
                 }
-                if (System.nanoTime() - watched > TimeUnit.MILLISECONDS.toNanos(WATCH_MILLIS)) {
+                // A participant's copy follows the host's word of who is out, not the alive keys itself.
+                if (telling != null && System.nanoTime() - watched > TimeUnit.MILLISECONDS.toNanos(WATCH_MILLIS)) {
                     watched = System.nanoTime();
                     watch();
                 }
@@ -249,7 +250,7 @@ final class ClassHub implements AutoCloseable {
             drainEvents();
         }
         for (int i = 0; i < members.size(); i++) {
-            if (!alive.get(i) && !done.contains(members.get(i)) && left.add(members.get(i)) && telling != null) {
+            if (!alive.get(i) && !done.contains(members.get(i)) && left.add(members.get(i))) {
                 // Gone, or cut off: if it is still there, it stops rather than write what nobody counts.
                 tell(Map.of("type", "out", "member", members.get(i)));
             }

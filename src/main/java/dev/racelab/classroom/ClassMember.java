@@ -191,7 +191,7 @@ public final class ClassMember {
                             }
                         } else {
                             if (mirror != null) {
-                                follow(f, mirror);
+                                follow(f, mirror, clock);
                             }
                             if (current != null) {
                                 current = follow(f, current, clock);
@@ -298,9 +298,10 @@ public final class ClassMember {
     }
 
     /** What the host's word {@code f} means for the copy of the class's run this window shows. */
-    private static void follow(Map<String, String> f, ClassMirror mirror) {
+    private static void follow(Map<String, String> f, ClassMirror mirror, ClassClock clock) {
         switch (f.getOrDefault("type", "")) {
-            case "go" -> mirror.go(List.of(String.valueOf(f.get("members")).split(",")));
+            case "go" -> mirror.go(List.of(String.valueOf(f.get("members")).split(",")),
+                    clock.toLocal(Long.parseLong(f.get("at"))));
             case "out" -> mirror.out(String.valueOf(f.get("member")));
             default -> {
                 // Pause, resume, step and stop are the participants' to follow; the copy shows what they do.
@@ -340,7 +341,7 @@ public final class ClassMember {
         }
         channel.post(ClassChannel.ROLL, Map.of("type", "ready", "member", id, "run", plan.run()));
         say.accept("Ready: " + workers + (workers == 1 ? " worker" : " workers") + " of " + plan.lab()
-                + " wait for the host");
+                + (workers == 1 ? " waits" : " wait") + " for the host's go");
         return run;
     }
 

@@ -39,17 +39,20 @@ final class ClassMirror implements AutoCloseable {
     private final Run run;
     private final ClassHub hub;
     private final CompletableFuture<Outcome> told = new CompletableFuture<>();
+    /** The host's go: the instant, on this machine's clock, the class's workers began. */
+    private final CompletableFuture<Long> going = new CompletableFuture<>();
     private volatile long toldAt;
 
     private ClassMirror(Lab lab, ClassPlan plan, RunSpec spec, ClassHub hub) {
         this.hub = hub;
-        this.run = new Run(new Copy(lab, plan.seats(), hub, told), spec, Clock.system());
+        this.run = new Run(new Copy(lab, plan.seats(), hub, told, going), spec, Clock.system());
     }
 
     /** Starts a copy of run {@code plan} of the class, reading from now on. */
     static ClassMirror start(Lab lab, ClassPlan plan, Redis redis, ClassCode code, ClassClock clock) {
-        int workers = plan.seats().stream().mapToInt(ClassPlan.Seat::workers).sum();
-        RunSpec spec = plan.spec(lab, Math.max(1, workers)).withGates(dev.racelab.engine.GatePlan.NONE);
+        int workers = ClassPlan.workers(plan.seats());
+        // The class's delays, as its run is shown: the copy's lanes pass no gate of their own.
+        RunSpec spec = plan.spec(lab, Math.max(1, workers));
         ClassHub hub = new ClassHub(redis, code, plan.seats(), clock);
         try {
             hub.run(plan.run());
@@ -62,13 +65,17 @@ final class ClassMirror implements AutoCloseable {
         }
     }
 
-    /** The host's go named {@code members}: the others sit this run out, and their lanes end. */
-    void go(List<String> members) {
+    /**
+     * The host's go, at {@code local} on this machine's clock, named {@code members}: the copy's
+     * lanes begin then, as the host's do; the others sit this run out, and their lanes end.
+     */
+    void go(List<String> members, long local) {
         for (ClassPlan.Seat seat : hub.seats()) {
             if (!members.contains(seat.member())) {
                 hub.leaveOut(seat.member());
             }
         }
+        going.complete(local);
     }
 
     /** The host counted {@code member} out of the run. */
@@ -133,15 +140,37 @@ final class ClassMirror implements AutoCloseable {
 
         private final ClassHub hub;
         private final CompletableFuture<Outcome> told;
+        private final CompletableFuture<Long> going;
 
-        Copy(Lab lab, List<ClassPlan.Seat> seats, ClassHub hub, CompletableFuture<Outcome> told) {
+        Copy(Lab lab, List<ClassPlan.Seat> seats, ClassHub hub, CompletableFuture<Outcome> told,
+             CompletableFuture<Long> going) {
             super(lab, seats);
             this.hub = hub;
             this.told = told;
+            this.going = going;
         }
 
+        /**
+         * Opens when the class's workers begin (the host's go), as the host's run does: before, the
+         * participants are getting ready, and no lane of the copy shows them running.
+         */
         @Override
-        public Scenario open(RunSetup setup) {
+        public Scenario open(RunSetup setup) throws Exception {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(HostedExperiment.READY_WITHIN_MILLIS * 2);
+            Long at = null;
+            while (at == null && !setup.stopping().getAsBoolean()) {
+                try {
+                    at = going.get(50, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException notYet) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("the host did not start the class's run");
+                    }
+                }
+            }
+            long wait = at == null ? 0 : at - System.nanoTime();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(Math.min(wait, TimeUnit.SECONDS.toNanos(5)));
+            }
             Ledger ledger = new Ledger(seats);
             Scenario nobody = new Scenario() {
                 @Override
@@ -157,7 +186,7 @@ final class ClassMirror implements AutoCloseable {
             return new Scenario() {
                 @Override
                 public LabWorker worker(WorkerContext context) {
-                    ClassPlan.Seat seat = seatOf(seats, context.index());
+                    ClassPlan.Seat seat = ClassPlan.seatAt(seats, context.index());
                     return new ProxyWorker(context, hub, seat, context.index() - seat.first(), nobody, ledger);
                 }
 

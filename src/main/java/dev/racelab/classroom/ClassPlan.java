@@ -43,6 +43,21 @@ public record ClassPlan(String run, String lab, String strategy, int ops, long s
                 delaysKept);
     }
 
+    /** The seat whose workers include the class's worker {@code worker}, or null. */
+    static Seat seatAt(List<Seat> seats, int worker) {
+        for (Seat seat : seats) {
+            if (worker >= seat.first() && worker < seat.first() + seat.workers()) {
+                return seat;
+            }
+        }
+        return null;
+    }
+
+    /** How many workers {@code seats} hold: the class's run's. */
+    static int workers(List<Seat> seats) {
+        return seats.stream().mapToInt(Seat::workers).sum();
+    }
+
     /** The seat of {@code member}, or null when it has none (it joined late). */
     Seat seatOf(String member) {
         return seats.stream().filter(s -> s.member().equals(member)).findFirst().orElse(null);

@@ -35,7 +35,7 @@ final class HostedScenario implements Scenario {
 
     @Override
     public LabWorker worker(WorkerContext context) {
-        ClassPlan.Seat seat = SeatedExperiment.seatOf(seats, context.index());
+        ClassPlan.Seat seat = ClassPlan.seatAt(seats, context.index());
         if (seat == null) {
             throw new IllegalStateException("worker " + context.index() + " has no seat");
         }

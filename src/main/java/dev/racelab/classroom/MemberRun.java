@@ -51,8 +51,8 @@ final class MemberRun implements AutoCloseable {
                              String member, ClassClock clock, ClassChannel channel, Consumer<String> say) {
         Lab lab = labs.find(plan.lab()).orElseThrow(() -> new IllegalArgumentException(
                 "the class runs lab " + plan.lab() + ", which this RaceLab does not have"));
-        ClassPlan.Seat seat = plan.seatOf(member);
-        int first = seat == null ? 0 : seat.first();
+        // Never null: a participant without a seat in the plan sits the run out before this.
+        int first = plan.seatOf(member).first();
         // Each participant's workers draw their own delays: the same seed everywhere would give every
         // participant's client-1 the same pause at every gate.
         RunSpec spec = plan.spec(lab, workers).withStepMode(true).withSeed(plan.seed() + 7_919L * first);
@@ -69,8 +69,7 @@ final class MemberRun implements AutoCloseable {
             }
             spec = spec.withGates(gates);
         }
-        int classWorkers = plan.seats().stream().mapToInt(ClassPlan.Seat::workers).sum();
-        Run run = new Run(new JoinedExperiment(lab, plan.run(), first, Math.max(classWorkers, workers)), spec,
+        Run run = new Run(new JoinedExperiment(lab, plan.run(), first, ClassPlan.workers(plan.seats())), spec,
                 Clock.system());
         run.start();
         return new MemberRun(run, MemberFeed.start(run, redis, code, member, plan.run(), clock), channel, member,
@@ -125,11 +124,6 @@ final class MemberRun implements AutoCloseable {
         if (worker >= 0 && worker < workers) {
             run.step(worker);
         }
-    }
-
-    /** This machine's run: what a participant's window shows of it. */
-    Run run() {
-        return run;
     }
 
     /** Whether this machine's run has ended (its workers are done, or it failed). */

@@ -23,8 +23,6 @@ final class ProxyWorker implements LabWorker {
     private final int worker;
     private final Scenario oracle;
     private final Ledger ledger;
-    /** The time of the last event put on this lane: a lane's events stay in order. */
-    private long last = Long.MIN_VALUE;
     /** Whether any event of the worker came: one that never began is named so, not as unfinished. */
     private boolean begun;
 
@@ -62,8 +60,8 @@ final class ProxyWorker implements LabWorker {
             begun = true;
             oracle.relayed(context, e.kind(), e.subject(), e.value());
             ledger.note(seat, worker, e.kind(), e.value());
-            long at = Math.min(System.nanoTime(), Math.max(last, hub.clock().toLocal(e.serverNanos())));
-            last = at;
+            // Never in the future; the lane keeps its own order (WorkerContext.relayedAt).
+            long at = Math.min(System.nanoTime(), hub.clock().toLocal(e.serverNanos()));
             if (e.kind() == EventKind.OP_END) {
                 // The run records the operation's end: when it ended there.
                 context.relayedAt(at);

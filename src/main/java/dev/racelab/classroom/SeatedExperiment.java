@@ -18,20 +18,10 @@ abstract class SeatedExperiment extends ClassExperiment {
         this.seats = List.copyOf(seats);
     }
 
-    /** The seat whose workers include the class's worker {@code index}, or null. */
-    static ClassPlan.Seat seatOf(List<ClassPlan.Seat> seats, int index) {
-        for (ClassPlan.Seat seat : seats) {
-            if (index >= seat.first() && index < seat.first() + seat.workers()) {
-                return seat;
-            }
-        }
-        return null;
-    }
-
     /** The lane of worker {@code index}: its participant's name and that worker's. */
     @Override
     public String workerName(int index) {
-        ClassPlan.Seat seat = seatOf(seats, index);
+        ClassPlan.Seat seat = ClassPlan.seatAt(seats, index);
         return seat == null ? lab.workerName(index) : seat.name() + " · " + lab.workerName(index - seat.first());
     }
 
@@ -42,6 +32,6 @@ abstract class SeatedExperiment extends ClassExperiment {
 
     @Override
     public int maxWorkers() {
-        return Math.max(lab.maxWorkers(), seats.stream().mapToInt(ClassPlan.Seat::workers).sum());
+        return Math.max(lab.maxWorkers(), ClassPlan.workers(seats));
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A lane that stands for a worker on another machine (a class's participant's): the events it
@@ -62,7 +63,7 @@ class RelayedLaneTest {
         assertEquals(ActorState.DONE.ordinal(), last.value());
         assertEquals(2_120 * MS, last.nanos(), "done when its last operation ended there");
         for (int i = 1; i < lane.size(); i++) {
-            assertEquals(true, lane.get(i).nanos() >= lane.get(i - 1).nanos(), "in time order: " + lane);
+            assertTrue(lane.get(i).nanos() >= lane.get(i - 1).nanos(), "in time order: " + lane);
         }
     }
 }

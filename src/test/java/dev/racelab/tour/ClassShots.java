@@ -33,15 +33,17 @@ final class ClassShots {
      */
     void takeWanted() throws Exception {
         if (tour.wanted("class-host") || tour.wanted("class-projector") || tour.wanted("class-join")) {
-            take("counter", "read-modify-write", 10, "class-host", "class-projector", "class-join");
+            take("counter", "read-modify-write", 10, "class-host", "class-projector");
+        }
+        if (tour.wanted("class-join")) {
+            joined();
         }
         if (tour.wanted("class-fencing-projector")) {
-            take("fencing", "check-then-write", 5, null, "class-fencing-projector", null);
+            take("fencing", "check-then-write", 5, null, "class-fencing-projector");
         }
     }
 
-    private void take(String labId, String strategy, int ops, String hostShot, String projectorShot, String joinShot)
-            throws Exception {
+    private void take(String labId, String strategy, int ops, String hostShot, String projectorShot) throws Exception {
         tour.setUp(labId, strategy, 2, ops, null, false);
         HostWindow hosting = TourSteps.onFx(() -> tour.window.view().openHost());
         tour.fx(s -> {
@@ -63,6 +65,8 @@ final class ClassShots {
                     != null && tour.window.session().record().header().spec().workers() == STUDENTS.size() ? true : null,
                     "the class's run", 3);
             TourSteps.pause(1200);
+            // The run beside the shots: the command line sums up the very run they show.
+            tour.keep(projectorShot);
             if (hostShot != null) {
                 tour.shoot(hostShot, hosting.stage());
             }
@@ -79,15 +83,47 @@ final class ClassShots {
                 tour.stage.setWidth(1600);
                 tour.stage.setHeight(1000);
             });
-            if (joinShot != null) {
-                JoinWindow joining = TourSteps.onFx(() -> tour.window.view().openJoin());
-                tour.fx(s -> joining.fill(host.joinLine().text(), "Eve", 1));
-                TourSteps.pause(500);
-                tour.shoot(joinShot, joining.stage());
-                tour.fx(s -> joining.stage().close());
-            }
         } finally {
             tour.fx(s -> hosting.stage().close());
+            for (Process student : students) {
+                if (!student.waitFor(30, TimeUnit.SECONDS)) {
+                    student.destroyForcibly();
+                }
+            }
+        }
+    }
+
+    /**
+     * Class ▸ Join: a class hosted elsewhere (here, by the tour itself) that the window joins beside
+     * three headless students; shot once the host's verdict is in, the join window (class-join) and
+     * the main window with the whole class's run (class-joined).
+     */
+    private void joined() throws Exception {
+        tour.setUp("counter", "read-modify-write", 2, 10, null, false);
+        Path homes = Files.createTempDirectory("racelab-tour-joined");
+        List<Process> students = new ArrayList<>();
+        try (ClassHost host = ClassHost.open(tour.backends, homes.resolve("host"), line -> { })) {
+            JoinWindow joining = TourSteps.onFx(() -> tour.window.view().openJoin());
+            tour.fx(s -> {
+                joining.stage().setWidth(900);
+                joining.stage().setHeight(520);
+                joining.fill(host.joinLine().text(), "Eve", 1);
+                joining.join();
+            });
+            for (String name : List.of("Ada", "Bea", "Cy")) {
+                students.add(student(host.joinLine().text(), name, homes.resolve(name)));
+            }
+            var seats = host.awaitJoins(4, java.time.Duration.ofMinutes(3));
+            host.run("counter", new dev.racelab.labs.Labs(tour.backends).named("counter").defaults().withOps(10), seats);
+            TourSteps.awaitResult(() -> tour.window.session().outcomeProperty().get() != null
+                    && tour.window.session().record().header().spec().workers() == 4 ? true : null, "the class's run", 2);
+            TourSteps.pause(1500);
+            tour.fx(s -> tour.window.view().timeline().fit());
+            TourSteps.pause(600);
+            tour.shoot("class-join", joining.stage());
+            tour.shoot("class-joined");
+            tour.fx(s -> joining.stage().close());
+        } finally {
             for (Process student : students) {
                 if (!student.waitFor(30, TimeUnit.SECONDS)) {
                     student.destroyForcibly();

@@ -58,6 +58,7 @@ public final class ScreenshotTour extends TourSteps {
         }
         settings.put(Settings.LAB_FOLDER, labs.toString());
         window = RaceLabWindow.show(stage, backends, settings, startup);
+        this.backends = backends;
         stage.setWidth(1600);
         stage.setHeight(1000);
         Thread tour = new Thread(() -> {

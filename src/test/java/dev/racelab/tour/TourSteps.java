@@ -32,6 +32,8 @@ abstract class TourSteps extends Application {
     static List<String> only;
 
     RaceLabWindow window;
+    /** The window's servers: a class hosted elsewhere (the tour's own host) is opened on them too. */
+    dev.racelab.backend.Backends backends;
     Stage stage;
 
     /** Waits until {@code result} (read on the FX thread) is there, at most {@code minutes}. */

@@ -59,7 +59,7 @@ final class FencingScenario implements Scenario {
     /** Who took each token: the name of its worker's lane. */
     private final AtomicReferenceArray<String> holderOfToken;
     /** A class's participant's last accepted token, by the host's lane: the write its next price is for. */
-    private final java.util.Map<Integer, Long> acceptedBy = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Integer, Long> acceptedBy = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicLongArray writeOfToken;
     private final AtomicLong maxToken = new AtomicLong();
     private final LongAdder accepted = new LongAdder();
@@ -90,6 +90,14 @@ final class FencingScenario implements Scenario {
     }
 
     /**
+     * Whether {@code token} is one of this run's: it indexes the arrays of tokens (one handed out
+     * beyond them came from someone else's rows, or over the network, and is not kept).
+     */
+    private boolean known(long token) {
+        return token > 0 && token < priceOfToken.length();
+    }
+
+    /**
      * A class's participant's step, as its events tell it: who took which token, which writes were
      * accepted (and at what price) or rejected, and which replaced a newer token's write (stale, as
      * the class's {@code Ledger} counts them). Its values came over the network: a token out of
@@ -97,7 +105,7 @@ final class FencingScenario implements Scenario {
      */
     @Override
     public void relayed(WorkerContext worker, EventKind kind, String subject, long value) {
-        boolean aToken = value > 0 && value < priceOfToken.length();
+        boolean aToken = known(value);
         switch (kind) {
             case TOKEN -> {
                 if (aToken && holderOfToken.compareAndSet((int) value, null, worker.name())) {
@@ -205,7 +213,7 @@ final class FencingScenario implements Scenario {
     }
 
     private String holder(long token) {
-        String holder = token <= 0 || token >= holderOfToken.length() ? null : holderOfToken.get((int) token);
+        String holder = known(token) ? holderOfToken.get((int) token) : null;
         return holder == null ? "nobody" : holder;
     }
 
@@ -245,7 +253,7 @@ final class FencingScenario implements Scenario {
                     rs.next();
                     long token = rs.getLong(1);
                     // A token beyond the run's (someone else's rows, in a class) is written on, not kept.
-                    if (token > 0 && token < priceOfToken.length()) {
+                    if (known(token)) {
                         priceOfToken.set((int) token, price);
                         holderOfToken.set((int) token, context.name());
                     }
@@ -290,7 +298,7 @@ final class FencingScenario implements Scenario {
                     // order PostgreSQL committed them, whatever order their replies came back in.
                     context.mark(EventKind.REPLACED, null, replaced);
                     Event written = context.mark(EventKind.WRITE, BOOK, price);
-                    if (written != null && token > 0 && token < writeOfToken.length()) {
+                    if (written != null && known(token)) {
                         writeOfToken.set((int) token, written.seq() + 1);
                     }
                     if (replaced > token) {
@@ -309,7 +317,7 @@ final class FencingScenario implements Scenario {
          * yet (its worker stalled in between) goes without an arrow, as in the counter lab.
          */
         private void pointAtClobbered(long replaced) {
-            long seqPlusOne = replaced > 0 && replaced < writeOfToken.length() ? writeOfToken.get((int) replaced) : 0;
+            long seqPlusOne = known(replaced) ? writeOfToken.get((int) replaced) : 0;
             if (seqPlusOne > 0) {
                 context.mark(EventKind.OVERWROTE, BOOK, seqPlusOne - 1);
             }

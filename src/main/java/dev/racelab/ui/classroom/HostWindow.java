@@ -3,6 +3,7 @@ package dev.racelab.ui.classroom;
 import dev.racelab.backend.Backends;
 import dev.racelab.classroom.ClassHost;
 import dev.racelab.engine.Run;
+import dev.racelab.ui.look.Themes;
 import dev.racelab.ui.model.Session;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
@@ -27,7 +28,6 @@ import javafx.stage.Window;
 import javafx.util.Duration;
 
 import java.nio.file.Path;
-import java.util.function.Consumer;
 
 /**
  * Class ▸ Host a class: the class's code, large, its join line and a QR code of it for the
@@ -42,7 +42,6 @@ public final class HostWindow implements HostedClass.Listener {
 
     private final Stage stage = new Stage();
     private final Session session;
-    private final Consumer<String> selectLab;
     private final String classLabs;
     private final Label code = new Label("······");
     private final TextField line = new TextField();
@@ -59,17 +58,18 @@ public final class HostWindow implements HostedClass.Listener {
     private final Timeline follow;
     private final HostedClass hosted;
     private ClassHost host;
+    /** Each participant's part in the run going on, or the last one. */
+    private java.util.List<dev.racelab.classroom.Ledger.Part> lastParts = java.util.List.of();
+    private boolean notReadySaid;
     private boolean closed;
 
     /**
-     * @param selectLab shows the lab with an id in the main window
      * @param classLabs the labs a class can run, in words
      */
-    public HostWindow(Window owner, Session session, Consumer<String> selectLab, Backends servers, Path home,
+    public HostWindow(Window owner, Session session, Backends servers, Path home,
                       String classLabs) {
         this.session = session;
         this.classLabs = classLabs;
-        this.selectLab = selectLab;
         stage.initOwner(owner);
         stage.setTitle("Class — RaceLab");
         code.getStyleClass().add("class-code");
@@ -114,7 +114,6 @@ public final class HostWindow implements HostedClass.Listener {
         stop.setOnAction(e -> session.stop());
         end.setId("class-end");
         end.setOnAction(e -> stage.hide());
-        keepDelays.setOnAction(e -> hosted().keepDelays(keepDelays.isSelected()));
         busy.setPrefSize(22, 22);
         Region gap = new Region();
         HBox.setHgrow(gap, Priority.ALWAYS);
@@ -129,12 +128,11 @@ public final class HostWindow implements HostedClass.Listener {
         BorderPane root = new BorderPane(people, null, null, bottom, joining);
         root.getStyleClass().add("main-view");
         Scene scene = new Scene(root, 1180, 640);
-        scene.getStylesheets().addAll(owner.getScene().getStylesheets());
-        // The main window's text size, presenter mode's included: this window is on the projector too.
-        root.styleProperty().bind(owner.getScene().getRoot().styleProperty());
+        Themes.follow(scene, owner.getScene());
         stage.setScene(scene);
         stage.setOnHidden(e -> close());
         hosted = HostedClass.open(servers, home, () -> session.lab().id(), this);
+        keepDelays.setOnAction(e -> hosted.keepDelays(keepDelays.isSelected()));
         session.host(hosted);
         follow = new Timeline(new KeyFrame(Duration.millis(250), e -> refresh()));
         follow.setCycleCount(Timeline.INDEFINITE);
@@ -146,10 +144,6 @@ public final class HostWindow implements HostedClass.Listener {
         Label caption = new Label(what);
         caption.getStyleClass().add("strategy-summary");
         return new VBox(0, caption, value);
-    }
-
-    private HostedClass hosted() {
-        return hosted;
     }
 
     public void show() {
@@ -176,7 +170,11 @@ public final class HostWindow implements HostedClass.Listener {
         boolean running = open && hosted.running();
         var phase = session.stateProperty().get();
         boolean live = running && phase != null && phase.live();
-        board.show(open ? host.participants() : java.util.List.of(), open ? host.parts() : java.util.List.of());
+        // The ledger is walked while a run goes on; an ended run's parts are kept as it ended.
+        if (running) {
+            lastParts = host.parts();
+        }
+        board.show(open ? host.participants() : java.util.List.of(), lastParts);
         boolean classReady = session.lab() != null && session.lab().classReady();
         start.setDisable(!open || running || board.getItems().isEmpty() || !classReady);
         start.setText(session.lab() == null ? "Start the run" : "Start the run: " + session.lab().title()
@@ -186,9 +184,11 @@ public final class HostWindow implements HostedClass.Listener {
         stop.setDisable(!live);
         keepDelays.setDisable(!open || running);
         busy.setVisible(!closed && (host == null || running));
-        if (open && !running && !classReady) {
+        // Said once when it becomes so: the status keeps what else was said meanwhile.
+        if (open && !running && !classReady && !notReadySaid) {
             status.setText("A class runs " + classLabs + ": choose one in the main window");
         }
+        notReadySaid = open && !running && !classReady;
     }
 
     @Override
@@ -215,15 +215,12 @@ public final class HostWindow implements HostedClass.Listener {
         if (closed) {
             return;
         }
-        String lab = run.record().header().lab();
-        if (session.lab() == null || !session.lab().id().equals(lab)) {
-            selectLab.accept(lab);
-        }
         session.watch(run, false);
     }
 
     @Override
     public void ended(ClassHost.Hosted ended) {
+        lastParts = ended.parts();
         long unnamed = ended.unnamed();
         status.setText(ended.record().outcome().banner() + (unnamed == 0 ? ""
                 : " (" + Math.abs(unnamed) + (unnamed > 0 ? " not named" : " named too many")

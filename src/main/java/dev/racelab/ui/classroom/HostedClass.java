@@ -111,11 +111,6 @@ final class HostedClass implements ClassControls {
         Platform.runLater(() -> listener.closed(null));
     }
 
-    /** The class once it is open; null before and after. */
-    ClassHost host() {
-        return host;
-    }
-
     /** Whether a run of the class is asked for, being prepared or run. */
     boolean running() {
         return running || wanted != null;
@@ -187,11 +182,8 @@ final class HostedClass implements ClassControls {
     void close() {
         closing = true;
         wanted = null;
-        ClassHost now = host;
-        if (now != null) {
-            // Stopped even if it is only about to begin: the class ends, no run of it follows.
-            Background.run("class-control", now::stop);
-        }
+        // Stopped even if it is only about to begin, after the words before it: no run of the class follows.
+        order(ClassHost::stop);
     }
 
     /** Waits up to {@code within} for the class to be gone from the servers; whether it is. */

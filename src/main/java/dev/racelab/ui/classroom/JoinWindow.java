@@ -3,9 +3,9 @@ package dev.racelab.ui.classroom;
 import dev.racelab.classroom.ClassMember;
 import dev.racelab.classroom.JoinLine;
 import dev.racelab.engine.Printable;
-import dev.racelab.engine.Run;
 import dev.racelab.tasks.Background;
 import dev.racelab.ui.controls.NumberSpinner;
+import dev.racelab.ui.look.Themes;
 import dev.racelab.ui.model.Session;
 import javafx.application.Platform;
 import javafx.geometry.Insets;
@@ -23,7 +23,6 @@ import javafx.stage.Stage;
 import javafx.stage.Window;
 
 import java.nio.file.Path;
-import java.util.function.Consumer;
 
 /**
  * Class ▸ Join a class: the join line the host shows, a name, how many workers; then this
@@ -35,7 +34,6 @@ public final class JoinWindow {
 
     private final Stage stage = new Stage();
     private final Session session;
-    private final Consumer<String> selectLab;
     private final Path home;
     private final TextField line = new TextField();
     private final TextField name = new TextField(System.getProperty("user.name", "student"));
@@ -47,10 +45,8 @@ public final class JoinWindow {
     private final Label verdict = new Label();
     private ClassMember member;
 
-    /** @param selectLab shows the lab with an id in the main window */
-    public JoinWindow(Window owner, Session session, Consumer<String> selectLab, Path home) {
+    public JoinWindow(Window owner, Session session, Path home) {
         this.session = session;
-        this.selectLab = selectLab;
         this.home = home;
         stage.initOwner(owner);
         stage.setTitle("Join a class — RaceLab");
@@ -86,9 +82,7 @@ public final class JoinWindow {
         root.setPadding(new Insets(16));
         root.getStyleClass().add("main-view");
         Scene scene = new Scene(root, 720, 460);
-        scene.getStylesheets().addAll(owner.getScene().getStylesheets());
-        // The main window's text size, presenter mode's included: this window is on the projector too.
-        root.styleProperty().bind(owner.getScene().getRoot().styleProperty());
+        Themes.follow(scene, owner.getScene());
         stage.setScene(scene);
         stage.setOnHidden(e -> leave());
     }
@@ -122,7 +116,7 @@ public final class JoinWindow {
         String who = name.getText().strip().isEmpty() ? "student" : name.getText().strip();
         ClassMember joining = new ClassMember(parsed, who, workers.getValue(), home, this::sayLater)
                 .withDelays(java.util.Arrays.stream(delays.getText().split("[\\s,]+")).filter(d -> !d.isEmpty()).toList())
-                .watching(run -> Platform.runLater(() -> watch(run)))
+                .watching(run -> Platform.runLater(() -> session.watch(run, true)))
                 .onVerdict(ending -> Platform.runLater(() -> verdict.setText(Printable.line(ending.verdict() + " — "
                         + ending.headline()))));
         member = joining;
@@ -143,14 +137,6 @@ public final class JoinWindow {
         line.setText(joinLine);
         name.setText(participant);
         workers.show(count);
-    }
-
-    private void watch(Run run) {
-        String lab = run.record().header().lab();
-        if (session.lab() == null || !session.lab().id().equals(lab)) {
-            selectLab.accept(lab);
-        }
-        session.watch(run, true);
     }
 
     private void leave() {

@@ -61,9 +61,9 @@ public final class LabFiles {
     /** Where an isolation spec opened here goes: the isolation lab's bench. */
     private final Consumer<Path> specs;
     private boolean started;
-    /** A look at the disk is under way. */
     /** Looks taken in so far ({@link #looks}). */
     private volatile int looks;
+    /** A look at the disk is under way. */
     private boolean scanning;
 
     /** A file read: its lab, its time on disk then, and whether it came from the folder. */

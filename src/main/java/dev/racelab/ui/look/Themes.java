@@ -28,4 +28,13 @@ public final class Themes {
         Palette.use(theme);
         scene.getStylesheets().setAll(stylesheet(theme), STYLES);
     }
+
+    /**
+     * A window of the main window's ({@code owner}) that follows its looks: its theme, presenter
+     * mode's high contrast, and its text size (presenter mode's included), as they change.
+     */
+    public static void follow(Scene scene, Scene owner) {
+        javafx.beans.binding.Bindings.bindContent(scene.getStylesheets(), owner.getStylesheets());
+        scene.getRoot().styleProperty().bind(owner.getRoot().styleProperty());
+    }
 }

@@ -62,7 +62,7 @@ public final class Session {
     private final ReadOnlyObjectWrapper<RunPhase> state = new ReadOnlyObjectWrapper<>(this, "state");
     private final ReadOnlyObjectWrapper<Outcome> outcome = new ReadOnlyObjectWrapper<>(this, "outcome");
     private final ReadOnlyBooleanWrapper replaying = new ReadOnlyBooleanWrapper(this, "replaying");
-    private final LastRuns lastRuns = new LastRuns();
+    private final LastRunRecords lastRuns = new LastRunRecords();
     private LabView view;
     private final ClassRuns classes = new ClassRuns();
     /** A setting changed while nothing ran, not applied yet: {@link #apply} prepares a fresh run with it. */
@@ -125,6 +125,12 @@ public final class Session {
      */
     public void watch(Run started, boolean participant) {
         stopRun();
+        Lab ran = labs.apply(started.record().header().lab());
+        if (ran != null && ran != lab.get()) {
+            lab.set(ran);
+        }
+        // The controls show the run shown: the class's lab, workers, operations and delays.
+        take(lab.get(), started.record().header().spec());
         settingsChanged = false;
         classes.watch(started, participant);
         view = lab.get().view(started.record().header());

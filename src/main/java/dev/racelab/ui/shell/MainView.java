@@ -242,8 +242,8 @@ public final class MainView extends BorderPane {
      */
     public HostWindow openHost() {
         if (hostWindow == null || !hostWindow.stage().isShowing()) {
-            hostWindow = new HostWindow(getScene().getWindow(), session, this::selectLab, backends,
-                    DataHome.resolve(System.getenv()), labs.classLabs());
+            hostWindow = new HostWindow(getScene().getWindow(), session, backends, DataHome.resolve(System.getenv()),
+                    labs.classLabs());
         }
         hostWindow.show();
         return hostWindow;
@@ -252,8 +252,7 @@ public final class MainView extends BorderPane {
     /** Class ▸ Join a class: this machine's workers in someone's class. */
     public JoinWindow openJoin() {
         if (joinWindow == null || !joinWindow.stage().isShowing()) {
-            joinWindow = new JoinWindow(getScene().getWindow(), session, this::selectLab,
-                    DataHome.resolve(System.getenv()));
+            joinWindow = new JoinWindow(getScene().getWindow(), session, DataHome.resolve(System.getenv()));
         }
         joinWindow.show();
         return joinWindow;

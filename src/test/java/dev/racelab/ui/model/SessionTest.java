@@ -130,7 +130,7 @@ class SessionTest {
             return own.phase().live();
         });
         List<String> told = new ArrayList<>();
-        session.host(new ClassControls() {
+        ClassControls controls = new ClassControls() {
             @Override
             public void start(dev.racelab.engine.RunSpec spec) {
                 told.add("start " + spec.strategy() + " " + spec.ops());
@@ -155,7 +155,8 @@ class SessionTest {
             public void stop() {
                 told.add("stop");
             }
-        });
+        };
+        session.host(controls);
         own.awaitOutcome(java.time.Duration.ofSeconds(30));
         session.tick();
         session.stepModeProperty().set(false);
@@ -184,7 +185,7 @@ class SessionTest {
         hosted.awaitOutcome(java.time.Duration.ofSeconds(30));
 
         // A participant's share: its order is the host's, so the window neither pauses nor steps it.
-        session.host(null);
+        session.hostEnded(controls);
         dev.racelab.engine.Run share = new dev.racelab.engine.Run(counter, session.settings().withWorkers(1)
                 .withStepMode(true), Clock.system());
         share.start();
@@ -193,9 +194,10 @@ class SessionTest {
             session.tick();
             return share.gates().halted().size() == 1;
         });
+        assertEquals(RunPhase.PAUSED, session.stateProperty().get(), "halted at its first gate, as the host's go awaits");
         assertFalse(can.canStep().get(), "Step");
         assertFalse(can.canPause().get(), "Pause");
-        assertFalse(can.canRun().get() && session.stateProperty().get() == RunPhase.PAUSED, "Resume");
+        assertFalse(can.canRun().get(), "Resume");
         session.stop();
         share.awaitOutcome(java.time.Duration.ofSeconds(30));
     }

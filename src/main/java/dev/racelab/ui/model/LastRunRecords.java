@@ -15,7 +15,7 @@ import java.util.Objects;
  * The last live run of each strategy that ended, per lab: kept whole, so showing one again needs
  * no server, and listed for the lab chosen in the lab's order of strategies (broken first).
  */
-final class LastRuns {
+final class LastRunRecords {
 
     /** Per lab id, per strategy id. */
     private final Map<String, Map<String, RunRecord>> kept = new HashMap<>();
