@@ -107,14 +107,18 @@ final class HostedScenario implements Scenario {
         return words.toString();
     }
 
-    /** One participant: what it did, how many of its increments were lost, how many of the others' it overwrote. */
+    /**
+     * One participant: what it did, how many of its writes were lost, how many of the others' its
+     * writes wiped out. Counted in writes lost, not in overwriting writes (one write can wipe out
+     * several), so the words never read as the verdict's count of overwriting writes.
+     */
     private static String part(Ledger.Part p) {
         String words = p.name() + " " + p.ops() + (p.ops() == 1 ? " operation" : " operations");
         if (p.lost() > 0) {
-            words += ", " + p.lost() + " lost";
+            words += ", " + p.lost() + " of theirs lost";
         }
         if (p.overwrote() > 0) {
-            words += ", overwrote " + p.overwrote();
+            words += ", wiped out " + p.overwrote() + " of others'";
         }
         return words;
     }

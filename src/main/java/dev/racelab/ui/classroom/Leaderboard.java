@@ -28,13 +28,13 @@ public final class Leaderboard extends TableView<Leaderboard.Row> {
         setId("class-leaderboard");
         setColumnResizePolicy(CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
         setPlaceholder(new javafx.scene.control.Label("Nobody has joined yet"));
-        getColumns().add(column("Name", Row::name, 180));
-        getColumns().add(column("Workers", Row::workers, 70));
-        getColumns().add(column("Clock vs server", Row::clock, 120));
-        getColumns().add(column("Operations", Row::ops, 90));
-        getColumns().add(column("Lost", Row::lost, 60));
-        getColumns().add(column("Overwrote", Row::overwrote, 90));
-        getColumns().add(column("Unfinished", Row::unfinished, 140));
+        getColumns().add(column("Name", Row::name, 120));
+        getColumns().add(column("Workers", Row::workers, 80));
+        getColumns().add(column("Clock", Row::clock, 90));
+        getColumns().add(column("Operations", Row::ops, 100));
+        getColumns().add(column("Theirs lost", Row::lost, 105));
+        getColumns().add(column("Others' wiped out", Row::overwrote, 150));
+        getColumns().add(column("Unfinished", Row::unfinished, 120));
     }
 
     private static <T> TableColumn<Row, T> column(String title, Function<Row, T> value, double width) {
@@ -51,7 +51,9 @@ public final class Leaderboard extends TableView<Leaderboard.Row> {
         List<Row> rows = new ArrayList<>();
         for (ClassHost.Participant p : joined) {
             Ledger.Part part = byName.get(p.name());
-            rows.add(new Row(p.name(), p.workers(), String.format("%+.1f ms", -p.skewNanos() / 1e6),
+            // Its clock against the server's, as the participant estimated it ("+0.0", never "-0.0").
+            double ms = Math.round(-p.skewNanos() / 1e5) / 10.0 + 0.0;
+            rows.add(new Row(p.name(), p.workers(), String.format("%+.1f ms", ms),
                     part == null ? 0 : part.ops(), part == null ? 0 : part.lost(), part == null ? 0 : part.overwrote(),
                     part == null ? "" : part.neverBegan() != null ? "could not begin"
                             : part.unfinished().isEmpty() ? "" : "left during op " + part.unfinished().get(0)));

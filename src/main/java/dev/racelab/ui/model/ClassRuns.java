@@ -15,6 +15,9 @@ final class ClassRuns {
 
     /** Where the commands go while the window hosts a class; null otherwise. */
     private ClassControls hosting;
+    /** Whether it hosts one, for the commands' bindings. */
+    private final javafx.beans.property.ReadOnlyBooleanWrapper hostingShown =
+            new javafx.beans.property.ReadOnlyBooleanWrapper(this, "hosting");
     /** The class's run as its host runs it, shown: the one run the commands send to the class. */
     private Run hosted;
     /** A participant's copy of a class's run, shown. */
@@ -24,12 +27,17 @@ final class ClassRuns {
 
     void host(ClassControls controls) {
         hosting = controls;
+        hostingShown.set(controls != null);
     }
 
     void ended(ClassControls controls) {
         if (hosting == controls) {
-            hosting = null;
+            host(null);
         }
+    }
+
+    javafx.beans.value.ObservableBooleanValue hostingProperty() {
+        return hostingShown.getReadOnlyProperty();
     }
 
     boolean hosting() {

@@ -31,10 +31,15 @@ public final class Commands {
     private final BooleanBinding reset;
     private final BooleanBinding changeSettings;
     private final BooleanBinding save;
+    private final BooleanBinding runAgain;
 
-    /** @param scheduled whether the live run follows a schedule: then only Stop and Reset apply */
+    /**
+     * @param scheduled whether the live run follows a schedule: then only Stop and Reset apply
+     * @param hosting   whether the window hosts a class: Run starts the class's run, and nothing runs
+     *                  a run of the window's own again
+     */
     Commands(ObservableObjectValue<RunPhase> phase, ObservableBooleanValue replaying,
-            ObservableObjectValue<Outcome> outcome, ObservableBooleanValue scheduled) {
+            ObservableObjectValue<Outcome> outcome, ObservableBooleanValue scheduled, ObservableBooleanValue hosting) {
         run = live(phase, replaying, RUNNABLE).and(Bindings.createBooleanBinding(
                 () -> !(scheduled.get() && phase.get() == RunPhase.PAUSED), scheduled, phase));
         runWords = Bindings.createStringBinding(() -> phase.get() == RunPhase.PAUSED ? "Resume"
@@ -46,6 +51,7 @@ public final class Commands {
         changeSettings = Bindings.createBooleanBinding(() -> phase.get() == null || phase.get() == RunPhase.READY
                 || phase.get() == RunPhase.ENDED, phase);
         save = Bindings.createBooleanBinding(() -> outcome.get() != null, outcome);
+        runAgain = save.and(Bindings.not(hosting));
     }
 
     /** True in {@code phases}, and never while an opened recording is shown. */
@@ -87,8 +93,13 @@ public final class Commands {
         return changeSettings;
     }
 
-    /** Save the shown run, or run its settings again: once it has an outcome. */
+    /** Save the shown run: once it has an outcome. */
     public BooleanBinding canSave() {
         return save;
+    }
+
+    /** Run the shown run's settings again, live: once it has an outcome, and not while hosting a class. */
+    public BooleanBinding canRunAgain() {
+        return runAgain;
     }
 }

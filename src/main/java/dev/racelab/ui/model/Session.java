@@ -97,7 +97,7 @@ public final class Session {
         });
         // A scheduled run's order is its schedule's: nobody pauses, steps or resumes it by hand.
         commands = new Commands(state, replaying, outcome, javafx.beans.binding.Bindings.createBooleanBinding(
-                this::scheduled, run, state));
+                this::scheduled, run, state), classes.hostingProperty());
     }
 
     /**

@@ -53,6 +53,7 @@ public final class RecordingBar extends HBox {
         runAgain.setTooltip(new Tooltip("Run the recording's settings live against the servers (Ctrl+Shift+R)"));
         runAgain.setMinWidth(Region.USE_PREF_SIZE);
         runAgain.setOnAction(e -> session.runAgain());
+        runAgain.disableProperty().bind(session.commands().canRunAgain().not());
         close.setTooltip(new Tooltip("Leave the recording: its settings stay, ready for a live run (Ctrl+R)"));
         close.setMinWidth(Region.USE_PREF_SIZE);
         close.setOnAction(e -> session.reset());

@@ -41,7 +41,7 @@ final class WindowMenu extends MenuBar {
         again.setAccelerator(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN,
                 KeyCombination.SHIFT_DOWN));
         again.setOnAction(e -> session.runAgain());
-        again.disableProperty().bind(session.commands().canSave().not());
+        again.disableProperty().bind(session.commands().canRunAgain().not());
         MenuItem batchOfRuns = new MenuItem("Batch of runs…");
         batchOfRuns.setAccelerator(new KeyCodeCombination(KeyCode.B, KeyCombination.SHORTCUT_DOWN));
         batchOfRuns.setOnAction(e -> controls.batch.fire());

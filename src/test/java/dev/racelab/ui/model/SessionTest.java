@@ -183,6 +183,9 @@ class SessionTest {
         assertEquals(List.of("start read-modify-write 7", "pause", "step 1", "stop"), told);
         assertSame(hosted, session.run(), "the window shows the class's run");
         hosted.awaitOutcome(java.time.Duration.ofSeconds(30));
+        session.tick();
+        assertTrue(can.canSave().get(), "the class's run can be saved");
+        assertFalse(can.canRunAgain().get(), "but not run again as a run of the window's own while the class is hosted");
 
         // A participant's share: its order is the host's, so the window neither pauses nor steps it.
         session.hostEnded(controls);
